@@ -1,0 +1,87 @@
+# wheelscan - plain Makefile. Targets: all test run install fuzz fixtures bench clean.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+O       ?= build
+
+# Install the -dev packages on first use, so `make run` and `make test` work on a fresh machine.
+DEPS_OK := $(shell scripts/install-deps >&2 && echo ok)
+ifneq ($(DEPS_OK),ok)
+$(error cannot install build dependencies: run scripts/install-deps as root)
+endif
+
+PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp
+HAVE_ISAL := $(shell pkg-config --exists libisal && echo 1)
+ifeq ($(HAVE_ISAL),1)
+PKGS      += libisal
+CPPFLAGS  += -DWS_HAVE_ISAL=1
+endif
+
+WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wstrict-prototypes -Wmissing-prototypes \
+             -Wno-unused-parameter
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=c11 $(WARN) -pthread
+CPPFLAGS  += -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags $(PKGS))
+LDLIBS    += $(shell pkg-config --libs $(PKGS)) -ldl -pthread
+ifdef SANITIZE
+CFLAGS    += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS   += -fsanitize=$(SANITIZE)
+endif
+
+LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJ   := $(LIB_SRC:src/%.c=$(O)/%.o)
+TEST_SRC  := $(wildcard src/test/test_*.c)
+TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%)
+GEN_SRC   := $(O)/probe_kernel.c
+
+all: wheelscan
+
+# The binary is built inside $(O) and copied to ./wheelscan for the default build only.
+wheelscan: $(O)/wheelscan
+	$(if $(filter build,$(O)),cp $< $@,@:)
+
+$(O)/wheelscan: $(O)/main.o $(O)/libws.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/libws.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(O)/%.o: src/%.c | $(O)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ $< $(O)/libws.a $(LDLIBS)
+
+$(O):
+	mkdir -p $@
+
+-include $(wildcard $(O)/*.d)
+
+# The example the README promises: scan a bundled fixture and print the report.
+run: wheelscan
+	./wheelscan --gpu "RTX 5090,H100,sm_86" testdata/fixtures/multi.so testdata/fixtures/example.whl || test $$? -le 1
+
+# make test: the whole suite, then the whole suite again on an ASan+UBSan build.
+test: check
+	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
+
+check: wheelscan $(TEST_BIN)
+	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan src/test/run-all
+
+install: wheelscan
+	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
+	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
+
+fuzz:
+	src/fuzz/run-fuzz $(FUZZ_SECONDS)
+
+fixtures:
+	scripts/gen-testdata
+
+bench: wheelscan
+	scripts/bench
+
+clean:
+	rm -rf build build-san build-fuzz wheelscan
+
+.PHONY: all run test check install fuzz fixtures bench clean

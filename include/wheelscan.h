@@ -1,0 +1,180 @@
+/* wheelscan.h - the data model shared by every stage:
+ * artifact > object > fatbin (container) > entry > kernel.
+ *
+ * Decoders fill it, the compatibility rules annotate it, reports print it.
+ * Every string in the model is owned by the struct that points to it and
+ * released by the matching ws_*_free function.
+ */
+#ifndef WHEELSCAN_H
+#define WHEELSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WS_SCHEMA_VERSION 1
+#define WS_ERRMAX 256
+
+/* Entry kinds as stored in the fatbin entry header (fatbin-format.md (c)). */
+enum ws_kind {
+	WS_KIND_PTX = 1,
+	WS_KIND_SASS = 2,
+	WS_KIND_LTOIR = 8,
+};
+
+enum ws_compression {
+	WS_COMP_NONE = 0,
+	WS_COMP_LZ4,
+	WS_COMP_ZSTD,
+};
+
+/* Upper bounds applied to everything read from a file; see ws_limits_default(). */
+struct ws_limits {
+	uint64_t max_entry_bytes;      /* one decompressed entry payload */
+	uint64_t max_member_bytes;     /* one inflated zip member */
+	uint64_t max_total_bytes;      /* all inflated bytes of one artifact */
+	uint32_t max_entries;          /* entries in one container */
+	uint32_t max_containers;       /* containers in one object */
+	uint32_t max_kernels;          /* kernels in one entry */
+	uint32_t max_sections;         /* ELF sections in one host object */
+	uint32_t max_members;          /* members in one zip / ar archive */
+};
+void ws_limits_default(struct ws_limits *lim);
+
+/* One decoded fatbin entry. */
+struct ws_entry {
+	uint16_t kind;                 /* enum ws_kind, or any other raw value */
+	uint16_t arch;                 /* SM number, major*10+minor (90, 120) */
+	char suffix;                   /* 'a', 'f' or 0 */
+	char name[24];                 /* "sm_90a", "compute_120", "lto_100f", "kind7_90" */
+	uint64_t offset;               /* from the start of the container */
+	uint32_t header_size;
+	uint64_t payload_size;
+	uint64_t flags;
+	uint16_t fmt_major, fmt_minor; /* PTX ISA for PTX, cubin code version for SASS */
+	enum ws_compression compression;
+	uint32_t compressed_size;
+	uint64_t uncompressed_size;    /* header claim; 0 when not compressed */
+	uint64_t content_size;         /* bytes actually decoded (0 if not decoded) */
+	bool opaque;                   /* obfuscated LTO-IR or unknown kind: not decoded, not an error */
+	bool debug;                    /* flag 0x2 (-G) */
+	bool relocatable;              /* cubin is ET_REL */
+	uint16_t ptx_major, ptx_minor; /* PTX ".version" line; 0.0 if none */
+	char ptx_target[24];           /* PTX ".target" first word, e.g. "sm_90a" */
+	uint16_t elf_sm;               /* SM from cubin e_flags; 0 if unknown */
+	uint16_t toolkit;              /* .note.nv.cuinfo toolkit (130 = 13.0); 0 if absent */
+	char *producer;                /* .note.nv.tkinfo version string, or NULL */
+	char *tool_options;            /* .note.nv.tkinfo options ("-arch sm_100a -m 64"), or NULL */
+	char *identifier;              /* identifier string from the entry header, or NULL */
+	char *options;                 /* JIT/link options string from the entry header, or NULL */
+	uint32_t *kernels;             /* indices into the object's kernel name pool */
+	uint32_t nkernels;
+	bool kernels_known;            /* false for opaque entries */
+	char *error;                   /* why this entry could not be decoded, or NULL */
+};
+
+/* Per-target verdicts, in the order of the targets given to the rules. */
+enum ws_verdict {
+	WS_V_NONE = 0,        /* nothing to judge (container without kernels) */
+	WS_V_NATIVE,
+	WS_V_COMPATIBLE,
+	WS_V_JIT,
+	WS_V_PTX_TOO_NEW,
+	WS_V_NO_IMAGE,
+};
+
+/* One fatbin container (a "blob" of 16 + fat_size bytes). */
+struct ws_fatbin {
+	char section[64];              /* host ELF section, "" for a raw .fatbin file, "(none)" outside sections */
+	uint64_t offset;               /* in the object file */
+	uint64_t size;                 /* 16 + fat_size */
+	bool relocatable;              /* found in __nv_relfatbin */
+	struct ws_entry *entries;
+	uint32_t nentries;
+	uint32_t nkernels;             /* distinct kernels over all entries (0: cannot fail a launch) */
+	enum ws_verdict *verdicts;     /* ntargets, filled by ws_judge */
+	int *live;                     /* ntargets CUresult values or WS_LIVE_*, filled by the live check */
+	int *live_nojit;               /* the same with PTX JIT disabled (--live-nojit), or NULL */
+	char *error;                   /* container-level decode problem, or NULL */
+};
+
+#define WS_LIVE_NOT_RUN (-1)
+#define WS_LIVE_SKIPPED (-2)     /* relocatable container: not loadable alone */
+#define WS_LIVE_CRASH (-3)
+#define WS_LIVE_TIMEOUT (-4)
+
+/* A growable pool of distinct strings (kernel names), addressed by index. */
+struct ws_strpool {
+	char **str;
+	uint32_t n, cap;
+	uint32_t *hash;                /* open addressing table of index+1, 0 = empty */
+	uint32_t hcap;
+};
+void ws_strpool_init(struct ws_strpool *p);
+void ws_strpool_free(struct ws_strpool *p);
+/* Returns the index of s (adding a copy if new), or UINT32_MAX on allocation failure. */
+uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len);
+
+/* One ELF file, archive member or raw fatbin/cubin/ptx. */
+struct ws_object {
+	char *member;                  /* path inside the artifact; NULL for the artifact itself */
+	const char *type;              /* "elf-so", "elf-exec", "elf-rel", "fatbin", "cubin", "ptx" */
+	struct ws_fatbin *fatbins;
+	uint32_t nfatbins;
+	struct ws_strpool kernels;
+	enum ws_verdict *verdicts;     /* ntargets, filled by ws_judge */
+	uint64_t size;                 /* bytes of the object */
+};
+
+struct ws_error {
+	char *where;                   /* "x.whl!pkg/lib/libx.so" */
+	char *message;
+};
+
+/* RECORD verification result of a wheel. */
+struct ws_record {
+	bool checked;                  /* a RECORD was found and verification ran */
+	bool ok;
+	char **mismatched; size_t nmismatched;
+	char **missing; size_t nmissing;
+	char **unlisted; size_t nunlisted;
+};
+
+/* Facts about a wheel from its file name and dist-info. */
+struct ws_wheel_info {
+	char *name, *version, *local;  /* local = "cu124" from "2.5.1+cu124", or NULL */
+	char *python_tag, *abi_tag, *platform_tag;
+	char *meta_name, *meta_version;
+	int requires_cuda_major;       /* from Requires-Dist: nvidia-*-cuNN, 0 if none */
+	char *generator;               /* WHEEL Generator: */
+};
+
+struct ws_artifact {
+	char *path;
+	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx", "other" */
+	char sha256[65];               /* hex, "" when not computed */
+	uint64_t size;
+	struct ws_object *objects;
+	uint32_t nobjects;
+	struct ws_error *errors;
+	uint32_t nerrors;
+	struct ws_wheel_info *wheel;   /* NULL unless type is wheel */
+	struct ws_record record;
+	uint64_t members_scanned;
+	uint64_t bytes_inflated;
+	enum ws_verdict *verdicts;     /* ntargets */
+};
+
+void ws_entry_clear(struct ws_entry *e);
+void ws_fatbin_clear(struct ws_fatbin *f);
+void ws_object_clear(struct ws_object *o);
+void ws_artifact_free(struct ws_artifact *a);
+
+/* Appends an empty object / fatbin / entry; NULL on allocation failure. */
+struct ws_object *ws_artifact_add_object(struct ws_artifact *a);
+struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o);
+/* Records an error "where: message" on the artifact (printf-style message). */
+void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,60 @@
+/* ws_cli.h - the command line: one option table drives getopt_long, --help
+ * and the man page check; the parsed result is a struct ws_config. */
+#ifndef WS_CLI_H
+#define WS_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "wheelscan.h"
+#include "ws_compat.h"
+
+enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN };
+
+struct ws_config {
+	enum ws_format format;
+	int verbose;                   /* -v: containers and entries; -vv: kernels */
+	bool quiet;
+	bool kernels;                  /* --kernels: list kernels that fail a target */
+	bool want_kernels;             /* off with --no-kernels */
+	bool verify;                   /* RECORD verification (off with --no-verify) */
+	bool sandbox;
+	int progress;                  /* -1 auto (a terminal), 0 off, 1 on */
+	int color;                     /* -1 auto, 0 never, 1 always */
+	int jobs;
+	unsigned shard_k, shard_n;     /* --shard K/N, 1-based; n == 0: all */
+	/* targets */
+	struct ws_target *targets;
+	size_t ntargets;
+	bool gpu_auto;
+	int driver_cuda;               /* 0: assume new enough */
+	bool driver_given;
+	/* gates */
+	struct ws_target *require;     /* --require: SASS needed for each */
+	size_t nrequire;
+	bool require_ptx;
+	/* comparison */
+	const char *baseline;
+	bool no_regress;
+	/* live */
+	bool live, live_nojit, env;
+	/* inputs */
+	const char **paths;            /* argv operands */
+	size_t npaths;
+	const char **dirs;             /* -r DIR */
+	size_t ndirs;
+	const char *files_from;
+	struct ws_limits lim;
+	bool list_gpus;
+};
+
+/* Parses argv into cfg. Returns 0 to go on, 1 when the program should exit 0
+ * now (--help, --version, --list-gpus printed), 2 on a usage error
+ * (already reported on stderr). */
+int ws_cli_parse(int argc, char **argv, struct ws_config *cfg);
+void ws_cli_free(struct ws_config *cfg);
+void ws_cli_help(FILE *f);
+
+#define WS_VERSION "0.1.0"
+
+#endif

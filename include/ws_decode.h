@@ -1,0 +1,66 @@
+/* ws_decode.h - the byte decoders: fatbin containers and entries, entry
+ * payloads, cubins and PTX. Each takes a span (p, n) and an error buffer;
+ * none opens files or prints. */
+#ifndef WS_DECODE_H
+#define WS_DECODE_H
+
+#include "wheelscan.h"
+
+#define WS_FATBIN_MAGIC 0xBA55ED50u
+#define WS_FATBIN_HEADER_SIZE 16
+#define WS_ENTRY_MIN_HEADER 64
+#define WS_ENTRY_MAX_HEADER 4096      /* real headers are 64..144 bytes */
+/* Bytes a validated magic search needs: container header + the first entry's fixed header. */
+#define WS_FATBIN_PROBE_BYTES (WS_FATBIN_HEADER_SIZE + WS_ENTRY_MIN_HEADER)
+
+/* Entry flag bits (fatbin-format.md (c)). */
+#define WS_EF_64BIT      0x1ull
+#define WS_EF_DEBUG      0x2ull
+#define WS_EF_LZ4        0x2000ull
+#define WS_EF_ZSTD       0x8000ull
+#define WS_EF_OBFUSCATED 0x10000ull
+#define WS_EF_ARCH_A     0x100000ull
+#define WS_EF_ARCH_F     0x200000ull
+
+/* Reads the 16-byte container header at p. Returns 0 and the bytes after the
+ * header in *fat_size, or -1 with the reason. */
+int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, char *err, size_t errlen);
+
+/* True when p holds a plausible container start: a valid header followed by
+ * a plausible first entry header (needs WS_FATBIN_PROBE_BYTES). Used by the
+ * magic search so that stray 0xBA55ED50 words in data are not taken. */
+bool ws_fatbin_candidate(const uint8_t *p, size_t n);
+
+/* Decodes the fixed part of an entry header (64 bytes at p) and returns the
+ * header size in *hdr_size so the caller can make the whole header available.
+ * `remaining` is what is left of the container from p on. */
+int ws_entry_peek(const uint8_t *p, size_t n, uint64_t remaining, uint32_t *hdr_size,
+		  uint64_t *payload_size, char *err, size_t errlen);
+
+/* Decodes a whole entry header (n >= its header size) into e: kind, arch,
+ * name, flags, sizes, compression, identifier and options strings. */
+int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen);
+
+/* Decompresses an entry payload (p, n = payload_size bytes) into *out.
+ * Uncompressed payloads are returned in place (*out = p, *owned = false);
+ * otherwise *out is malloc'd (free it when *owned). The output size is
+ * capped by the header's claim and lim->max_entry_bytes. */
+int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
+		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
+		      bool *owned, char *err, size_t errlen);
+
+/* Fills kernels, elf_sm, relocatable, toolkit, producer and tool_options of a
+ * SASS entry from its cubin. Kernel names are interned into pool. The span
+ * must stay writable-safe: it is only read. */
+int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		     const struct ws_limits *lim, char *err, size_t errlen);
+
+/* Fills ptx_major/minor, ptx_target and kernels of a PTX entry from its text. */
+int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		   const struct ws_limits *lim, char *err, size_t errlen);
+
+/* Short names for reports. */
+const char *ws_kind_name(uint16_t kind);          /* "sass", "ptx", "ltoir", "unknown" */
+const char *ws_compression_name(enum ws_compression c);
+
+#endif

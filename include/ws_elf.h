@@ -1,0 +1,48 @@
+/* ws_elf.h - host ELF headers and section tables, decoded from bytes (no libelf:
+ * the section table of a streamed member arrives last, as plain bytes). */
+#ifndef WS_ELF_H
+#define WS_ELF_H
+
+#include "wheelscan.h"
+
+struct ws_elf_header {
+	uint16_t type, machine;
+	uint64_t shoff;
+	uint16_t shentsize;
+	uint32_t shnum;                /* 0 with shoff != 0: the count is in section 0 */
+	uint32_t shstrndx;             /* SHN_XINDEX (0xffff): the index is in section 0 */
+};
+
+struct ws_elf_section {
+	uint64_t offset, size;
+	uint32_t type;
+	uint32_t name_off;
+	char name[64];
+};
+
+struct ws_elf_sections {
+	struct ws_elf_section *s;
+	uint32_t n;
+	uint32_t strndx;
+};
+
+/* Decodes a 64-byte ELF64 little-endian header. Returns 0, or -1 with the
+ * reason (other classes and byte orders are reported, not guessed). */
+int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err, size_t errlen);
+
+/* Decodes section 0 (64 bytes) to resolve extended numbering in h. */
+void ws_elf_extended(const uint8_t *sh0, struct ws_elf_header *h);
+
+/* Decodes h->shnum section headers from tab (n bytes). */
+int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
+		    struct ws_elf_sections *out, char *err, size_t errlen);
+
+/* Names every section from the section-name table's bytes. */
+void ws_elf_name_sections(struct ws_elf_sections *s, const uint8_t *strtab, size_t n);
+
+/* The name of the non-NOBITS section holding file offset off, or NULL. */
+const char *ws_elf_section_at(const struct ws_elf_sections *s, uint64_t off);
+
+void ws_elf_sections_free(struct ws_elf_sections *s);
+
+#endif

@@ -1,0 +1,86 @@
+/* ws_report.h - what a run hands the report writers: the artifact (already
+ * judged), the gate findings and the live results; and the writers. Writers
+ * only print: every decision is made before they are called. */
+#ifndef WS_REPORT_H
+#define WS_REPORT_H
+
+#include <stdio.h>
+
+#include "ws_cli.h"
+#include "wheelscan.h"
+
+/* One unmet requirement or failed target, for people and for JSON. */
+struct ws_finding {
+	char *where;          /* member (or path) and container, "pkg/libx.so [.nv_fatbin @0x1000]" */
+	char *what;           /* "no SASS sm_120", "no-image on sm_120 (RTX 5090)" */
+	char *check;          /* "require", "require-ptx", "gpu", "live", "regress" */
+};
+
+struct ws_findings {
+	struct ws_finding *v;
+	size_t n;
+	size_t dropped;       /* findings beyond the cap, counted only */
+};
+void ws_findings_add(struct ws_findings *f, const char *check, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void ws_findings_free(struct ws_findings *f);
+
+/* Devices and driver found by the live check (or none). */
+struct ws_live_info {
+	bool tried;
+	const char *note;                  /* why there is no driver, or NULL */
+	int driver_cuda;                   /* from cuDriverGetVersion, 0 if none */
+	const struct ws_device *devices;   /* NULL when none */
+	size_t ndevices;
+	int *target_device;                /* per target: device index or -1 */
+};
+
+struct ws_report {
+	const struct ws_config *cfg;
+	FILE *out;
+	bool color;
+	const struct ws_target *targets;
+	size_t ntargets;
+	int driver_cuda;
+	const struct ws_live_info *live;
+	size_t nartifacts;                 /* printed so far */
+	/* summary, filled as artifacts are printed */
+	struct ws_summary_row *rows;
+	size_t nrows;
+	size_t live_mismatches;
+	struct ws_findings mismatches;     /* every live disagreement, for the top-level list */
+};
+
+struct ws_summary_row {
+	char *path;
+	const char *type;
+	uint32_t objects, fatbins, errors, findings;
+	enum ws_verdict *verdicts;         /* ntargets */
+};
+
+/* The per-artifact view the writers get. */
+struct ws_result {
+	struct ws_artifact *a;
+	struct ws_findings findings;       /* gates and live mismatches */
+	size_t live_mismatches;
+};
+
+void ws_report_begin(struct ws_report *r);
+void ws_report_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_report_end(struct ws_report *r);
+void ws_report_free(struct ws_report *r);
+
+/* Per format. */
+void ws_text_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_text_summary(struct ws_report *r);
+void ws_json_begin(struct ws_report *r);
+void ws_json_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_json_end(struct ws_report *r);
+void ws_md_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_md_end(struct ws_report *r);
+
+/* JSON string escaping into a buffer. */
+struct ws_buf;
+void ws_json_str(struct ws_buf *b, const char *s);
+
+#endif

@@ -1,0 +1,63 @@
+/* ws_scan.h - from bytes to model: content sniffing and object scanning.
+ *
+ * An input is either a memory span (plain files are mmap'd) or a pull stream
+ * (zip members, inflated as they are read). Both are scanned by the same code
+ * through a window (src/window.c) that keeps only what the current
+ * container entry needs, so memory does not grow with the size of the input.
+ */
+#ifndef WS_SCAN_H
+#define WS_SCAN_H
+
+#include "wheelscan.h"
+
+/* A pull stream. read() returns the number of bytes stored (0 at the end,
+ * -1 on error with a one-line reason in err). reread(), optional, re-reads
+ * an earlier range by offset (used for the rare ELF whose section-name table
+ * lies far before its section headers); it returns 0 or -1. */
+struct ws_reader {
+	long (*read)(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen);
+	int (*reread)(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen);
+	void *ctx;
+};
+
+/* What the first bytes of an input say it is. */
+enum ws_content {
+	WS_CONTENT_OTHER = 0,
+	WS_CONTENT_ELF,        /* host ELF (any machine but EM_CUDA) */
+	WS_CONTENT_CUBIN,      /* ELF with e_machine EM_CUDA (190) */
+	WS_CONTENT_AR,         /* "!<arch>\n" */
+	WS_CONTENT_FATBIN,     /* starts with a valid fatbin container header */
+	WS_CONTENT_PTX,        /* text with a ".version" directive near the top */
+	WS_CONTENT_ZIP,        /* "PK\3\4" or an empty zip's "PK\5\6" */
+};
+/* n should be at least WS_SNIFF_BYTES when the input is that long. */
+#define WS_SNIFF_BYTES 4096
+enum ws_content ws_sniff(const uint8_t *p, size_t n);
+const char *ws_content_name(enum ws_content c);
+
+/* Called with the whole bytes of each container found, when the caller asks
+ * for them (the live check loads them); p is only valid during the call. */
+typedef void (*ws_container_fn)(void *ctx, struct ws_object *o, struct ws_fatbin *f,
+				const uint8_t *p, size_t n);
+
+struct ws_scan_opts {
+	const struct ws_limits *lim;
+	bool want_kernels;           /* decode payloads for kernel names (default true) */
+	ws_container_fn on_container;
+	void *on_container_ctx;
+};
+
+/* Scan one input held in memory. `member` names it inside its artifact (NULL
+ * for the artifact itself). Adds one object per ELF/fatbin/cubin/ptx found
+ * (an ar archive adds one per member, "lib.a(x.o)"); problems are recorded on
+ * the artifact with ws_artifact_error. Returns 0 when clean, -1 when an
+ * error was recorded, 1 when the input holds nothing wheelscan reads
+ * (not an error: a text file, an image). */
+int ws_scan_memory(struct ws_artifact *a, const char *member, const uint8_t *p, size_t n,
+		   const struct ws_scan_opts *opt);
+
+/* Same for a stream whose total length is `size` (UINT64_MAX if unknown). */
+int ws_scan_stream(struct ws_artifact *a, const char *member, struct ws_reader *r,
+		   uint64_t size, const struct ws_scan_opts *opt);
+
+#endif

@@ -1,0 +1,49 @@
+/* ws_util.h - small helpers every module may use: checked arithmetic,
+ * little-endian loads, bounded allocation and string building. */
+#ifndef WS_UTIL_H
+#define WS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Overflow-checked arithmetic: return false (and leave *r unspecified) on overflow. */
+static inline bool ws_add_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
+static inline bool ws_mul_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+
+/* True when [off, off+len) lies inside [0, total); never adds two file numbers. */
+static inline bool ws_in_bounds(uint64_t off, uint64_t len, uint64_t total)
+{
+	return len <= total && off <= total - len;
+}
+
+static inline uint16_t ws_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t ws_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t ws_le64(const uint8_t *p) { return ws_le32(p) | (uint64_t)ws_le32(p + 4) << 32; }
+
+/* malloc/calloc/realloc that return NULL for n == 0 overflows and sizes over the cap. */
+void *ws_malloc(size_t n);
+void *ws_calloc(size_t count, size_t size);
+void *ws_reallocarray(void *p, size_t count, size_t size);
+char *ws_strndup(const char *s, size_t n);
+char *ws_strdup(const char *s);
+/* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
+bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
+
+/* snprintf into a fixed buffer, always terminated; returns buf. */
+char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Copies a string from a file into buf, replacing control and non-ASCII bytes with '?'. */
+void ws_sanitize(char *buf, size_t len, const char *s, size_t n);
+
+/* Growable string buffer, used by report writers. */
+struct ws_buf { char *p; size_t len, cap; bool failed; };
+void ws_buf_add(struct ws_buf *b, const char *s, size_t n);
+void ws_buf_puts(struct ws_buf *b, const char *s);
+void ws_buf_printf(struct ws_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ws_buf_free(struct ws_buf *b);
+
+#endif

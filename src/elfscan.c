@@ -1,0 +1,103 @@
+/* elfscan.c - host ELF64 header and section table, decoded from bytes.
+ *
+ * Ehdr: +0 "\x7fELF"  +4 class (2 = 64-bit)  +5 data (1 = LSB)  +16 u16 type  +18 u16 machine
+ *       +40 u64 shoff  +58 u16 shentsize (64)  +60 u16 shnum  +62 u16 shstrndx
+ * Shdr (64 bytes): +0 u32 name  +4 u32 type  +24 u64 offset  +32 u64 size  +40 u32 link
+ * Extended numbering: shnum 0 -> section 0's size; shstrndx 0xffff -> section 0's link.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_elf.h"
+#include "ws_util.h"
+
+#define SHT_NOBITS_ 8
+#define SHN_XINDEX_ 0xffff
+#define SHDR_SIZE 64
+
+int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err, size_t errlen)
+{
+	memset(h, 0, sizeof *h);
+	if (n < 64 || memcmp(p, "\177ELF", 4) != 0)
+		return ws_fmt(err, errlen, "truncated ELF header"), -1;
+	if (p[4] != 2 || p[5] != 1)
+		return ws_fmt(err, errlen, "ELF class %u / byte order %u is not 64-bit little-endian",
+			      p[4], p[5]), -1;
+	h->type = ws_le16(p + 16);
+	h->machine = ws_le16(p + 18);
+	h->shoff = ws_le64(p + 40);
+	h->shentsize = ws_le16(p + 58);
+	h->shnum = ws_le16(p + 60);
+	h->shstrndx = ws_le16(p + 62);
+	if (h->shoff && h->shentsize != SHDR_SIZE)
+		return ws_fmt(err, errlen, "section header size %u is not %u", h->shentsize, SHDR_SIZE), -1;
+	return 0;
+}
+
+void ws_elf_extended(const uint8_t *sh0, struct ws_elf_header *h)
+{
+	if (h->shnum == 0) {
+		uint64_t n = ws_le64(sh0 + 32);
+		h->shnum = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	}
+	if (h->shstrndx == SHN_XINDEX_)
+		h->shstrndx = ws_le32(sh0 + 40);
+}
+
+int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
+		    struct ws_elf_sections *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t need;
+	if (!ws_mul_u64(h->shnum, SHDR_SIZE, &need) || need > n)
+		return ws_fmt(err, errlen, "section table of %u entries is truncated", h->shnum), -1;
+	if (h->shnum == 0)
+		return 0;
+	out->s = ws_calloc(h->shnum, sizeof *out->s);
+	if (!out->s)
+		return ws_fmt(err, errlen, "out of memory for %u sections", h->shnum), -1;
+	out->n = h->shnum;
+	out->strndx = h->shstrndx;
+	for (uint32_t i = 0; i < h->shnum; i++) {
+		const uint8_t *s = tab + (size_t)i * SHDR_SIZE;
+		out->s[i].name_off = ws_le32(s);
+		out->s[i].type = ws_le32(s + 4);
+		out->s[i].offset = ws_le64(s + 24);
+		out->s[i].size = ws_le64(s + 32);
+		ws_fmt(out->s[i].name, sizeof out->s[i].name, "section#%u", i);
+	}
+	return 0;
+}
+
+void ws_elf_name_sections(struct ws_elf_sections *s, const uint8_t *strtab, size_t n)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t o = s->s[i].name_off;
+		if (o >= n)
+			continue;
+		size_t len = strnlen((const char *)strtab + o, n - o);
+		if (len == 0 || len == n - o)          /* empty, or not terminated */
+			continue;
+		ws_sanitize(s->s[i].name, sizeof s->s[i].name, (const char *)strtab + o, len);
+	}
+}
+
+const char *ws_elf_section_at(const struct ws_elf_sections *s, uint64_t off)
+{
+	for (uint32_t i = 1; i < s->n; i++) {
+		const struct ws_elf_section *c = &s->s[i];
+		if (c->type == SHT_NOBITS_ || c->type == 0)
+			continue;
+		if (off >= c->offset && off - c->offset < c->size)
+			return c->name;
+	}
+	return NULL;
+}
+
+void ws_elf_sections_free(struct ws_elf_sections *s)
+{
+	if (s) {
+		free(s->s);
+		memset(s, 0, sizeof *s);
+	}
+}

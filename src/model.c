@@ -1,0 +1,214 @@
+/* model.c - construction and release of the artifact > object > fatbin > entry model. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "wheelscan.h"
+#include "ws_util.h"
+
+void ws_limits_default(struct ws_limits *lim)
+{
+	lim->max_entry_bytes = (uint64_t)1 << 30;     /* 1 GiB: far above any real cubin */
+	lim->max_member_bytes = (uint64_t)8 << 30;    /* 8 GiB: libtorch_cuda.so is ~2 GiB */
+	lim->max_total_bytes = (uint64_t)32 << 30;    /* 32 GiB per artifact */
+	lim->max_entries = 4096;                      /* real containers hold at most ~20 */
+	lim->max_containers = 1u << 20;               /* libcufft holds ~24,000 */
+	lim->max_kernels = 1u << 20;
+	lim->max_sections = 65535;
+	lim->max_members = 1u << 20;
+}
+
+static uint32_t str_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;               /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+void ws_strpool_init(struct ws_strpool *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void ws_strpool_free(struct ws_strpool *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->n; i++)
+		free(p->str[i]);
+	free(p->str);
+	free(p->hash);
+	memset(p, 0, sizeof *p);
+}
+
+static bool strpool_rehash(struct ws_strpool *p, uint32_t hcap)
+{
+	uint32_t *h = ws_calloc(hcap, sizeof *h);
+	if (!h)
+		return false;
+	for (uint32_t i = 0; i < p->n; i++) {
+		uint32_t k = str_hash(p->str[i], strlen(p->str[i])) & (hcap - 1);
+		while (h[k])
+			k = (k + 1) & (hcap - 1);
+		h[k] = i + 1;
+	}
+	free(p->hash);
+	p->hash = h;
+	p->hcap = hcap;
+	return true;
+}
+
+uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
+{
+	if (p->n >= UINT32_MAX / 4)
+		return UINT32_MAX;
+	if ((uint64_t)(p->n + 1) * 2 > p->hcap && !strpool_rehash(p, p->hcap ? p->hcap * 2 : 64))
+		return UINT32_MAX;
+	uint32_t k = str_hash(s, len) & (p->hcap - 1);
+	while (p->hash[k]) {
+		const char *t = p->str[p->hash[k] - 1];
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return p->hash[k] - 1;
+		k = (k + 1) & (p->hcap - 1);
+	}
+	if (!ws_grow((void **)&p->str, &p->cap, p->n + 1, sizeof *p->str))
+		return UINT32_MAX;
+	char *c = ws_strndup(s, len);
+	if (!c)
+		return UINT32_MAX;
+	p->str[p->n] = c;
+	p->hash[k] = ++p->n;
+	return p->n - 1;
+}
+
+void ws_entry_clear(struct ws_entry *e)
+{
+	if (!e)
+		return;
+	free(e->producer);
+	free(e->tool_options);
+	free(e->identifier);
+	free(e->options);
+	free(e->kernels);
+	free(e->error);
+	memset(e, 0, sizeof *e);
+}
+
+void ws_fatbin_clear(struct ws_fatbin *f)
+{
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nentries; i++)
+		ws_entry_clear(&f->entries[i]);
+	free(f->entries);
+	free(f->verdicts);
+	free(f->live);
+	free(f->live_nojit);
+	free(f->error);
+	memset(f, 0, sizeof *f);
+}
+
+void ws_object_clear(struct ws_object *o)
+{
+	if (!o)
+		return;
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		ws_fatbin_clear(&o->fatbins[i]);
+	free(o->fatbins);
+	free(o->member);
+	free(o->verdicts);
+	ws_strpool_free(&o->kernels);
+	memset(o, 0, sizeof *o);
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void ws_artifact_free(struct ws_artifact *a)
+{
+	if (!a)
+		return;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		ws_object_clear(&a->objects[i]);
+	free(a->objects);
+	for (uint32_t i = 0; i < a->nerrors; i++) {
+		free(a->errors[i].where);
+		free(a->errors[i].message);
+	}
+	free(a->errors);
+	if (a->wheel) {
+		struct ws_wheel_info *w = a->wheel;
+		free(w->name); free(w->version); free(w->local);
+		free(w->python_tag); free(w->abi_tag); free(w->platform_tag);
+		free(w->meta_name); free(w->meta_version); free(w->generator);
+		free(w);
+	}
+	free_list(a->record.mismatched, a->record.nmismatched);
+	free_list(a->record.missing, a->record.nmissing);
+	free_list(a->record.unlisted, a->record.nunlisted);
+	free(a->verdicts);
+	free(a->path);
+	free(a);
+}
+
+/* Arrays in the model grow by doubling; the capacity is not stored, so it is
+ * recomputed from the count (powers of two from 4). */
+static bool grow_pow2(void **arr, uint32_t n, size_t sz)
+{
+	if (n >= UINT32_MAX / 2)
+		return false;
+	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+		return true;                      /* room left in the current block */
+	uint32_t ncap = n ? n * 2 : 4;
+	void *p = ws_reallocarray(*arr, ncap, sz);
+	if (!p)
+		return false;
+	*arr = p;
+	return true;
+}
+
+struct ws_object *ws_artifact_add_object(struct ws_artifact *a)
+{
+	if (!grow_pow2((void **)&a->objects, a->nobjects, sizeof *a->objects))
+		return NULL;
+	struct ws_object *o = &a->objects[a->nobjects++];
+	memset(o, 0, sizeof *o);
+	ws_strpool_init(&o->kernels);
+	return o;
+}
+
+struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o)
+{
+	if (!grow_pow2((void **)&o->fatbins, o->nfatbins, sizeof *o->fatbins))
+		return NULL;
+	struct ws_fatbin *f = &o->fatbins[o->nfatbins++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt, ...)
+{
+	char msg[WS_ERRMAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (a->nerrors >= 10000)                  /* a hostile input must not flood memory */
+		return;
+	if (!grow_pow2((void **)&a->errors, a->nerrors, sizeof *a->errors))
+		return;
+	struct ws_error *e = &a->errors[a->nerrors];
+	e->where = ws_strdup(where ? where : (a->path ? a->path : ""));
+	e->message = ws_strdup(msg);
+	if (!e->where || !e->message) {
+		free(e->where);
+		free(e->message);
+		return;
+	}
+	a->nerrors++;
+}

@@ -1,0 +1,85 @@
+/* payload.c - LZ4 and zstd entry payloads, decoded with hard output caps.
+ *
+ * The compressed stream is payload[0 : compressed_size], followed by zero
+ * padding to payload_size. LZ4 is a raw block (no frame, no size prefix);
+ * zstd is a standard frame whose content size equals uncompressed_size.
+ * Both verified on every entry of the CUDA 13.0 lib64 (fatbin-format.md (d)).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <lz4.h>
+#include <zstd.h>
+
+#include "ws_decode.h"
+#include "ws_util.h"
+
+/* The most either format can expand: LZ4 at most ~255:1; a zstd block of
+ * 128 KiB can be one 4-byte RLE block, so ~32768:1 (plus frame overhead). A
+ * claim beyond that is a lie, refused before anything is allocated. */
+#define LZ4_MAX_RATIO 255u
+#define ZSTD_MAX_RATIO 32768u
+
+int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
+		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
+		      bool *owned, char *err, size_t errlen)
+{
+	*owned = false;
+	if (e->compression == WS_COMP_NONE) {
+		*out = p;
+		*outlen = n;
+		return 0;
+	}
+	uint64_t csz = e->compressed_size, usz = e->uncompressed_size, bound;
+	if (csz == 0 || csz > n)
+		return ws_fmt(err, errlen, "compressed size %llu exceeds the payload of %zu bytes",
+			      (unsigned long long)csz, n), -1;
+	if (usz == 0)
+		return ws_fmt(err, errlen, "compressed entry declares no decompressed size"), -1;
+	if (usz > lim->max_entry_bytes)
+		return ws_fmt(err, errlen, "declared decompressed size %llu exceeds the %llu-byte entry limit",
+			      (unsigned long long)usz, (unsigned long long)lim->max_entry_bytes), -1;
+	unsigned ratio = e->compression == WS_COMP_LZ4 ? LZ4_MAX_RATIO : ZSTD_MAX_RATIO;
+	if (!ws_mul_u64(csz, ratio, &bound) || !ws_add_u64(bound, 1024, &bound) || usz > bound)
+		return ws_fmt(err, errlen, "declared decompressed size %llu is impossible for %llu %s bytes",
+			      (unsigned long long)usz, (unsigned long long)csz,
+			      ws_compression_name(e->compression)), -1;
+	if (usz > INT32_MAX && e->compression == WS_COMP_LZ4)
+		return ws_fmt(err, errlen, "LZ4 entry larger than 2 GiB"), -1;
+
+	uint8_t *buf = ws_malloc((size_t)usz);
+	if (!buf)
+		return ws_fmt(err, errlen, "out of memory for %llu decompressed bytes",
+			      (unsigned long long)usz), -1;
+	if (e->compression == WS_COMP_LZ4) {
+		int r = LZ4_decompress_safe((const char *)p, (char *)buf, (int)csz, (int)usz);
+		if (r < 0 || (uint64_t)r != usz) {
+			free(buf);
+			return r < 0 ? (ws_fmt(err, errlen, "corrupt LZ4 data"), -1)
+				     : (ws_fmt(err, errlen, "LZ4 data decodes to %d bytes, header says %llu",
+					       r, (unsigned long long)usz), -1);
+		}
+	} else {
+		unsigned long long fcs = ZSTD_getFrameContentSize(p, (size_t)csz);
+		if (fcs == ZSTD_CONTENTSIZE_ERROR) {
+			free(buf);
+			return ws_fmt(err, errlen, "corrupt zstd frame header"), -1;
+		}
+		if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != usz) {
+			free(buf);
+			return ws_fmt(err, errlen, "zstd frame holds %llu bytes, header says %llu",
+				      fcs, (unsigned long long)usz), -1;
+		}
+		size_t r = ZSTD_decompress(buf, (size_t)usz, p, (size_t)csz);
+		if (ZSTD_isError(r) || r != usz) {
+			free(buf);
+			return ZSTD_isError(r) ? (ws_fmt(err, errlen, "corrupt zstd data: %s",
+							 ZSTD_getErrorName(r)), -1)
+					       : (ws_fmt(err, errlen, "zstd data decodes to %zu bytes, header says %llu",
+							 r, (unsigned long long)usz), -1);
+		}
+	}
+	*out = buf;
+	*outlen = (size_t)usz;
+	*owned = true;
+	return 0;
+}

@@ -1,0 +1,95 @@
+/* ptx.c - PTX text: the .version and .target directives and the .entry kernels.
+ *
+ * PTX is NUL-terminated ASCII:  // comments, then ".version 9.0", ".target sm_90a[, debug]",
+ * ".address_size 64", then ".visible .entry name(" for each kernel (.func marks device
+ * functions, which are not kernels). Only lines are looked at; no PTX grammar is needed.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_decode.h"
+#include "ws_util.h"
+
+static const char *skip_ws(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
+/* If the line at s starts with word (followed by a blank), return what follows it. */
+static const char *after_word(const char *s, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+	if ((size_t)(end - s) > n && memcmp(s, word, n) == 0 && (s[n] == ' ' || s[n] == '\t'))
+		return skip_ws(s + n, end);
+	return NULL;
+}
+
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.';
+}
+
+static int add_kernel(struct ws_entry *e, struct ws_strpool *pool, const struct ws_limits *lim,
+		      const char *name, size_t len, char *err, size_t errlen)
+{
+	if (e->nkernels >= lim->max_kernels)
+		return ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1;
+	uint32_t idx = ws_strpool_intern(pool, name, len);
+	uint32_t *k = ws_reallocarray(e->kernels, e->nkernels + 1, sizeof *k);
+	if (k)
+		e->kernels = k;
+	if (idx == UINT32_MAX || !k)
+		return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
+	e->kernels[e->nkernels++] = idx;
+	return 0;
+}
+
+int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		   const struct ws_limits *lim, char *err, size_t errlen)
+{
+	const char *s = (const char *)p, *end = s + strnlen(s, n);
+	bool have_version = false;
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		if (!eol)
+			eol = end;
+		const char *l = skip_ws(s, eol), *v;
+		if (!have_version && (v = after_word(l, eol, ".version")) != NULL) {
+			unsigned maj = 0, min = 0;
+			char tmp[16];
+			ws_sanitize(tmp, sizeof tmp, v, (size_t)(eol - v));
+			if (sscanf(tmp, "%u.%u", &maj, &min) == 2 && maj < 100 && min < 100) {
+				e->ptx_major = (uint16_t)maj;
+				e->ptx_minor = (uint16_t)min;
+				have_version = true;
+			}
+		} else if (!e->ptx_target[0] && (v = after_word(l, eol, ".target")) != NULL) {
+			size_t len = 0;
+			while (v + len < eol && is_ident(v[len]))
+				len++;
+			ws_sanitize(e->ptx_target, sizeof e->ptx_target, v, len);
+		} else {
+			/* ".visible .entry f(", ".weak .entry f(", ".entry f(". An ".extern .entry"
+			 * only declares a kernel of another module, so it is not counted. */
+			const char *w = l;
+			const char *t;
+			while ((t = after_word(w, eol, ".visible")) || (t = after_word(w, eol, ".weak")))
+				w = t;
+			if ((v = after_word(w, eol, ".entry")) != NULL) {
+				size_t len = 0;
+				while (v + len < eol && is_ident(v[len]))
+					len++;
+				if (len && add_kernel(e, pool, lim, v, len, err, errlen) < 0)
+					return -1;
+			}
+		}
+		s = eol + 1;
+	}
+	if (!have_version)
+		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
+	e->kernels_known = true;
+	return 0;
+}

@@ -1,0 +1,664 @@
+/* scan.c - from an input's bytes to model objects: sniff the content, walk host
+ * ELF files, ar archives, raw fatbins, bare cubins and PTX, and decode every
+ * fatbin container found by a validated magic search.
+ *
+ * Containers are found by searching the whole object for the magic, not by
+ * trusting section names: CUDA's own libraries keep most of theirs in .ldata,
+ * .rodata and .cask_resource (fatbin-format.md (a)). Each container is then
+ * labelled with the section that holds it, once the section table (which a
+ * streamed ELF delivers last) is known.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_decode.h"
+#include "ws_elf.h"
+#include "ws_util.h"
+#include "ws_window.h"
+
+#define SEARCH_CHUNK ((size_t)1 << 20)
+#define EM_CUDA_ 190
+#define AR_MAGIC "!<arch>\n"
+#define AR_HDR 60
+#define AR_MAX_LONGNAMES ((size_t)16 << 20)
+
+struct scan {
+	struct ws_artifact *a;
+	const struct ws_scan_opts *opt;
+	struct ws_limits lim;
+	struct ws_window *w;
+	const char *member;            /* the input's name inside its artifact, or NULL */
+};
+
+/* "path!member" (or "path") for error lines, into buf. */
+static const char *where(const struct scan *s, const char *obj, char *buf, size_t len)
+{
+	const char *path = s->a->path ? s->a->path : "";
+	if (obj)
+		ws_fmt(buf, len, "%s!%s", path, obj);
+	else
+		ws_fmt(buf, len, "%s", path);
+	return buf;
+}
+
+static void obj_error(const struct scan *s, const struct ws_object *o, const char *msg)
+{
+	char wb[1024];
+	ws_artifact_error(s->a, where(s, o ? o->member : s->member, wb, sizeof wb), "%s", msg);
+}
+
+static void window_error(const struct scan *s, const struct ws_object *o, const char *what)
+{
+	char msg[WS_ERRMAX + 64];
+	ws_fmt(msg, sizeof msg, "%s: %s", what, s->w->failed ? s->w->err : "unexpected end of data");
+	obj_error(s, o, msg);
+}
+
+const char *ws_content_name(enum ws_content c)
+{
+	static const char *const names[] = {"other", "elf", "cubin", "archive", "fatbin", "ptx", "zip"};
+	return (unsigned)c < sizeof names / sizeof *names ? names[c] : "other";
+}
+
+static bool looks_like_ptx(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	for (; i < n && p[i]; i++)
+		if (p[i] < 0x09 || (p[i] > 0x0d && p[i] < 0x20) || p[i] > 0x7e)
+			return false;
+	const char *s = (const char *)p;
+	const char *v = memmem(s, i, ".version ", 9);
+	return v && (v == s || v[-1] == '\n') && memmem(s, i, ".target ", 8) != NULL;
+}
+
+enum ws_content ws_sniff(const uint8_t *p, size_t n)
+{
+	if (n >= 20 && memcmp(p, "\177ELF", 4) == 0)
+		return ws_le16(p + 18) == EM_CUDA_ ? WS_CONTENT_CUBIN : WS_CONTENT_ELF;
+	if (n >= 8 && memcmp(p, AR_MAGIC, 8) == 0)
+		return WS_CONTENT_AR;
+	if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
+		return WS_CONTENT_ZIP;
+	if (ws_fatbin_candidate(p, n))
+		return WS_CONTENT_FATBIN;
+	if (looks_like_ptx(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES))
+		return WS_CONTENT_PTX;
+	return WS_CONTENT_OTHER;
+}
+
+/* ---- entries and containers ------------------------------------------------ */
+
+static struct ws_entry *add_entry(struct ws_fatbin *f, uint32_t *cap)
+{
+	if (!ws_grow((void **)&f->entries, cap, f->nentries + 1, sizeof *f->entries))
+		return NULL;
+	struct ws_entry *e = &f->entries[f->nentries++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+static void entry_error(const struct scan *s, struct ws_object *o, struct ws_entry *e,
+			const char *msg)
+{
+	if (!e->error)
+		e->error = ws_strdup(msg);
+	obj_error(s, o, msg);
+}
+
+/* Decodes a SASS or PTX payload for its kernels and version facts. */
+static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry *e,
+			    const uint8_t *p, size_t n)
+{
+	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
+	const uint8_t *out;
+	size_t outlen;
+	bool owned;
+	if (ws_payload_decode(e, p, n, &s->lim, &out, &outlen, &owned, err, sizeof err) < 0) {
+		entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: %s", e->name, err));
+		return;
+	}
+	e->content_size = outlen;
+	int r = e->kind == WS_KIND_SASS
+		? ws_cubin_inspect(out, outlen, e, &o->kernels, &s->lim, err, sizeof err)
+		: ws_ptx_inspect(out, outlen, e, &o->kernels, &s->lim, err, sizeof err);
+	if (r < 0)
+		entry_error(s, o, e, err);
+	if (owned)
+		free((void *)out);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* Distinct kernels over all entries of a container. */
+static void count_kernels(struct ws_fatbin *f)
+{
+	size_t total = 0;
+	for (uint32_t i = 0; i < f->nentries; i++)
+		total += f->entries[i].nkernels;
+	f->nkernels = 0;
+	if (total == 0)
+		return;
+	uint32_t *all = ws_calloc(total, sizeof *all);
+	if (!all) {
+		f->nkernels = UINT32_MAX;              /* unknown, but not zero */
+		return;
+	}
+	size_t k = 0;
+	for (uint32_t i = 0; i < f->nentries; i++)
+		for (uint32_t j = 0; j < f->entries[i].nkernels; j++)
+			all[k++] = f->entries[i].kernels[j];
+	qsort(all, total, sizeof *all, cmp_u32);
+	for (size_t i = 0; i < total; i++)
+		if (i == 0 || all[i] != all[i - 1])
+			f->nkernels++;
+	free(all);
+}
+
+/* Decodes the container at `start` (already validated as a candidate) and
+ * returns where the search should go on. */
+static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t origin,
+			       uint64_t start, uint64_t limit)
+{
+	char err[WS_ERRMAX], msg[WS_ERRMAX + 64];
+	size_t got;
+	const uint8_t *p = ws_window_peek(s->w, start, WS_FATBIN_HEADER_SIZE, &got);
+	uint64_t fat, end;
+	if (!p || got < WS_FATBIN_HEADER_SIZE) {
+		window_error(s, o, "fatbin header");
+		return limit;
+	}
+	if (ws_fatbin_header(p, got, &fat, err, sizeof err) < 0)
+		return start + 1;                       /* cannot happen after the candidate check */
+	if (!ws_add_u64(start + WS_FATBIN_HEADER_SIZE, fat, &end) || end > limit) {
+		obj_error(s, o, ws_fmt(msg, sizeof msg,
+				       "fatbin at offset %llu claims %llu bytes, past the end of the object",
+				       (unsigned long long)(start - origin), (unsigned long long)fat));
+		return start + WS_FATBIN_HEADER_SIZE;
+	}
+	if (o->nfatbins >= s->lim.max_containers) {
+		obj_error(s, o, ws_fmt(msg, sizeof msg, "more than %u fatbin containers",
+				       s->lim.max_containers));
+		return limit;
+	}
+	struct ws_fatbin *f = ws_object_add_fatbin(o);
+	if (!f) {
+		obj_error(s, o, "out of memory");
+		return limit;
+	}
+	f->offset = start - origin;
+	f->size = end - start;
+	/* The live check needs the whole container: keep it in the window while decoding. */
+	bool keep = s->opt->on_container != NULL;
+	if (keep && (f->size > s->lim.max_entry_bytes ||
+		     !ws_window_peek(s->w, start, (size_t)f->size, &got) || got < f->size)) {
+		keep = false;
+		obj_error(s, o, ws_fmt(msg, sizeof msg, "fatbin at offset %llu: cannot hold %llu bytes for the live check",
+				       (unsigned long long)f->offset, (unsigned long long)f->size));
+	}
+
+	uint32_t cap = 0;
+	uint64_t off = start + WS_FATBIN_HEADER_SIZE;
+	while (off < end) {
+		uint32_t hs;
+		uint64_t ps;
+		if (f->nentries >= s->lim.max_entries) {
+			ws_fmt(msg, sizeof msg, "fatbin at offset %llu has more than %u entries",
+			       (unsigned long long)f->offset, s->lim.max_entries);
+			goto bad;
+		}
+		p = ws_window_peek(s->w, off, WS_ENTRY_MIN_HEADER, &got);
+		if (!p || got < WS_ENTRY_MIN_HEADER) {
+			window_error(s, o, "fatbin entry header");
+			return limit;
+		}
+		if (ws_entry_peek(p, got, end - off, &hs, &ps, err, sizeof err) < 0) {
+			ws_fmt(msg, sizeof msg, "fatbin at offset %llu, entry %u: %s",
+			       (unsigned long long)f->offset, f->nentries, err);
+			goto bad;
+		}
+		p = ws_window_peek(s->w, off, hs, &got);
+		if (!p || got < hs) {
+			window_error(s, o, "fatbin entry header");
+			return limit;
+		}
+		struct ws_entry *e = add_entry(f, &cap);
+		if (!e) {
+			obj_error(s, o, "out of memory");
+			return limit;
+		}
+		e->offset = off - start;
+		if (ws_entry_header(p, got, e, err, sizeof err) < 0) {
+			entry_error(s, o, e, err);
+		} else if (!e->opaque && s->opt->want_kernels &&
+			   (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX)) {
+			if (ps > s->lim.max_entry_bytes) {
+				entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
+							    e->name, (unsigned long long)ps));
+			} else {
+				p = ws_window_peek(s->w, off + hs, (size_t)ps, &got);
+				if (!p || got < ps) {
+					window_error(s, o, "fatbin entry payload");
+					return limit;
+				}
+				inspect_payload(s, o, e, p, (size_t)ps);
+			}
+		}
+		if (e->relocatable)
+			f->relocatable = true;
+		off += hs + ps;                         /* in bounds: checked by ws_entry_peek */
+		if (!keep)
+			ws_window_release(s->w, off);
+	}
+	count_kernels(f);
+	if (keep && (p = ws_window_peek(s->w, start, (size_t)f->size, &got)) != NULL && got == f->size)
+		s->opt->on_container(s->opt->on_container_ctx, o, f, p, (size_t)f->size);
+	ws_window_release(s->w, end);
+	return end;
+bad:
+	f->error = ws_strdup(msg);
+	obj_error(s, o, msg);
+	count_kernels(f);
+	return end;
+}
+
+/* Searches [from, to) for containers; stops early only on a read failure. */
+static int search_containers(struct scan *s, struct ws_object *o, uint64_t origin,
+			     uint64_t from, uint64_t to)
+{
+	static const uint8_t magic[4] = {0x50, 0xED, 0x55, 0xBA};
+	uint64_t pos = from;
+	while (pos < to) {
+		uint64_t left = to - pos;
+		size_t chunk = left < SEARCH_CHUNK ? (size_t)left : SEARCH_CHUNK, got;
+		const uint8_t *p = ws_window_peek(s->w, pos, chunk + WS_FATBIN_PROBE_BYTES, &got);
+		if (!p) {
+			window_error(s, o, "read");
+			return -1;
+		}
+		if (got == 0)
+			break;                              /* end of a stream of unknown size */
+		size_t span = got < chunk ? got : chunk;
+		size_t hay = span + 3 <= got ? span + 3 : got;
+		const uint8_t *hit = memmem(p, hay, magic, sizeof magic);
+		if (!hit || (size_t)(hit - p) >= span) {
+			pos += span;
+			ws_window_release(s->w, pos);
+			if (got < chunk)
+				break;
+			continue;
+		}
+		uint64_t at = pos + (uint64_t)(hit - p);
+		size_t avail = got - (size_t)(hit - p);
+		if (to - at < avail)
+			avail = (size_t)(to - at);
+		if (ws_fatbin_candidate(hit, avail)) {
+			pos = scan_container(s, o, origin, at, to);
+			if (s->w->failed)
+				return -1;
+		} else {
+			pos = at + 1;
+		}
+		ws_window_release(s->w, pos);
+	}
+	return 0;
+}
+
+/* ---- object kinds ---------------------------------------------------------- */
+
+static struct ws_object *new_object(struct scan *s, const char *member, const char *type)
+{
+	struct ws_object *o = ws_artifact_add_object(s->a);
+	if (!o)
+		return NULL;
+	o->type = type;
+	if (member && !(o->member = ws_strdup(member))) {
+		s->a->nobjects--;
+		return NULL;
+	}
+	return o;
+}
+
+/* Members without device code are not listed; the artifact itself always is. */
+static void drop_if_empty(struct scan *s, struct ws_object *o, bool keep_empty)
+{
+	if (o->nfatbins == 0 && !keep_empty && o == &s->a->objects[s->a->nobjects - 1]) {
+		ws_object_clear(o);
+		s->a->nobjects--;
+	}
+}
+
+static const char *elf_type_name(uint16_t t)
+{
+	return t == 1 ? "elf-rel" : t == 2 ? "elf-exec" : t == 3 ? "elf-so" : "elf";
+}
+
+/* Labels every container with its section and sets the relocatable flag. */
+static void label_sections(struct ws_object *o, uint32_t first, const struct ws_elf_sections *sec)
+{
+	for (uint32_t i = first; i < o->nfatbins; i++) {
+		struct ws_fatbin *f = &o->fatbins[i];
+		const char *name = sec ? ws_elf_section_at(sec, f->offset) : NULL;
+		ws_fmt(f->section, sizeof f->section, "%s", name ? name : "(none)");
+		if (strcmp(f->section, "__nv_relfatbin") == 0)
+			f->relocatable = true;
+	}
+}
+
+/* Reads the section table at origin+shoff and the section names. */
+static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, uint64_t limit,
+			  struct ws_elf_header *h, struct ws_elf_sections *sec)
+{
+	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
+	size_t got;
+	uint64_t at = origin + h->shoff, bytes;
+	const uint8_t *p = ws_window_peek(s->w, at, 64, &got);
+	if (!p || got < 64) {
+		obj_error(s, o, "section table lies past the end of the file");
+		return;
+	}
+	ws_elf_extended(p, h);
+	if (h->shnum > s->lim.max_sections) {
+		obj_error(s, o, ws_fmt(msg, sizeof msg, "ELF claims %u sections (limit %u)", h->shnum,
+				       s->lim.max_sections));
+		return;
+	}
+	bytes = (uint64_t)h->shnum * 64;
+	if (!ws_in_bounds(h->shoff, bytes, limit - origin)) {
+		obj_error(s, o, "section table lies past the end of the file");
+		return;
+	}
+	p = ws_window_peek(s->w, at, (size_t)bytes, &got);
+	if (!p || got < bytes || ws_elf_sections(p, got, h, sec, err, sizeof err) < 0) {
+		obj_error(s, o, p && got >= bytes ? err : "section table is truncated");
+		return;
+	}
+	if (sec->strndx == 0 || sec->strndx >= sec->n)
+		return;                                 /* sections keep their "section#N" names */
+	const struct ws_elf_section *st = &sec->s[sec->strndx];
+	if (st->size == 0 || st->size > (1u << 24) || !ws_in_bounds(st->offset, st->size, limit - origin)) {
+		obj_error(s, o, "section name table lies outside the file");
+		return;
+	}
+	uint8_t *names = ws_malloc((size_t)st->size);
+	if (names && ws_window_copy(s->w, origin + st->offset, names, (size_t)st->size) == 0)
+		ws_elf_name_sections(sec, names, (size_t)st->size);
+	else
+		obj_error(s, o, "cannot read the section name table");
+	free(names);
+}
+
+static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
+			  const uint8_t *hdr, size_t hdrlen, bool keep_empty)
+{
+	char err[WS_ERRMAX];
+	struct ws_elf_header h;
+	int hr = ws_elf_header(hdr, hdrlen, &h, err, sizeof err);
+	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type_name(h.type) : "elf");
+	if (!o) {
+		obj_error(s, NULL, "out of memory");
+		return;
+	}
+	struct ws_elf_sections sec = {0};
+	bool have_table = hr == 0 && h.shoff != 0 && h.shoff < limit - origin;
+	/* Sections are labelled after the walk: a stream brings the table last. */
+	uint64_t table_at = have_table ? origin + h.shoff : limit;
+	if (search_containers(s, o, origin, origin, table_at) == 0 && have_table) {
+		read_sections(s, o, origin, limit, &h, &sec);
+		uint64_t after;
+		if (sec.n && ws_add_u64(table_at, (uint64_t)sec.n * 64, &after) && after < limit)
+			search_containers(s, o, origin, after, limit);
+	}
+	label_sections(o, 0, sec.n ? &sec : NULL);
+	ws_elf_sections_free(&sec);
+	o->size = limit == UINT64_MAX ? 0 : limit - origin;
+	drop_if_empty(s, o, keep_empty);
+}
+
+static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin, uint64_t limit)
+{
+	struct ws_object *o = new_object(s, member, "fatbin");
+	if (!o) {
+		obj_error(s, NULL, "out of memory");
+		return;
+	}
+	search_containers(s, o, origin, origin, limit);
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		o->fatbins[i].section[0] = '\0';
+	o->size = limit == UINT64_MAX ? 0 : limit - origin;
+}
+
+/* A bare cubin or PTX file becomes an object with one pseudo-container of one entry. */
+static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
+		      enum ws_content c)
+{
+	char err[WS_ERRMAX];
+	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? "cubin" : "ptx");
+	struct ws_fatbin *f = o ? ws_object_add_fatbin(o) : NULL;
+	struct ws_entry *e = f ? ws_calloc(1, sizeof *e) : NULL;
+	if (!e) {
+		obj_error(s, NULL, "out of memory");
+		return;
+	}
+	f->entries = e;
+	f->nentries = 1;
+	e->kind = c == WS_CONTENT_CUBIN ? WS_KIND_SASS : WS_KIND_PTX;
+	strcpy(e->name, c == WS_CONTENT_CUBIN ? "cubin" : "ptx");
+	size_t got;
+	uint64_t n = limit - origin;
+	if (limit == UINT64_MAX || n > s->lim.max_entry_bytes) {
+		/* a stream of unknown size: read up to the entry limit */
+		n = s->lim.max_entry_bytes;
+	}
+	const uint8_t *p = ws_window_peek(s->w, origin, (size_t)n, &got);
+	if (!p) {
+		window_error(s, o, "read");
+		return;
+	}
+	f->size = o->size = e->payload_size = e->content_size = got;
+	int r = c == WS_CONTENT_CUBIN ? ws_cubin_inspect(p, got, e, &o->kernels, &s->lim, err, sizeof err)
+				      : ws_ptx_inspect(p, got, e, &o->kernels, &s->lim, err, sizeof err);
+	if (r < 0) {
+		entry_error(s, o, e, err);
+	} else if (c == WS_CONTENT_CUBIN) {
+		/* The suffix survives only in the ptxas options (fatbin-format.md (e)). */
+		const char *a = e->tool_options ? strstr(e->tool_options, "-arch sm_") : NULL;
+		unsigned arch = 0;
+		char suf = 0;
+		if (a && sscanf(a + 9, "%u%c", &arch, &suf) >= 1 && arch == e->elf_sm && (suf == 'a' || suf == 'f'))
+			e->suffix = suf;
+		e->arch = e->elf_sm;
+		ws_fmt(e->name, sizeof e->name, "sm_%u%s", e->arch, e->suffix == 'a' ? "a" : e->suffix == 'f' ? "f" : "");
+	} else {
+		unsigned arch = 0;
+		char suf = 0;
+		if (sscanf(e->ptx_target, "sm_%u%c", &arch, &suf) >= 1 && arch < 10000) {
+			e->arch = (uint16_t)arch;
+			e->suffix = (suf == 'a' || suf == 'f') ? suf : 0;
+		}
+		e->fmt_major = e->ptx_major;
+		e->fmt_minor = e->ptx_minor;
+		ws_fmt(e->name, sizeof e->name, "compute_%u%s", e->arch, e->suffix == 'a' ? "a" : e->suffix == 'f' ? "f" : "");
+	}
+	count_kernels(f);
+}
+
+static void scan_object(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
+			int depth, bool keep_empty);
+
+/* Parses a decimal field of an ar header. */
+static bool ar_number(const uint8_t *p, size_t n, uint64_t *v)
+{
+	uint64_t r = 0;
+	size_t i = 0;
+	for (; i < n && p[i] == ' '; i++)
+		;
+	if (i == n || p[i] < '0' || p[i] > '9')
+		return false;
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		if (!ws_mul_u64(r, 10, &r) || !ws_add_u64(r, (uint64_t)(p[i] - '0'), &r))
+			return false;
+	for (; i < n; i++)
+		if (p[i] != ' ')
+			return false;
+	*v = r;
+	return true;
+}
+
+/* ar archive: "!<arch>\n", then members: 60-byte header (name[16] ... size[10] "`\n") and data
+ * padded to 2. GNU names: "/" symbol table, "//" long-name table, "/N" long name at N, "x.o/". */
+static void scan_archive(struct scan *s, const char *member, uint64_t origin, uint64_t limit, int depth)
+{
+	char msg[WS_ERRMAX], label[1024];
+	const char *base = member ? member : (s->a->path ? s->a->path : "");
+	const char *slash = member ? NULL : strrchr(base, '/');
+	if (slash)
+		base = slash + 1;
+	char *longnames = NULL;
+	size_t nlong = 0;
+	uint64_t pos = origin + 8;
+	uint32_t count = 0;
+	while (limit == UINT64_MAX || (pos < limit && limit - pos >= AR_HDR)) {
+		size_t got;
+		const uint8_t *h = ws_window_peek(s->w, pos, AR_HDR, &got);
+		if (!h) {
+			window_error(s, NULL, "archive");
+			break;
+		}
+		if (got == 0)
+			break;
+		uint64_t size, data = pos + AR_HDR, next;
+		if (got < AR_HDR || h[58] != '`' || h[59] != '\n' || !ar_number(h + 48, 10, &size)) {
+			obj_error(s, NULL, ws_fmt(msg, sizeof msg, "archive member header at offset %llu is corrupt",
+						  (unsigned long long)(pos - origin)));
+			break;
+		}
+		if (!ws_add_u64(data, size, &next) || next > limit) {
+			obj_error(s, NULL, ws_fmt(msg, sizeof msg, "archive member at offset %llu is truncated",
+						  (unsigned long long)(pos - origin)));
+			break;
+		}
+		if (++count > s->lim.max_members) {
+			obj_error(s, NULL, "archive has too many members");
+			break;
+		}
+		char name[256] = "";
+		if (h[0] == '/' && h[1] == '/' && h[2] == ' ') {           /* long-name table */
+			free(longnames);
+			longnames = NULL;
+			nlong = 0;
+			if (size <= AR_MAX_LONGNAMES && (longnames = ws_malloc(size ? (size_t)size : 1)) &&
+			    ws_window_copy(s->w, data, (uint8_t *)longnames, (size_t)size) == 0)
+				nlong = (size_t)size;
+		} else if (h[0] == '/' && (h[1] == ' ' || memcmp(h, "/SYM64/", 7) == 0)) {
+			;                                             /* symbol table */
+		} else {
+			uint64_t idx;
+			if (h[0] == '/' && ar_number(h + 1, 15, &idx)) {
+				if (idx < nlong) {
+					size_t n = 0;
+					while (idx + n < nlong && longnames[idx + n] != '/' && longnames[idx + n] != '\n')
+						n++;
+					ws_sanitize(name, sizeof name, longnames + idx, n);
+				}
+			} else {
+				size_t n = 0;
+				while (n < 16 && h[n] != '/' && h[n] != ' ')
+					n++;
+				ws_sanitize(name, sizeof name, (const char *)h, n);
+			}
+			ws_fmt(label, sizeof label, "%s(%s)", base, name[0] ? name : "?");
+			scan_object(s, label, data, next, depth + 1, false);
+			if (s->w->failed)
+				break;
+		}
+		pos = next + (size & 1);
+		ws_window_release(s->w, pos);
+	}
+	free(longnames);
+}
+
+static void scan_object(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
+			int depth, bool keep_empty)
+{
+	size_t got;
+	uint64_t n = limit - origin;
+	const uint8_t *p = ws_window_peek(s->w, origin, n < WS_SNIFF_BYTES ? (size_t)n : WS_SNIFF_BYTES, &got);
+	if (!p) {
+		window_error(s, NULL, "read");
+		return;
+	}
+	/* The window may move on the next peek: copy the header we dispatch on. */
+	uint8_t head[64];
+	size_t hl = got < sizeof head ? got : sizeof head;
+	memcpy(head, p, hl);
+	switch (ws_sniff(p, got)) {
+	case WS_CONTENT_ELF:
+		scan_host_elf(s, member, origin, limit, head, hl, keep_empty);
+		break;
+	case WS_CONTENT_CUBIN:
+		scan_bare(s, member, origin, limit, WS_CONTENT_CUBIN);
+		break;
+	case WS_CONTENT_PTX:
+		scan_bare(s, member, origin, limit, WS_CONTENT_PTX);
+		break;
+	case WS_CONTENT_FATBIN:
+		scan_raw_fatbin(s, member, origin, limit);
+		break;
+	case WS_CONTENT_AR:
+		if (depth == 0)
+			scan_archive(s, member, origin, limit, depth);
+		break;
+	default:
+		break;
+	}
+}
+
+static int scan_input(struct ws_artifact *a, const char *member, struct ws_window *w,
+		      const struct ws_scan_opts *opt)
+{
+	struct scan s = {.a = a, .opt = opt, .w = w, .member = member};
+	if (opt->lim)
+		s.lim = *opt->lim;
+	else
+		ws_limits_default(&s.lim);
+	uint32_t errors = a->nerrors;
+	size_t got;
+	const uint8_t *p = ws_window_peek(w, 0, WS_SNIFF_BYTES, &got);
+	if (!p) {
+		window_error(&s, NULL, "read");
+		return -1;
+	}
+	enum ws_content c = ws_sniff(p, got);
+	if (c == WS_CONTENT_OTHER || c == WS_CONTENT_ZIP)
+		return 1;
+	scan_object(&s, member, 0, w->size, 0, member == NULL);
+	return a->nerrors != errors ? -1 : 0;
+}
+
+int ws_scan_memory(struct ws_artifact *a, const char *member, const uint8_t *p, size_t n,
+		   const struct ws_scan_opts *opt)
+{
+	struct ws_window w;
+	ws_window_memory(&w, p, n);
+	return scan_input(a, member, &w, opt);
+}
+
+int ws_scan_stream(struct ws_artifact *a, const char *member, struct ws_reader *r,
+		   uint64_t size, const struct ws_scan_opts *opt)
+{
+	struct ws_limits lim;
+	if (opt->lim)
+		lim = *opt->lim;
+	else
+		ws_limits_default(&lim);
+	struct ws_window w;
+	uint64_t cap = lim.max_entry_bytes + ((uint64_t)4 << 20);
+	ws_window_stream(&w, r, size, cap > SIZE_MAX ? SIZE_MAX : (size_t)cap);
+	int rc = scan_input(a, member, &w, opt);
+	ws_window_free(&w);
+	return rc;
+}

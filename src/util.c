@@ -1,0 +1,143 @@
+/* util.c - bounded allocation, safe string copies and a growable buffer. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_util.h"
+
+/* No single allocation may exceed this: sizes come from files we do not trust. */
+#define WS_ALLOC_CAP ((size_t)4 << 30)
+
+void *ws_malloc(size_t n)
+{
+	if (n == 0 || n > WS_ALLOC_CAP)
+		return NULL;
+	return malloc(n);
+}
+
+void *ws_calloc(size_t count, size_t size)
+{
+	size_t n;
+	if (count == 0 || size == 0 || __builtin_mul_overflow(count, size, &n) || n > WS_ALLOC_CAP)
+		return NULL;
+	return calloc(count, size);
+}
+
+void *ws_reallocarray(void *p, size_t count, size_t size)
+{
+	size_t n;
+	if (count == 0 || size == 0 || __builtin_mul_overflow(count, size, &n) || n > WS_ALLOC_CAP)
+		return NULL;
+	return realloc(p, n);
+}
+
+char *ws_strndup(const char *s, size_t n)
+{
+	char *r = malloc(n + 1 > n ? n + 1 : 0);
+	if (!r)
+		return NULL;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+char *ws_strdup(const char *s)
+{
+	return s ? ws_strndup(s, strlen(s)) : NULL;
+}
+
+bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz)
+{
+	if (need <= *cap)
+		return true;
+	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX)
+		ncap = UINT32_MAX;
+	void *p = ws_reallocarray(*arr, (size_t)ncap, sz);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = (uint32_t)ncap;
+	return true;
+}
+
+char *ws_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+void ws_sanitize(char *buf, size_t len, const char *s, size_t n)
+{
+	size_t o = 0;
+	if (len == 0)
+		return;
+	for (size_t i = 0; i < n && s[i] && o + 1 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		buf[o++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+	}
+	buf[o] = '\0';
+}
+
+void ws_buf_add(struct ws_buf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t ncap = b->cap ? b->cap : 256;
+		while (ncap < b->len + n + 1)
+			ncap *= 2;
+		char *p = realloc(b->p, ncap);
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->p = p;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void ws_buf_puts(struct ws_buf *b, const char *s)
+{
+	ws_buf_add(b, s, strlen(s));
+}
+
+void ws_buf_printf(struct ws_buf *b, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		ws_buf_add(b, small, (size_t)n);
+		return;
+	}
+	char *big = malloc((size_t)n + 1);
+	if (!big) {
+		b->failed = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	ws_buf_add(b, big, (size_t)n);
+	free(big);
+}
+
+void ws_buf_free(struct ws_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}

@@ -1,0 +1,141 @@
+/* window.c - bounded read window over a memory span or a pull stream (see ws_window.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_util.h"
+#include "ws_window.h"
+
+/* Bytes kept behind the release point: the section-name table of an ELF file
+ * usually sits just before the section headers, which are read last. */
+#define WS_WINDOW_HISTORY ((size_t)256 << 10)
+#define WS_WINDOW_READ ((size_t)1 << 20)
+
+void ws_window_memory(struct ws_window *w, const uint8_t *p, size_t n)
+{
+	memset(w, 0, sizeof *w);
+	w->mem = p;
+	w->size = n;
+	w->eof = true;
+}
+
+void ws_window_stream(struct ws_window *w, struct ws_reader *rd, uint64_t size, size_t max_cap)
+{
+	memset(w, 0, sizeof *w);
+	w->rd = rd;
+	w->size = size;
+	w->max_cap = max_cap;
+}
+
+void ws_window_free(struct ws_window *w)
+{
+	if (w)
+		free(w->buf);
+}
+
+void ws_window_release(struct ws_window *w, uint64_t off)
+{
+	if (off > w->released)
+		w->released = off;
+}
+
+/* Drops bytes before keep_from and makes room for `need` bytes in total. */
+static bool make_room(struct ws_window *w, uint64_t keep_from, size_t need)
+{
+	if (keep_from > w->base) {
+		uint64_t drop = keep_from - w->base;
+		if (drop >= w->len) {
+			w->base += w->len;
+			w->len = 0;
+		} else {
+			memmove(w->buf, w->buf + drop, w->len - (size_t)drop);
+			w->len -= (size_t)drop;
+			w->base += drop;
+		}
+	}
+	if (need <= w->cap)
+		return true;
+	size_t ncap = w->cap ? w->cap : WS_WINDOW_READ + WS_WINDOW_HISTORY;
+	while (ncap < need)
+		ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
+	uint8_t *b = realloc(w->buf, ncap);
+	if (!b) {
+		ws_fmt(w->err, sizeof w->err, "out of memory for a %zu-byte read window", ncap);
+		w->failed = true;
+		return false;
+	}
+	w->buf = b;
+	w->cap = ncap;
+	return true;
+}
+
+const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_t *got)
+{
+	*got = 0;
+	if (w->mem) {
+		if (off >= w->size)
+			return w->mem + w->size;
+		*got = (size_t)(w->size - off < n ? w->size - off : n);
+		return w->mem + off;
+	}
+	if (w->failed)
+		return NULL;
+	if (off < w->base) {
+		ws_fmt(w->err, sizeof w->err, "internal: offset %llu already released",
+		       (unsigned long long)off);
+		return NULL;
+	}
+	uint64_t end;
+	if (!ws_add_u64(off, n, &end))
+		end = UINT64_MAX;
+	if (w->size != UINT64_MAX && end > w->size)
+		end = w->size;
+	while (w->base + w->len < end && !w->eof) {
+		/* The window must hold [keep_from, end); refuse spans beyond max_cap. */
+		uint64_t keep_from = w->released > WS_WINDOW_HISTORY ? w->released - WS_WINDOW_HISTORY : 0;
+		if (keep_from < w->base)
+			keep_from = w->base;
+		if (keep_from > off)
+			keep_from = off;
+		if (end - keep_from > w->max_cap) {
+			ws_fmt(w->err, sizeof w->err, "a %llu-byte span exceeds the %zu-byte read limit",
+			       (unsigned long long)(end - off), w->max_cap);
+			w->failed = true;
+			return NULL;
+		}
+		size_t want = (size_t)(end - keep_from);
+		if (want < WS_WINDOW_READ)
+			want = WS_WINDOW_READ;
+		if (!make_room(w, keep_from, want + WS_WINDOW_HISTORY))
+			return NULL;
+		size_t room = w->cap - w->len;
+		long r = w->rd->read(w->rd->ctx, w->buf + w->len, room, w->err, sizeof w->err);
+		if (r < 0) {
+			w->failed = true;
+			return NULL;
+		}
+		if (r == 0)
+			w->eof = true;
+		w->len += (size_t)r;
+	}
+	if (off >= w->base + w->len)
+		return w->buf + w->len;
+	uint64_t have = w->base + w->len - off;
+	*got = (size_t)(have < n ? have : n);
+	return w->buf + (off - w->base);
+}
+
+int ws_window_copy(struct ws_window *w, uint64_t off, uint8_t *dst, size_t n)
+{
+	size_t got;
+	if (w->mem || off >= w->base) {
+		const uint8_t *p = ws_window_peek(w, off, n, &got);
+		if (!p || got < n)
+			return -1;
+		memcpy(dst, p, n);
+		return 0;
+	}
+	if (!w->rd->reread)
+		return -1;
+	char err[WS_ERRMAX];
+	return w->rd->reread(w->rd->ctx, off, dst, n, err, sizeof err);
+}
