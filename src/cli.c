@@ -1,0 +1,275 @@
+/* cli.c - the option table, getopt_long over it, and --help generated from it. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ws_cli.h"
+#include "ws_util.h"
+
+enum {
+	OPT_JSON = 256, OPT_JSONL, OPT_FORMAT, OPT_FILES_FROM, OPT_GPU, OPT_DRIVER, OPT_LIST_GPUS,
+	OPT_REQUIRE, OPT_REQUIRE_PTX, OPT_KERNELS, OPT_BASELINE, OPT_NO_REGRESS, OPT_NO_VERIFY,
+	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_NO_SANDBOX, OPT_COLOR, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
+};
+
+struct ws_option {
+	const char *name;
+	int val;               /* short option letter, or OPT_* */
+	int has_arg;
+	const char *arg;       /* argument name for --help */
+	const char *help;
+};
+
+/* The one table: getopt_long's options and --help both come from it. */
+static const struct ws_option options[] = {
+	{"recursive", 'r', required_argument, "DIR", "scan every file under DIR (repeatable)"},
+	{"files-from", OPT_FILES_FROM, required_argument, "FILE", "read input paths from FILE, one per line (- for stdin)"},
+	{"gpu", OPT_GPU, required_argument, "LIST", "judge for these GPUs: sm_120, 12.0, 120, 'RTX 5090', ... or auto"},
+	{"driver", OPT_DRIVER, required_argument, "VER", "driver as a CUDA version (12.8) or driver version (570.124.06)"},
+	{"list-gpus", OPT_LIST_GPUS, no_argument, NULL, "print the GPU name table and exit"},
+	{"require", OPT_REQUIRE, required_argument, "LIST", "fail unless every container with kernels has SASS for each"},
+	{"require-ptx", OPT_REQUIRE_PTX, no_argument, NULL, "fail unless every container with kernels has PTX"},
+	{"kernels", OPT_KERNELS, no_argument, NULL, "list the kernels that cannot run on a target"},
+	{"baseline", OPT_BASELINE, required_argument, "OLD", "compare the input against OLD (wheel, file or directory)"},
+	{"no-regress", OPT_NO_REGRESS, no_argument, NULL, "with --baseline: exit 1 if any architecture was dropped"},
+	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
+	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
+	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl or markdown"},
+	{"verbose", 'v', no_argument, NULL, "list every container and entry; twice: every kernel"},
+	{"quiet", 'q', no_argument, NULL, "print only verdicts and errors"},
+	{"jobs", 'j', required_argument, "N", "scan N files at once (default: number of CPUs)"},
+	{"shard", OPT_SHARD, required_argument, "K/N", "scan only the K-th of N deterministic shares of the inputs"},
+	{"no-verify", OPT_NO_VERIFY, no_argument, NULL, "do not check wheel members against RECORD"},
+	{"no-kernels", OPT_NO_KERNELS, no_argument, NULL, "read entry headers only (faster; no kernel names)"},
+	{"live", OPT_LIVE, no_argument, NULL, "load every container through the CUDA driver and compare"},
+	{"live-nojit", OPT_LIVE_NOJIT, no_argument, NULL, "with --live: a second pass with PTX JIT disabled"},
+	{"env", OPT_ENV, no_argument, NULL, "print the CUDA driver, devices and environment, then exit"},
+	{"progress", OPT_PROGRESS, no_argument, NULL, "show a progress bar on stderr even when not a terminal"},
+	{"no-progress", OPT_NO_PROGRESS, no_argument, NULL, "never show a progress bar"},
+	{"color", OPT_COLOR, required_argument, "WHEN", "auto, always or never (NO_COLOR is honoured)"},
+	{"no-sandbox", OPT_NO_SANDBOX, no_argument, NULL, "do not restrict the process while decoding"},
+	{"max-entry-size", OPT_MAX_ENTRY, required_argument, "BYTES", "largest decompressed entry (default 1G)"},
+	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip member (default 8G)"},
+	{"max-total-size", OPT_MAX_TOTAL, required_argument, "BYTES", "most inflated bytes per artifact (default 32G)"},
+	{"help", 'h', no_argument, NULL, "print this help and exit"},
+	{"version", 'V', no_argument, NULL, "print the version and exit"},
+};
+#define NOPTIONS (sizeof options / sizeof *options)
+
+void ws_cli_help(FILE *f)
+{
+	fprintf(f, "usage: wheelscan [OPTION]... [FILE]...\n"
+		   "Report the CUDA architectures covered by the GPU code in wheels, ELF files,\n"
+		   "archives, fatbins, cubins and PTX, and whether it runs on a given GPU.\n\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct ws_option *o = &options[i];
+		char left[64];
+		int n = o->val < 256 ? snprintf(left, sizeof left, "-%c, --%s", o->val, o->name)
+				     : snprintf(left, sizeof left, "    --%s", o->name);
+		if (o->arg)
+			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
+		fprintf(f, "  %-28s %s\n", left, o->help);
+	}
+	fprintf(f, "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, live mismatch),\n"
+		   "2 usage error, 3 an input could not be read or is corrupt.\n"
+		   "See wheelscan(1) for the report formats and the limits.\n");
+}
+
+/* "512M", "1G", "4096" -> bytes; 0 on a bad value. */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return 0;
+	uint64_t mul = 1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	case 't': case 'T': mul = 1ull << 40; end++; break;
+	default: break;
+	}
+	uint64_t r;
+	if (*end || !ws_mul_u64(v, mul, &r))
+		return 0;
+	return r;
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "wheelscan: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'wheelscan --help' for more information.\n");
+	return 2;
+}
+
+static bool push(const char ***v, size_t *n, const char *s)
+{
+	const char **p = ws_reallocarray(*v, *n + 1, sizeof *p);
+	if (!p)
+		return false;
+	p[(*n)++] = s;
+	*v = p;
+	return true;
+}
+
+int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
+{
+	struct option lo[NOPTIONS + 1];
+	char shorts[3 * NOPTIONS + 1];
+	size_t ns = 0;
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		lo[i] = (struct option){options[i].name, options[i].has_arg, NULL, options[i].val};
+		if (options[i].val < 256) {
+			shorts[ns++] = (char)options[i].val;
+			if (options[i].has_arg)
+				shorts[ns++] = ':';
+		}
+	}
+	shorts[ns] = '\0';
+	lo[NOPTIONS] = (struct option){0};
+
+	memset(cfg, 0, sizeof *cfg);
+	cfg->want_kernels = cfg->verify = cfg->sandbox = true;
+	cfg->progress = cfg->color = -1;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cfg->jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
+	ws_limits_default(&cfg->lim);
+	const char *gpu = NULL, *require = NULL;
+	char err[512];
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		uint64_t sz;
+		switch (c) {
+		case 'r':
+			if (!push(&cfg->dirs, &cfg->ndirs, optarg))
+				return usage_error("%s", "out of memory");
+			break;
+		case OPT_FILES_FROM: cfg->files_from = optarg; break;
+		case OPT_GPU: gpu = optarg; break;
+		case OPT_DRIVER:
+			if ((cfg->driver_cuda = ws_driver_parse(optarg, err, sizeof err)) < 0)
+				return usage_error("%s", err);
+			cfg->driver_given = true;
+			break;
+		case OPT_LIST_GPUS: cfg->list_gpus = true; break;
+		case OPT_REQUIRE: require = optarg; break;
+		case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;
+		case OPT_KERNELS: cfg->kernels = true; break;
+		case OPT_BASELINE: cfg->baseline = optarg; break;
+		case OPT_NO_REGRESS: cfg->no_regress = true; break;
+		case OPT_JSON: cfg->format = WS_FMT_JSON; break;
+		case OPT_JSONL: cfg->format = WS_FMT_JSONL; break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text")) cfg->format = WS_FMT_TEXT;
+			else if (!strcmp(optarg, "json")) cfg->format = WS_FMT_JSON;
+			else if (!strcmp(optarg, "jsonl")) cfg->format = WS_FMT_JSONL;
+			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) cfg->format = WS_FMT_MARKDOWN;
+			else return usage_error("unknown format '%s' (text, json, jsonl, markdown)", optarg);
+			break;
+		case 'v': cfg->verbose++; break;
+		case 'q': cfg->quiet = true; break;
+		case 'j': {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+			if (*end || j < 1 || j > 256)
+				return usage_error("invalid --jobs '%s' (1 to 256)", optarg);
+			cfg->jobs = (int)j;
+			break;
+		}
+		case OPT_SHARD: {
+			unsigned k, n;
+			char extra;
+			if (sscanf(optarg, "%u/%u%c", &k, &n, &extra) != 2 || n == 0 || k == 0 || k > n)
+				return usage_error("invalid --shard '%s' (K/N with 1 <= K <= N)", optarg);
+			cfg->shard_k = k;
+			cfg->shard_n = n;
+			break;
+		}
+		case OPT_NO_VERIFY: cfg->verify = false; break;
+		case OPT_NO_KERNELS: cfg->want_kernels = false; break;
+		case OPT_LIVE: cfg->live = true; break;
+		case OPT_LIVE_NOJIT: cfg->live = cfg->live_nojit = true; break;
+		case OPT_ENV: cfg->env = true; break;
+		case OPT_PROGRESS: cfg->progress = 1; break;
+		case OPT_NO_PROGRESS: cfg->progress = 0; break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto")) cfg->color = -1;
+			else if (!strcmp(optarg, "always")) cfg->color = 1;
+			else if (!strcmp(optarg, "never")) cfg->color = 0;
+			else return usage_error("invalid --color '%s' (auto, always, never)", optarg);
+			break;
+		case OPT_NO_SANDBOX: cfg->sandbox = false; break;
+		case OPT_MAX_ENTRY:
+			if (!(sz = parse_size(optarg)))
+				return usage_error("invalid size '%s'", optarg);
+			cfg->lim.max_entry_bytes = sz;
+			break;
+		case OPT_MAX_MEMBER:
+			if (!(sz = parse_size(optarg)))
+				return usage_error("invalid size '%s'", optarg);
+			cfg->lim.max_member_bytes = sz;
+			break;
+		case OPT_MAX_TOTAL:
+			if (!(sz = parse_size(optarg)))
+				return usage_error("invalid size '%s'", optarg);
+			cfg->lim.max_total_bytes = sz;
+			break;
+		case 'h':
+			ws_cli_help(stdout);
+			return 1;
+		case 'V':
+			printf("wheelscan %s\n", WS_VERSION);
+			return 1;
+		default:
+			if (optopt && optopt < 256)
+				return usage_error("invalid option '%s'", argv[optind - 1]);
+			return usage_error("unrecognized or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	if (cfg->list_gpus) {
+		ws_gpus_print(stdout);
+		return 1;
+	}
+	for (int i = optind; i < argc; i++)
+		if (!push(&cfg->paths, &cfg->npaths, argv[i]))
+			return usage_error("%s", "out of memory");
+	if (gpu) {
+		if (!strcmp(gpu, "auto"))
+			cfg->gpu_auto = true;
+		else if (ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0)
+			return usage_error("%s", err);
+	}
+	if (require && ws_targets_parse_list(require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)
+		return usage_error("%s", err);
+	if (cfg->no_regress && !cfg->baseline)
+		return usage_error("%s", "--no-regress needs --baseline");
+	if (cfg->baseline && cfg->npaths + cfg->ndirs != 1)
+		return usage_error("%s", "--baseline compares exactly one new input against OLD");
+	if (!cfg->env && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from)
+		return usage_error("%s", "no input files");
+	if (cfg->live && cfg->ntargets == 0)
+		cfg->gpu_auto = true;               /* --live judges for the devices it finds */
+	if (getenv("NO_COLOR") && *getenv("NO_COLOR") && cfg->color == -1)
+		cfg->color = 0;
+	return 0;
+}
+
+void ws_cli_free(struct ws_config *cfg)
+{
+	free(cfg->targets);
+	free(cfg->require);
+	free(cfg->paths);
+	free(cfg->dirs);
+}

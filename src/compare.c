@@ -1,0 +1,216 @@
+/* compare.c - --baseline: what a new release adds or drops against an old one,
+ * object by object (matched by member path; for directories, by the file's
+ * path below the directory, then the member). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "ws_compare.h"
+#include "ws_inputs.h"
+#include "ws_report.h"
+#include "ws_run.h"
+#include "ws_util.h"
+
+/* What one object covers, reduced to names. */
+struct cover {
+	char *key;
+	struct ws_strpool archs;      /* "sm_90", "compute_120", "lto_90" */
+	struct ws_strpool kernels;
+};
+
+struct side {
+	struct cover *v;
+	size_t n;
+	uint32_t errors;
+};
+
+static void side_add(struct side *s, const char *prefix, const struct ws_artifact *a)
+{
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		struct cover *v = ws_reallocarray(s->v, s->n + 1, sizeof *v);
+		if (!v)
+			return;
+		s->v = v;
+		struct cover *c = &v[s->n++];
+		memset(c, 0, sizeof *c);
+		char key[2048];
+		if (o->member)
+			snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "!" : "", o->member);
+		else
+			snprintf(key, sizeof key, "%s", prefix);
+		c->key = ws_strdup(key);
+		for (uint32_t k = 0; k < o->nfatbins; k++)
+			for (uint32_t e = 0; e < o->fatbins[k].nentries; e++) {
+				const struct ws_entry *en = &o->fatbins[k].entries[e];
+				ws_strpool_intern(&c->archs, en->name, strlen(en->name));
+			}
+		for (uint32_t k = 0; k < o->kernels.n; k++)
+			ws_strpool_intern(&c->kernels, o->kernels.str[k], strlen(o->kernels.str[k]));
+	}
+	s->errors += a->nerrors;
+	for (uint32_t e = 0; e < a->nerrors; e++)
+		fprintf(stderr, "wheelscan: '%s': %s\n", a->errors[e].where, a->errors[e].message);
+}
+
+static void side_free(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].key);
+		ws_strpool_free(&s->v[i].archs);
+		ws_strpool_free(&s->v[i].kernels);
+	}
+	free(s->v);
+}
+
+static int load_side(const struct ws_config *cfg, const char *path, struct side *s)
+{
+	struct stat st;
+	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels};
+	memset(s, 0, sizeof *s);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct ws_config c = *cfg;
+		const char *dirs[1] = {path};
+		c.paths = NULL;
+		c.npaths = 0;
+		c.dirs = dirs;
+		c.ndirs = 1;
+		c.files_from = NULL;
+		c.shard_n = 0;
+		struct ws_inputs in;
+		if (ws_inputs_collect(&c, &in) < 0)
+			return -1;
+		size_t plen = strlen(path);
+		for (size_t i = 0; i < in.n; i++) {
+			struct ws_artifact *a = ws_scan_path(in.v[i].path, cfg, cfg->jobs, &so, NULL);
+			if (!a)
+				continue;
+			const char *rel = in.v[i].path + plen;
+			while (*rel == '/')
+				rel++;
+			side_add(s, rel, a);
+			ws_artifact_free(a);
+		}
+		s->errors += (uint32_t)in.nerrors;
+		ws_inputs_free(&in);
+		return 0;
+	}
+	struct ws_artifact *a = ws_scan_path(path, cfg, cfg->jobs, &so, NULL);
+	if (!a)
+		return -1;
+	/* a single file: its objects are keyed by member path only, so two releases match */
+	side_add(s, "", a);
+	ws_artifact_free(a);
+	return 0;
+}
+
+static const struct cover *find(const struct side *s, const char *key)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].key, key))
+			return &s->v[i];
+	return NULL;
+}
+
+static bool pool_has(const struct ws_strpool *p, const char *s)
+{
+	for (uint32_t i = 0; i < p->n; i++)
+		if (!strcmp(p->str[i], s))
+			return true;
+	return false;
+}
+
+/* Names in a but not in b, space separated into buf; returns how many. */
+static size_t diff(const struct ws_strpool *a, const struct ws_strpool *b, struct ws_buf *buf)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (!pool_has(b, a->str[i])) {
+			ws_buf_printf(buf, "%s%s", n ? " " : "", a->str[i]);
+			n++;
+		}
+	return n;
+}
+
+int ws_compare_command(const struct ws_config *cfg)
+{
+	const char *newpath = cfg->npaths ? cfg->paths[0] : cfg->dirs[0];
+	struct side old, neu;
+	if (load_side(cfg, cfg->baseline, &old) < 0 || load_side(cfg, newpath, &neu) < 0) {
+		fprintf(stderr, "wheelscan: out of memory\n");
+		return 3;
+	}
+	bool json = cfg->format == WS_FMT_JSON || cfg->format == WS_FMT_JSONL;
+	struct ws_buf out = {0};
+	size_t dropped_archs = 0, dropped_objects = 0;
+	if (json)
+		ws_buf_printf(&out, "{\"schema_version\":%d,\"baseline\":", WS_SCHEMA_VERSION);
+	if (json) {
+		ws_json_str(&out, cfg->baseline);
+		ws_buf_puts(&out, ",\"new\":");
+		ws_json_str(&out, newpath);
+		ws_buf_puts(&out, ",\"objects\":[");
+	} else {
+		ws_buf_printf(&out, "baseline %s\n     new %s\n", cfg->baseline, newpath);
+	}
+	size_t rows = 0;
+	/* objects of the new side, then objects only the old side has */
+	for (int pass = 0; pass < 2; pass++) {
+		const struct side *s = pass ? &old : &neu;
+		for (size_t i = 0; i < s->n; i++) {
+			const struct cover *n = pass ? NULL : &s->v[i];
+			const struct cover *o = pass ? &s->v[i] : find(&old, s->v[i].key);
+			if (pass && find(&neu, o->key))
+				continue;
+			static const struct ws_strpool empty;
+			const struct ws_strpool *oa = o ? &o->archs : &empty, *na = n ? &n->archs : &empty;
+			const struct ws_strpool *ok = o ? &o->kernels : &empty, *nk = n ? &n->kernels : &empty;
+			struct ws_buf add = {0}, drop = {0}, kadd = {0}, kdrop = {0};
+			size_t nadd = diff(na, oa, &add), ndrop = diff(oa, na, &drop);
+			size_t nkadd = diff(nk, ok, &kadd), nkdrop = diff(ok, nk, &kdrop);
+			const char *key = (n ? n : o)->key;
+			const char *state = !o ? "added" : !n ? "dropped" : (nadd || ndrop || nkadd || nkdrop) ? "changed" : "same";
+			dropped_archs += ndrop;
+			dropped_objects += !n && oa->n;
+			if (json) {
+				ws_buf_printf(&out, "%s{\"key\":", rows ? "," : "");
+				ws_json_str(&out, key);
+				ws_buf_printf(&out, ",\"state\":\"%s\",\"archs_added\":", state);
+				ws_json_str(&out, add.p ? add.p : "");
+				ws_buf_puts(&out, ",\"archs_dropped\":");
+				ws_json_str(&out, drop.p ? drop.p : "");
+				ws_buf_printf(&out, ",\"kernels_added\":%zu,\"kernels_dropped\":%zu}", nkadd, nkdrop);
+			} else if (strcmp(state, "same") != 0 || cfg->verbose) {
+				ws_buf_printf(&out, "  %-8s %s\n", state, key);
+				if (nadd)
+					ws_buf_printf(&out, "           + %s\n", add.p);
+				if (ndrop)
+					ws_buf_printf(&out, "           - %s\n", drop.p);
+				if (nkadd || nkdrop)
+					ws_buf_printf(&out, "           kernels: %zu added, %zu dropped\n", nkadd, nkdrop);
+				if (cfg->verbose && nkdrop)
+					ws_buf_printf(&out, "           dropped kernels: %s\n", kdrop.p);
+			}
+			rows++;
+			ws_buf_free(&add);
+			ws_buf_free(&drop);
+			ws_buf_free(&kadd);
+			ws_buf_free(&kdrop);
+		}
+	}
+	bool regressed = dropped_archs || dropped_objects;
+	if (json)
+		ws_buf_printf(&out, "],\"dropped_archs\":%zu,\"dropped_objects\":%zu,\"regressed\":%s}\n",
+			      dropped_archs, dropped_objects, regressed ? "true" : "false");
+	else
+		ws_buf_printf(&out, "%s: %zu architecture%s dropped, %zu object%s with device code dropped\n",
+			      regressed ? "REGRESSION" : "no regression", dropped_archs, dropped_archs == 1 ? "" : "s",
+			      dropped_objects, dropped_objects == 1 ? "" : "s");
+	if (out.p)
+		fputs(out.p, stdout);
+	ws_buf_free(&out);
+	int rc = old.errors || neu.errors ? 3 : (cfg->no_regress && regressed) ? 1 : 0;
+	side_free(&old);
+	side_free(&neu);
+	return rc;
+}

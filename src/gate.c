@@ -1,0 +1,122 @@
+/* gate.c - the CI gates: --gpu targets that cannot run, --require SASS, --require-ptx.
+ * Findings are aggregated per object, so a 2,000-container library gives one line per
+ * missing architecture, not 2,000. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_compat.h"
+#include "ws_gate.h"
+#include "ws_report.h"
+#include "ws_util.h"
+
+#define WS_MAX_FINDINGS 10000
+
+void ws_findings_add(struct ws_findings *f, const char *check, const char *where, const char *fmt, ...)
+{
+	if (f->n >= WS_MAX_FINDINGS) {
+		f->dropped++;
+		return;
+	}
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	struct ws_finding *v = ws_reallocarray(f->v, f->n + 1, sizeof *v);
+	if (!v)
+		return;
+	f->v = v;
+	v[f->n].check = ws_strdup(check);
+	v[f->n].where = ws_strdup(where);
+	v[f->n].what = ws_strdup(what);
+	f->n++;
+}
+
+void ws_findings_free(struct ws_findings *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].check);
+		free(f->v[i].where);
+		free(f->v[i].what);
+	}
+	free(f->v);
+	memset(f, 0, sizeof *f);
+}
+
+bool ws_fatbin_has_kernels(const struct ws_fatbin *f)
+{
+	static const struct ws_target any = {"sm_0", 0, ""};
+	return ws_fatbin_verdict(f, &any, 0) != WS_V_NONE;
+}
+
+const char *ws_object_name(const struct ws_artifact *a, const struct ws_object *o)
+{
+	return o->member ? o->member : a->path;
+}
+
+static bool has_sass(const struct ws_fatbin *f, unsigned arch)
+{
+	for (uint32_t i = 0; i < f->nentries; i++)
+		if (f->entries[i].kind == WS_KIND_SASS && f->entries[i].arch == arch)
+			return true;
+	return false;
+}
+
+static bool has_ptx(const struct ws_fatbin *f)
+{
+	for (uint32_t i = 0; i < f->nentries; i++)
+		if (f->entries[i].kind == WS_KIND_PTX)
+			return true;
+	return false;
+}
+
+void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
+		   const struct ws_target *targets, size_t nt, int driver_cuda,
+		   struct ws_findings *out)
+{
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		const char *name = ws_object_name(a, o);
+		uint32_t with_kernels = 0;
+		for (uint32_t k = 0; k < o->nfatbins; k++)
+			with_kernels += ws_fatbin_has_kernels(&o->fatbins[k]);
+		if (with_kernels == 0)
+			continue;
+		for (size_t t = 0; t < nt && o->verdicts; t++) {
+			if (!ws_verdict_fails(o->verdicts[t]))
+				continue;
+			uint32_t bad = 0;
+			const struct ws_fatbin **fb = ws_calloc(o->nfatbins, sizeof *fb);
+			for (uint32_t k = 0; k < o->nfatbins; k++)
+				if (o->fatbins[k].verdicts && ws_verdict_fails(o->fatbins[k].verdicts[t]) && fb)
+					fb[bad++] = &o->fatbins[k];
+			char why[512] = "";
+			if (fb)
+				ws_explain(fb, bad, &targets[t], driver_cuda, why, sizeof why);
+			free(fb);
+			ws_findings_add(out, "gpu", name, "%s on %s%s%s%s: %u of %u containers with kernels; %s",
+					ws_verdict_name(o->verdicts[t]), targets[t].name,
+					targets[t].label[0] ? " (" : "", targets[t].label,
+					targets[t].label[0] ? ")" : "", bad, with_kernels, why);
+		}
+		for (size_t r = 0; r < cfg->nrequire; r++) {
+			unsigned arch = cfg->require[r].cc, missing = 0;
+			for (uint32_t k = 0; k < o->nfatbins; k++)
+				if (ws_fatbin_has_kernels(&o->fatbins[k]) && !has_sass(&o->fatbins[k], arch))
+					missing++;
+			if (missing)
+				ws_findings_add(out, "require", name, "no SASS sm_%u in %u of %u containers with kernels",
+						arch, missing, with_kernels);
+		}
+		if (cfg->require_ptx) {
+			unsigned missing = 0;
+			for (uint32_t k = 0; k < o->nfatbins; k++)
+				if (ws_fatbin_has_kernels(&o->fatbins[k]) && !has_ptx(&o->fatbins[k]))
+					missing++;
+			if (missing)
+				ws_findings_add(out, "require-ptx", name, "no PTX in %u of %u containers with kernels",
+						missing, with_kernels);
+		}
+	}
+}

@@ -1,0 +1,27 @@
+/* main.c - argv to options to run to exit status; the only file that calls exit. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_cli.h"
+#include "ws_compare.h"
+#include "ws_live.h"
+#include "ws_run.h"
+
+int main(int argc, char **argv)
+{
+	struct ws_config cfg;
+	int rc = ws_cli_parse(argc, argv, &cfg);
+	if (rc != 0) {
+		ws_cli_free(&cfg);
+		return rc == 1 ? 0 : 2;
+	}
+	if (cfg.env) {
+		rc = ws_env_command(&cfg);
+	} else if (cfg.baseline) {
+		rc = ws_compare_command(&cfg);
+	} else {
+		rc = ws_run(&cfg);
+	}
+	ws_cli_free(&cfg);
+	return rc;
+}

@@ -1,0 +1,357 @@
+/* report_json.c - JSON and JSONL output (schema in man/wheelscan.1, OUTPUT).
+ * The document is streamed: each artifact is written as soon as it is done. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_compat.h"
+#include "ws_decode.h"
+#include "ws_live.h"
+#include "ws_report.h"
+#include "ws_util.h"
+
+void ws_json_str(struct ws_buf *b, const char *s)
+{
+	if (!s) {
+		ws_buf_puts(b, "null");
+		return;
+	}
+	ws_buf_add(b, "\"", 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': ws_buf_add(b, "\\\"", 2); break;
+		case '\\': ws_buf_add(b, "\\\\", 2); break;
+		case '\n': ws_buf_add(b, "\\n", 2); break;
+		case '\t': ws_buf_add(b, "\\t", 2); break;
+		case '\r': ws_buf_add(b, "\\r", 2); break;
+		default:
+			if (*p < 0x20 || *p >= 0x7f)      /* file names from strangers: keep output ASCII */
+				ws_buf_printf(b, "\\u%04x", *p);
+			else
+				ws_buf_add(b, (const char *)p, 1);
+		}
+	}
+	ws_buf_add(b, "\"", 1);
+}
+
+static void key(struct ws_buf *b, const char *k)
+{
+	ws_json_str(b, k);
+	ws_buf_add(b, ":", 1);
+}
+
+static void kv_str(struct ws_buf *b, const char *k, const char *v)
+{
+	key(b, k);
+	ws_json_str(b, v);
+	ws_buf_add(b, ",", 1);
+}
+
+static void kv_u64(struct ws_buf *b, const char *k, uint64_t v)
+{
+	key(b, k);
+	ws_buf_printf(b, "%llu,", (unsigned long long)v);
+}
+
+static void kv_bool(struct ws_buf *b, const char *k, bool v)
+{
+	key(b, k);
+	ws_buf_puts(b, v ? "true," : "false,");
+}
+
+/* Removes a trailing comma before closing an object or array. */
+static void close_with(struct ws_buf *b, char c)
+{
+	if (b->len && b->p[b->len - 1] == ',')
+		b->len--;
+	ws_buf_add(b, &c, 1);
+	ws_buf_add(b, ",", 1);
+}
+
+static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k, const enum ws_verdict *v)
+{
+	if (!v || !r->ntargets)
+		return;
+	key(b, k);
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t < r->ntargets; t++)
+		kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
+	close_with(b, '}');
+}
+
+static void live_results(struct ws_buf *b, const struct ws_report *r, const char *k, const int *v)
+{
+	if (!v || !r->ntargets)
+		return;
+	key(b, k);
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t < r->ntargets; t++)
+		if (v[t] != WS_LIVE_NOT_RUN)
+			kv_str(b, r->targets[t].name, v[t] == 0 ? "ok" : ws_curesult_name(v[t]));
+	close_with(b, '}');
+}
+
+static void str_list(struct ws_buf *b, const char *k, char *const *v, size_t n)
+{
+	key(b, k);
+	ws_buf_add(b, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		ws_json_str(b, v[i]);
+		ws_buf_add(b, ",", 1);
+	}
+	close_with(b, ']');
+}
+
+static void entry_json(struct ws_buf *b, const struct ws_object *o, const struct ws_entry *e)
+{
+	ws_buf_add(b, "{", 1);
+	kv_str(b, "kind", ws_kind_name(e->kind));
+	kv_str(b, "arch", e->name);
+	kv_str(b, "compression", ws_compression_name(e->compression));
+	kv_u64(b, "size", e->payload_size);
+	kv_u64(b, "uncompressed_size", e->compression != WS_COMP_NONE ? e->uncompressed_size : e->content_size);
+	key(b, "flags");
+	ws_buf_printf(b, "\"0x%llx\",", (unsigned long long)e->flags);
+	char v[32];
+	if (e->kind == WS_KIND_PTX) {
+		/* .version wins; the header's copy serves when the text was not decoded */
+		if (e->ptx_major)
+			snprintf(v, sizeof v, "%u.%u", e->ptx_major, e->ptx_minor);
+		else
+			snprintf(v, sizeof v, "%u.%u", e->fmt_major, e->fmt_minor);
+		kv_str(b, "ptx_isa", v);
+		if (e->ptx_target[0])
+			kv_str(b, "ptx_target", e->ptx_target);
+	} else {
+		snprintf(v, sizeof v, "%u.%u", e->fmt_major, e->fmt_minor);
+		kv_str(b, "code_version", v);
+	}
+	if (e->elf_sm)
+		kv_u64(b, "elf_sm", e->elf_sm);
+	if (e->toolkit) {
+		snprintf(v, sizeof v, "%u.%u", e->toolkit / 10, e->toolkit % 10);
+		kv_str(b, "toolkit", v);
+	}
+	if (e->producer)
+		kv_str(b, "producer", e->producer);
+	if (e->tool_options)
+		kv_str(b, "tool_options", e->tool_options);
+	if (e->options)
+		kv_str(b, "options", e->options);
+	if (e->identifier)
+		kv_str(b, "identifier", e->identifier);
+	if (e->kind == WS_KIND_SASS)
+		kv_bool(b, "relocatable", e->relocatable);
+	kv_bool(b, "debug", e->debug);
+	kv_bool(b, "opaque", e->opaque);
+	key(b, "kernels");
+	if (e->kernels_known) {
+		ws_buf_add(b, "[", 1);
+		for (uint32_t k = 0; k < e->nkernels; k++) {
+			ws_json_str(b, o->kernels.str[e->kernels[k]]);
+			ws_buf_add(b, ",", 1);
+		}
+		close_with(b, ']');
+	} else {
+		ws_buf_puts(b, "null,");
+	}
+	if (e->error)
+		kv_str(b, "error", e->error);
+	close_with(b, '}');
+}
+
+static void artifact_json(struct ws_buf *b, const struct ws_report *r, const struct ws_result *res)
+{
+	const struct ws_artifact *a = res->a;
+	ws_buf_add(b, "{", 1);
+	kv_str(b, "path", a->path);
+	kv_str(b, "type", a->type);
+	kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
+	kv_u64(b, "size", a->size);
+	if (a->wheel) {
+		const struct ws_wheel_info *w = a->wheel;
+		key(b, "wheel");
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "name", w->meta_name ? w->meta_name : w->name);
+		kv_str(b, "version", w->meta_version ? w->meta_version : w->version);
+		kv_str(b, "local", w->local);
+		kv_str(b, "python_tag", w->python_tag);
+		kv_str(b, "abi_tag", w->abi_tag);
+		kv_str(b, "platform_tag", w->platform_tag);
+		key(b, "requires_cuda");
+		if (w->requires_cuda_major)
+			ws_buf_printf(b, "%d,", w->requires_cuda_major);
+		else
+			ws_buf_puts(b, "null,");
+		kv_str(b, "generator", w->generator);
+		close_with(b, '}');
+	}
+	if (a->record.checked) {
+		key(b, "record");
+		ws_buf_add(b, "{", 1);
+		kv_bool(b, "ok", a->record.ok);
+		str_list(b, "mismatched", a->record.mismatched, a->record.nmismatched);
+		str_list(b, "missing", a->record.missing, a->record.nmissing);
+		str_list(b, "unlisted", a->record.unlisted, a->record.nunlisted);
+		close_with(b, '}');
+	}
+	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip")))
+		kv_u64(b, "members_scanned", a->members_scanned);
+	verdicts(b, r, "verdicts", a->verdicts);
+	key(b, "objects");
+	ws_buf_add(b, "[", 1);
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "member", o->member);
+		kv_str(b, "type", o->type);
+		kv_u64(b, "size", o->size);
+		kv_u64(b, "kernels", o->kernels.n);
+		verdicts(b, r, "verdicts", o->verdicts);
+		key(b, "fatbins");
+		ws_buf_add(b, "[", 1);
+		for (uint32_t k = 0; k < o->nfatbins; k++) {
+			const struct ws_fatbin *f = &o->fatbins[k];
+			ws_buf_add(b, "{", 1);
+			kv_str(b, "section", f->section[0] ? f->section : NULL);
+			kv_u64(b, "offset", f->offset);
+			kv_u64(b, "size", f->size);
+			kv_bool(b, "relocatable", f->relocatable);
+			kv_u64(b, "kernels", f->nkernels == UINT32_MAX ? 0 : f->nkernels);
+			verdicts(b, r, "verdicts", f->verdicts);
+			live_results(b, r, "live", f->live);
+			live_results(b, r, "live_nojit", f->live_nojit);
+			if (f->error)
+				kv_str(b, "error", f->error);
+			key(b, "entries");
+			ws_buf_add(b, "[", 1);
+			for (uint32_t e = 0; e < f->nentries; e++)
+				entry_json(b, o, &f->entries[e]);
+			close_with(b, ']');
+			close_with(b, '}');
+		}
+		close_with(b, ']');
+		close_with(b, '}');
+	}
+	close_with(b, ']');
+	key(b, "findings");
+	ws_buf_add(b, "[", 1);
+	for (size_t i = 0; i < res->findings.n; i++) {
+		const struct ws_finding *f = &res->findings.v[i];
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "check", f->check);
+		kv_str(b, "where", f->where);
+		kv_str(b, "what", f->what);
+		close_with(b, '}');
+	}
+	close_with(b, ']');
+	key(b, "errors");
+	ws_buf_add(b, "[", 1);
+	for (uint32_t i = 0; i < a->nerrors; i++) {
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "where", a->errors[i].where);
+		kv_str(b, "message", a->errors[i].message);
+		close_with(b, '}');
+	}
+	close_with(b, ']');
+	close_with(b, '}');
+	b->len--;                                    /* no comma after the artifact itself */
+	b->p[b->len] = '\0';
+}
+
+static void header_json(struct ws_buf *b, const struct ws_report *r)
+{
+	kv_u64(b, "schema_version", WS_SCHEMA_VERSION);
+	kv_str(b, "tool", "wheelscan " WS_VERSION);
+	key(b, "targets");
+	ws_buf_add(b, "[", 1);
+	for (size_t t = 0; t < r->ntargets; t++) {
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "name", r->targets[t].name);
+		char cc[16];
+		snprintf(cc, sizeof cc, "%u.%u", r->targets[t].cc / 10, r->targets[t].cc % 10);
+		kv_str(b, "cc", cc);
+		kv_str(b, "label", r->targets[t].label[0] ? r->targets[t].label : NULL);
+		close_with(b, '}');
+	}
+	close_with(b, ']');
+	char v[32];
+	kv_str(b, "driver", r->driver_cuda ? ws_cuda_str(r->driver_cuda, v, sizeof v) : NULL);
+	kv_bool(b, "driver_assumed", r->driver_cuda == 0);
+	if (r->live) {
+		kv_str(b, "live_note", r->live->note);
+		key(b, "devices");
+		ws_buf_add(b, "[", 1);
+		for (size_t d = 0; d < r->live->ndevices; d++) {
+			const struct ws_device *dv = &r->live->devices[d];
+			ws_buf_add(b, "{", 1);
+			kv_u64(b, "index", (uint64_t)dv->index);
+			kv_str(b, "name", dv->name);
+			char cc[16];
+			snprintf(cc, sizeof cc, "%d.%d", dv->cc_major, dv->cc_minor);
+			kv_str(b, "cc", cc);
+			kv_u64(b, "memory", dv->memory);
+			if (dv->probe_ran) {
+				kv_bool(b, "probe_ok", dv->probe == 0);
+				kv_str(b, "probe", dv->probe_note);
+			}
+			close_with(b, '}');
+		}
+		close_with(b, ']');
+	}
+}
+
+void ws_json_begin(struct ws_report *r)
+{
+	struct ws_buf b = {0};
+	ws_buf_add(&b, "{", 1);
+	header_json(&b, r);
+	key(&b, "artifacts");
+	ws_buf_add(&b, "[\n", 2);
+	if (b.p)
+		fputs(b.p, r->out);
+	ws_buf_free(&b);
+}
+
+void ws_json_artifact(struct ws_report *r, const struct ws_result *res)
+{
+	struct ws_buf b = {0};
+	if (r->cfg->format == WS_FMT_JSONL) {
+		/* Each line stands alone: it carries the run's header fields too. */
+		ws_buf_add(&b, "{", 1);
+		header_json(&b, r);
+		key(&b, "artifact");
+	} else if (r->nartifacts) {
+		ws_buf_add(&b, ",\n", 2);
+	}
+	artifact_json(&b, r, res);
+	if (r->cfg->format == WS_FMT_JSONL)
+		ws_buf_add(&b, "}", 1);
+	ws_buf_add(&b, "\n", 1);
+	if (b.failed)
+		fprintf(stderr, "wheelscan: out of memory writing JSON for '%s'\n", res->a->path);
+	else
+		fputs(b.p, r->out);
+	ws_buf_free(&b);
+}
+
+void ws_json_end(struct ws_report *r)
+{
+	struct ws_buf b = {0};
+	ws_buf_puts(&b, "],");
+	key(&b, "live_mismatches");
+	ws_buf_add(&b, "[", 1);
+	for (size_t i = 0; i < r->mismatches.n; i++) {
+		const struct ws_finding *f = &r->mismatches.v[i];
+		ws_buf_add(&b, "{", 1);
+		kv_str(&b, "path", f->check);         /* the artifact's path rides in .check */
+		kv_str(&b, "where", f->where);
+		kv_str(&b, "what", f->what);
+		close_with(&b, '}');
+	}
+	close_with(&b, ']');
+	b.len--;
+	ws_buf_puts(&b, "}\n");
+	if (b.p)
+		fputs(b.p, r->out);
+	ws_buf_free(&b);
+}

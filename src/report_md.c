@@ -1,0 +1,65 @@
+/* report_md.c - a Markdown summary fit for a CI job page: one table row per
+ * artifact and target, then what is missing where. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_compat.h"
+#include "ws_report.h"
+
+static void md_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|' || *s == '`' || *s == '*' || *s == '_' || *s == '<' || *s == '>')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
+{
+	const struct ws_artifact *a = res->a;
+	if (r->nartifacts == 0) {
+		fputs("## wheelscan\n\n| artifact | objects with device code | containers |", r->out);
+		for (size_t t = 0; t < r->ntargets; t++)
+			fprintf(r->out, " %s |", r->targets[t].name);
+		fputs(" result |\n|---|---:|---:|", r->out);
+		for (size_t t = 0; t < r->ntargets; t++)
+			fputs("---|", r->out);
+		fputs("---|\n", r->out);
+	}
+	uint32_t objs = 0, fatbins = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		objs += a->objects[i].nfatbins != 0;
+		fatbins += a->objects[i].nfatbins;
+	}
+	fputs("| ", r->out);
+	md_escape(r->out, a->path);
+	fprintf(r->out, " | %u | %u |", objs, fatbins);
+	for (size_t t = 0; t < r->ntargets; t++) {
+		enum ws_verdict v = a->verdicts ? a->verdicts[t] : WS_V_NONE;
+		fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
+	}
+	const char *result = a->nerrors ? ":warning: unreadable or corrupt"
+			   : res->findings.n ? ":x: checks failed" : ":white_check_mark: ok";
+	fprintf(r->out, " %s |\n", result);
+	/* details are printed after the table, so keep them for the end */
+	for (size_t i = 0; i < res->findings.n; i++)
+		ws_findings_add(&r->mismatches, a->path, res->findings.v[i].where, "%s: %s",
+				res->findings.v[i].check, res->findings.v[i].what);
+	for (uint32_t i = 0; i < a->nerrors; i++)
+		ws_findings_add(&r->mismatches, a->path, a->errors[i].where, "error: %s", a->errors[i].message);
+}
+
+void ws_md_end(struct ws_report *r)
+{
+	if (r->mismatches.n == 0)
+		return;
+	fputs("\n### What is missing where\n\n", r->out);
+	for (size_t i = 0; i < r->mismatches.n; i++) {
+		fputs("- `", r->out);
+		fputs(r->mismatches.v[i].where, r->out);
+		fputs("`: ", r->out);
+		md_escape(r->out, r->mismatches.v[i].what);
+		fputc('\n', r->out);
+	}
+}

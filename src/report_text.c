@@ -1,0 +1,420 @@
+/* report_text.c - the report for people: per artifact, per object with device
+ * code, the architectures, compression, kernels and a verdict line per target. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_compat.h"
+#include "ws_decode.h"
+#include "ws_gate.h"
+#include "ws_live.h"
+#include "ws_report.h"
+#include "ws_util.h"
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+static const char *col(const struct ws_report *r, const char *c)
+{
+	return r->color ? c : "";
+}
+
+static const char *verdict_color(enum ws_verdict v)
+{
+	switch (v) {
+	case WS_V_NATIVE: case WS_V_COMPATIBLE: return GREEN;
+	case WS_V_JIT: return YELLOW;
+	case WS_V_NO_IMAGE: case WS_V_PTX_TOO_NEW: return RED;
+	default: return "";
+	}
+}
+
+static const char *human(uint64_t n, char *buf, size_t len)
+{
+	if (n >= (1ull << 30))
+		snprintf(buf, len, "%.1f GiB", (double)n / (1ull << 30));
+	else if (n >= (1ull << 20))
+		snprintf(buf, len, "%.1f MiB", (double)n / (1ull << 20));
+	else if (n >= 1024)
+		snprintf(buf, len, "%.1f KiB", (double)n / 1024);
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)n);
+	return buf;
+}
+
+/* Counts entries by name, in first-seen order, for the architecture table. */
+struct arch_count {
+	char name[24];
+	uint16_t kind, arch;
+	char suffix;
+	uint32_t n;
+	uint16_t isa_major, isa_minor;   /* PTX: the newest ISA seen */
+};
+
+static int cmp_arch(const void *x, const void *y)
+{
+	const struct arch_count *a = x, *b = y;
+	if (a->arch != b->arch)
+		return a->arch < b->arch ? -1 : 1;
+	return a->suffix - b->suffix;
+}
+
+static void arch_line(struct ws_report *r, const struct ws_object *o, uint16_t kind, const char *label)
+{
+	struct arch_count *v = NULL;
+	size_t n = 0;
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		for (uint32_t i = 0; i < o->fatbins[k].nentries; i++) {
+			const struct ws_entry *e = &o->fatbins[k].entries[i];
+			bool unknown = kind == 0 && e->kind != WS_KIND_SASS && e->kind != WS_KIND_PTX &&
+				       e->kind != WS_KIND_LTOIR;
+			if (e->kind != kind && !unknown)
+				continue;
+			size_t j = 0;
+			while (j < n && strcmp(v[j].name, e->name) != 0)
+				j++;
+			if (j == n) {
+				struct arch_count *nv = ws_reallocarray(v, n + 1, sizeof *nv);
+				if (!nv)
+					break;
+				v = nv;
+				memset(&v[n], 0, sizeof v[n]);
+				memcpy(v[n].name, e->name, sizeof v[n].name);
+				v[n].arch = e->arch;
+				v[n].suffix = e->suffix;
+				n++;
+			}
+			v[j].n++;
+			uint16_t ma = e->ptx_major ? e->ptx_major : e->fmt_major;
+			uint16_t mi = e->ptx_major ? e->ptx_minor : e->fmt_minor;
+			if (ma > v[j].isa_major || (ma == v[j].isa_major && mi > v[j].isa_minor)) {
+				v[j].isa_major = ma;
+				v[j].isa_minor = mi;
+			}
+		}
+	}
+	if (n == 0 && kind == 0)
+		return;
+	qsort(v, n, sizeof *v, cmp_arch);
+	fprintf(r->out, "    %-7s", label);
+	if (n == 0)
+		fputs(" -", r->out);
+	for (size_t j = 0; j < n; j++) {
+		fprintf(r->out, " %s", v[j].name);
+		if (v[j].n > 1)
+			fprintf(r->out, "x%u", v[j].n);
+		if (kind == WS_KIND_PTX)
+			fprintf(r->out, "(ISA %u.%u)", v[j].isa_major, v[j].isa_minor);
+	}
+	fputc('\n', r->out);
+	free(v);
+}
+
+static void sections_line(struct ws_report *r, const struct ws_object *o)
+{
+	/* sections in first-seen order with their container counts */
+	const char *names[16];
+	uint32_t counts[16];
+	size_t n = 0, other = 0;
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		const char *s = o->fatbins[k].section[0] ? o->fatbins[k].section : "(file)";
+		size_t j = 0;
+		while (j < n && strcmp(names[j], s) != 0)
+			j++;
+		if (j == n) {
+			if (n == 16) {
+				other++;
+				continue;
+			}
+			names[n] = s;
+			counts[n++] = 0;
+		}
+		counts[j]++;
+	}
+	for (size_t j = 0; j < n; j++)
+		fprintf(r->out, "%s%s %u", j ? ", " : "", names[j], counts[j]);
+	if (other)
+		fprintf(r->out, ", other %zu", other);
+}
+
+static void compression_line(struct ws_report *r, const struct ws_object *o)
+{
+	uint32_t c[3] = {0}, opaque = 0, errors = 0;
+	for (uint32_t k = 0; k < o->nfatbins; k++)
+		for (uint32_t i = 0; i < o->fatbins[k].nentries; i++) {
+			const struct ws_entry *e = &o->fatbins[k].entries[i];
+			c[e->compression]++;
+			opaque += e->opaque;
+			errors += e->error != NULL;
+		}
+	fprintf(r->out, "    %-7s none %u, zstd %u, lz4 %u", "packing", c[WS_COMP_NONE], c[WS_COMP_ZSTD],
+		c[WS_COMP_LZ4]);
+	if (opaque)
+		fprintf(r->out, "; %u opaque (LTO-IR or unknown kind, not decoded)", opaque);
+	if (errors)
+		fprintf(r->out, "; %s%u undecodable%s", col(r, RED), errors, col(r, RESET));
+	fputc('\n', r->out);
+}
+
+static void kernel_names(struct ws_report *r, const struct ws_object *o, const struct ws_fatbin *f,
+			 const char *indent)
+{
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < f->nentries; i++) {
+		const struct ws_entry *e = &f->entries[i];
+		for (uint32_t k = 0; k < e->nkernels; k++) {
+			/* a kernel appears once per entry: print each name once per container */
+			bool seen = false;
+			for (uint32_t j = 0; j < i && !seen; j++)
+				for (uint32_t m = 0; m < f->entries[j].nkernels && !seen; m++)
+					seen = f->entries[j].kernels[m] == e->kernels[k];
+			if (!seen) {
+				fprintf(r->out, "%s%s\n", indent, o->kernels.str[e->kernels[k]]);
+				shown++;
+			}
+		}
+	}
+	(void)shown;
+}
+
+static void container_details(struct ws_report *r, const struct ws_object *o)
+{
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		const struct ws_fatbin *f = &o->fatbins[k];
+		char hb[32];
+		fprintf(r->out, "      [%s @0x%llx, %s] %u entr%s, %u kernel%s%s%s\n",
+			f->section[0] ? f->section : "file", (unsigned long long)f->offset,
+			human(f->size, hb, sizeof hb), f->nentries, f->nentries == 1 ? "y" : "ies",
+			f->nkernels, f->nkernels == 1 ? "" : "s", f->relocatable ? ", relocatable" : "",
+			f->error ? ", damaged" : "");
+		for (uint32_t i = 0; i < f->nentries; i++) {
+			const struct ws_entry *e = &f->entries[i];
+			fprintf(r->out, "        %-5s %-13s %-4s %9llu B", ws_kind_name(e->kind), e->name,
+				ws_compression_name(e->compression), (unsigned long long)e->payload_size);
+			if (e->kind == WS_KIND_PTX)
+				fprintf(r->out, "  ISA %u.%u", e->ptx_major ? e->ptx_major : e->fmt_major,
+					e->ptx_major ? e->ptx_minor : e->fmt_minor);
+			if (e->toolkit)
+				fprintf(r->out, "  CUDA %u.%u", e->toolkit / 10, e->toolkit % 10);
+			if (e->kernels_known)
+				fprintf(r->out, "  %u kernel%s", e->nkernels, e->nkernels == 1 ? "" : "s");
+			if (e->opaque)
+				fputs("  opaque", r->out);
+			if (e->debug)
+				fputs("  debug", r->out);
+			if (e->options)
+				fprintf(r->out, "  options '%s'", e->options);
+			if (e->error)
+				fprintf(r->out, "  %serror: %s%s", col(r, RED), e->error, col(r, RESET));
+			fputc('\n', r->out);
+		}
+		if (r->cfg->verbose >= 2)
+			kernel_names(r, o, f, "          ");
+	}
+}
+
+/* --kernels: the kernels of containers that fail target t. */
+static void failing_kernels(struct ws_report *r, const struct ws_object *o, size_t t)
+{
+	fprintf(r->out, "      kernels without an image for %s:\n", r->targets[t].name);
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		const struct ws_fatbin *f = &o->fatbins[k];
+		if (f->verdicts && ws_verdict_fails(f->verdicts[t]))
+			kernel_names(r, o, f, "        ");
+	}
+}
+
+static void object_block(struct ws_report *r, const struct ws_artifact *a, const struct ws_object *o)
+{
+	char hb[32];
+	fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), ws_object_name(a, o), col(r, RESET), o->type,
+		human(o->size, hb, sizeof hb));
+	if (o->nfatbins == 0) {
+		fprintf(r->out, "    no CUDA device code\n");
+		return;
+	}
+	fprintf(r->out, "    %-7s %u (", "fatbins", o->nfatbins);
+	sections_line(r, o);
+	fprintf(r->out, "), %u distinct kernel%s\n", o->kernels.n, o->kernels.n == 1 ? "" : "s");
+	arch_line(r, o, WS_KIND_SASS, "SASS");
+	arch_line(r, o, WS_KIND_PTX, "PTX");
+	arch_line(r, o, WS_KIND_LTOIR, "LTO-IR");
+	arch_line(r, o, 0, "other");
+	compression_line(r, o);
+	for (size_t t = 0; t < r->ntargets && o->verdicts; t++) {
+		enum ws_verdict v = o->verdicts[t];
+		fprintf(r->out, "    %-7s %s%-11s%s", r->targets[t].name, col(r, verdict_color(v)),
+			ws_verdict_name(v), col(r, RESET));
+		if (ws_verdict_fails(v) || v == WS_V_JIT) {
+			const struct ws_fatbin **fb = ws_calloc(o->nfatbins, sizeof *fb);
+			size_t n = 0;
+			for (uint32_t k = 0; fb && k < o->nfatbins; k++)
+				if (o->fatbins[k].verdicts && o->fatbins[k].verdicts[t] == v)
+					fb[n++] = &o->fatbins[k];
+			char why[512] = "";
+			if (fb)
+				ws_explain(fb, n, &r->targets[t], r->driver_cuda, why, sizeof why);
+			fprintf(r->out, " %zu of %u containers: %s", n, o->nfatbins, why);
+			free(fb);
+		}
+		fputc('\n', r->out);
+		if (r->cfg->kernels && ws_verdict_fails(v))
+			failing_kernels(r, o, t);
+	}
+	if (r->cfg->verbose)
+		container_details(r, o);
+}
+
+static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
+{
+	const struct ws_wheel_info *w = a->wheel;
+	if (w) {
+		fprintf(r->out, "  wheel   %s %s", w->meta_name ? w->meta_name : w->name ? w->name : "?",
+			w->meta_version ? w->meta_version : w->version ? w->version : "?");
+		if (w->python_tag)
+			fprintf(r->out, "  %s-%s-%s", w->python_tag, w->abi_tag ? w->abi_tag : "?",
+				w->platform_tag ? w->platform_tag : "?");
+		if (w->requires_cuda_major)
+			fprintf(r->out, "  requires CUDA %d libraries", w->requires_cuda_major);
+		fputc('\n', r->out);
+	}
+	if (a->record.checked) {
+		if (a->record.ok)
+			fprintf(r->out, "  RECORD  %sok%s: every member matches its hash and size\n", col(r, GREEN),
+				col(r, RESET));
+		else
+			fprintf(r->out, "  RECORD  %sFAILED%s: %zu mismatched, %zu missing, %zu unlisted\n",
+				col(r, RED), col(r, RESET), a->record.nmismatched, a->record.nmissing,
+				a->record.nunlisted);
+		for (size_t i = 0; i < a->record.nmismatched; i++)
+			fprintf(r->out, "          mismatched: %s\n", a->record.mismatched[i]);
+		for (size_t i = 0; i < a->record.nmissing; i++)
+			fprintf(r->out, "          missing: %s\n", a->record.missing[i]);
+		for (size_t i = 0; i < a->record.nunlisted; i++)
+			fprintf(r->out, "          unlisted: %s\n", a->record.unlisted[i]);
+	} else if (a->wheel && !r->cfg->verify) {
+		fprintf(r->out, "  RECORD  not checked (--no-verify)\n");
+	}
+}
+
+/* One line per target for the whole artifact, with advice where it fails. */
+static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
+{
+	if (!a->verdicts)
+		return;
+	const char *local = a->wheel ? a->wheel->local : NULL;
+	for (size_t t = 0; t < r->ntargets; t++) {
+		enum ws_verdict v = a->verdicts[t];
+		uint32_t with = 0, bad = 0;
+		for (uint32_t i = 0; i < a->nobjects; i++) {
+			if (!a->objects[i].verdicts || a->objects[i].verdicts[t] == WS_V_NONE)
+				continue;
+			with++;
+			bad += ws_verdict_fails(a->objects[i].verdicts[t]) != 0;
+		}
+		const struct ws_target *tg = &r->targets[t];
+		char name[96];
+		if (tg->label[0])
+			snprintf(name, sizeof name, "%s (%s)", tg->label, tg->name);
+		else
+			snprintf(name, sizeof name, "%s", tg->name);
+		fprintf(r->out, "  => %s: ", name);
+		switch (v) {
+		case WS_V_NONE:
+			fprintf(r->out, "nothing to run (no kernels found)\n");
+			continue;
+		case WS_V_NATIVE:
+			fprintf(r->out, "%sruns%s: native SASS for every kernel\n", col(r, GREEN), col(r, RESET));
+			continue;
+		case WS_V_COMPATIBLE:
+			fprintf(r->out, "%sruns%s: SASS of an older minor revision serves some kernels\n",
+				col(r, GREEN), col(r, RESET));
+			continue;
+		case WS_V_JIT:
+			fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower\n",
+				col(r, YELLOW), col(r, RESET));
+			continue;
+		default:
+			break;
+		}
+		fprintf(r->out, "%swill NOT run%s (%s in %u of %u objects with device code)\n", col(r, RED),
+			col(r, RESET), ws_verdict_name(v), bad, with);
+		char advice[256];
+		if (ws_advise(tg, local, advice, sizeof advice) == 0)
+			fprintf(r->out, "     fix: %s\n", advice);
+		if (bad < with)
+			fprintf(r->out, "     note: the other %u objects do load. With lazy loading (the default since\n"
+				"     CUDA 12.2) a small test can pass and a real workload fail later with 'CUDA error:\n"
+				"     no kernel image is available for execution on the device'.\n", with - bad);
+	}
+}
+
+static void findings_lines(struct ws_report *r, const struct ws_result *res)
+{
+	for (size_t i = 0; i < res->findings.n; i++) {
+		const struct ws_finding *f = &res->findings.v[i];
+		if (!strcmp(f->check, "gpu"))
+			continue;                         /* already in the verdict lines */
+		fprintf(r->out, "  %s%s%s: %s: %s\n", col(r, RED), f->check, col(r, RESET), f->where, f->what);
+	}
+	if (res->findings.dropped)
+		fprintf(r->out, "  ... and %zu more findings\n", res->findings.dropped);
+}
+
+void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
+{
+	const struct ws_artifact *a = res->a;
+	char hb[32];
+	if (r->nartifacts)
+		fputc('\n', r->out);
+	fprintf(r->out, "%s%s%s  (%s, %s", col(r, BOLD), a->path, col(r, RESET), a->type,
+		human(a->size, hb, sizeof hb));
+	if (a->sha256[0])
+		fprintf(r->out, ", sha256 %.16s...", a->sha256);
+	fputs(")\n", r->out);
+	wheel_lines(r, a);
+	uint32_t with_code = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		with_code += a->objects[i].nfatbins != 0;
+	if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip"))
+		fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
+			(unsigned long long)a->members_scanned, with_code);
+	if (!r->cfg->quiet)
+		for (uint32_t i = 0; i < a->nobjects; i++)
+			object_block(r, a, &a->objects[i]);
+	if (with_code == 0 && a->nerrors == 0)
+		fprintf(r->out, "  no CUDA device code found\n");
+	artifact_verdicts(r, a);
+	findings_lines(r, res);
+	if (a->nerrors)
+		fprintf(r->out, "  %s%u error%s%s (see stderr)\n", col(r, RED), a->nerrors, a->nerrors == 1 ? "" : "s",
+			col(r, RESET));
+}
+
+void ws_text_summary(struct ws_report *r)
+{
+	if (r->live && r->live->note)
+		fprintf(r->out, "\nlive check: %s\n", r->live->note);
+	if (r->live_mismatches) {
+		fprintf(r->out, "\n%sLIVE MISMATCHES: %zu%s (prediction and driver disagree; the rules are wrong)\n",
+			col(r, RED), r->live_mismatches, col(r, RESET));
+		for (size_t i = 0; i < r->mismatches.n; i++)
+			fprintf(r->out, "  %s: %s: %s\n", r->mismatches.v[i].check, r->mismatches.v[i].where,
+				r->mismatches.v[i].what);
+	}
+	if (r->nrows < 2)
+		return;
+	fprintf(r->out, "\nsummary: %zu artifacts\n  %-8s %7s %9s %6s", r->nrows, "type", "objects", "fatbins", "errors");
+	for (size_t t = 0; t < r->ntargets; t++)
+		fprintf(r->out, " %-11s", r->targets[t].name);
+	fputs("  path\n", r->out);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct ws_summary_row *row = &r->rows[i];
+		fprintf(r->out, "  %-8s %7u %9u %6u", row->type, row->objects, row->fatbins, row->errors);
+		for (size_t t = 0; t < r->ntargets; t++)
+			fprintf(r->out, " %-11s", row->verdicts ? ws_verdict_name(row->verdicts[t]) : "-");
+		fprintf(r->out, "  %s\n", row->path);
+	}
+}

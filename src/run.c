@@ -1,0 +1,429 @@
+/* run.c - the pipeline over all inputs: a pool of threads scans and judges
+ * artifacts while the main thread reports them strictly in input order (so
+ * output is deterministic whatever --jobs is) and draws the progress bar. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ws_compat.h"
+#include "ws_gate.h"
+#include "ws_inputs.h"
+#include "ws_live.h"
+#include "ws_report.h"
+#include "ws_run.h"
+#include "ws_util.h"
+#include "ws_zip.h"
+
+struct job {
+	const struct ws_input *in;
+	struct ws_result res;
+	bool done;
+};
+
+struct runner {
+	struct ws_config *cfg;
+	struct job *jobs;
+	size_t njobs;
+	atomic_size_t next;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct ws_target *targets;
+	size_t nt;
+	int driver_cuda;
+	struct ws_live *live;
+	struct ws_live_info live_info;
+	pthread_mutex_t live_mu;           /* one worker process: loads go one at a time */
+	uint64_t progress_bytes;           /* compressed bytes read in members in flight */
+	atomic_uint_fast64_t done_bytes;
+	atomic_size_t done_files;
+	uint64_t total_bytes;
+};
+
+/* ---- the live check hook: called by the scanner with each container's bytes ---- */
+
+struct live_ctx {
+	struct runner *R;
+};
+
+static void live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, const uint8_t *p, size_t n)
+{
+	struct runner *R = ((struct live_ctx *)ctx)->R;
+	(void)o;
+	f->live = ws_calloc(R->nt, sizeof *f->live);
+	if (R->cfg->live_nojit)
+		f->live_nojit = ws_calloc(R->nt, sizeof *f->live_nojit);
+	if (!f->live)
+		return;
+	for (size_t t = 0; t < R->nt; t++) {
+		int dev = R->live_info.target_device ? R->live_info.target_device[t] : -1;
+		f->live[t] = WS_LIVE_NOT_RUN;
+		if (f->live_nojit)
+			f->live_nojit[t] = WS_LIVE_NOT_RUN;
+		if (dev < 0)
+			continue;
+		if (f->relocatable) {            /* -rdc code must be linked first: not loadable alone */
+			f->live[t] = WS_LIVE_SKIPPED;
+			if (f->live_nojit)
+				f->live_nojit[t] = WS_LIVE_SKIPPED;
+			continue;
+		}
+		pthread_mutex_lock(&R->live_mu);
+		f->live[t] = ws_live_load(R->live, dev, p, n, false);
+		if (f->live_nojit && ws_live_has_nojit(R->live))
+			f->live_nojit[t] = ws_live_load(R->live, dev, p, n, true);
+		pthread_mutex_unlock(&R->live_mu);
+	}
+}
+
+/* Prediction vs measurement for one container and target; true on disagreement. */
+static bool live_disagrees(enum ws_verdict v, int live, bool nojit)
+{
+	if (live < 0 || v == WS_V_NONE)
+		return false;                    /* not run, skipped, crash, timeout; or nothing to run */
+	bool predicted_ok = nojit ? (v == WS_V_NATIVE || v == WS_V_COMPATIBLE)
+				  : (v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT);
+	return predicted_ok != (live == 0);
+}
+
+static size_t live_compare(const struct runner *R, const struct ws_artifact *a, struct ws_findings *fs)
+{
+	size_t mismatches = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		for (uint32_t k = 0; k < o->nfatbins; k++) {
+			const struct ws_fatbin *f = &o->fatbins[k];
+			if (!f->live || !f->verdicts)
+				continue;
+			for (size_t t = 0; t < R->nt; t++) {
+				for (int pass = 0; pass < 2; pass++) {
+					const int *lv = pass ? f->live_nojit : f->live;
+					if (!lv || !live_disagrees(f->verdicts[t], lv[t], pass))
+						continue;
+					char where[1024];
+					snprintf(where, sizeof where, "%s [%s @0x%llx]", ws_object_name(a, o), f->section,
+						 (unsigned long long)f->offset);
+					ws_findings_add(fs, "live", where, "predicted %s on %s, driver%s says %s",
+							ws_verdict_name(f->verdicts[t]), R->targets[t].name,
+							pass ? " without JIT" : "", ws_curesult_name(lv[t]));
+					mismatches++;
+				}
+			}
+		}
+	}
+	return mismatches;
+}
+
+/* ---- scanning one path ---------------------------------------------------------- */
+
+static void hash_memory(struct ws_artifact *a, const uint8_t *p, size_t n)
+{
+	struct ws_digest *d = ws_digest_new("sha256");
+	uint8_t md[WS_DIGEST_MAX];
+	if (!d)
+		return;
+	ws_digest_update(d, p, n);
+	size_t len = ws_digest_final(d, md);
+	ws_digest_free(d);
+	if (len == 32)
+		ws_hex(md, 32, a->sha256);
+}
+
+struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, int member_jobs,
+				 const struct ws_scan_opts *so, uint64_t *progress)
+{
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	if (!a || !(a->path = ws_strdup(path))) {
+		free(a);
+		return NULL;
+	}
+	a->type = "other";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0) {
+		ws_artifact_error(a, path, "cannot open: %s", strerror(errno));
+		return a;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		ws_artifact_error(a, path, "not a regular file");
+		close(fd);
+		return a;
+	}
+	a->size = (uint64_t)st.st_size;
+	uint8_t head[WS_SNIFF_BYTES];
+	ssize_t got = pread(fd, head, sizeof head, 0);
+	if (got < 0) {
+		ws_artifact_error(a, path, "cannot read: %s", strerror(errno));
+		close(fd);
+		return a;
+	}
+	enum ws_content c = ws_sniff(head, (size_t)got);
+	if (c == WS_CONTENT_ZIP) {
+		close(fd);
+		struct ws_zip_opts zo;
+		ws_zip_opts_default(&zo);
+		zo.scan = so;
+		zo.verify_record = cfg->verify;
+		zo.jobs = member_jobs;
+		zo.progress = progress;
+		ws_zip_scan_file(a, path, &zo);
+		return a;
+	}
+	static const char *const types[] = {
+		[WS_CONTENT_OTHER] = "other", [WS_CONTENT_ELF] = "elf", [WS_CONTENT_CUBIN] = "cubin",
+		[WS_CONTENT_AR] = "archive", [WS_CONTENT_FATBIN] = "fatbin", [WS_CONTENT_PTX] = "ptx",
+		[WS_CONTENT_ZIP] = "zip",
+	};
+	a->type = types[c];
+	if (st.st_size == 0) {
+		close(fd);
+		return a;
+	}
+	/* A private writable mapping: libelf may never write to it, but if it did,
+	 * the write would land in our copy and not fault or reach the file. */
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		ws_artifact_error(a, path, "cannot map: %s", strerror(errno));
+		return a;
+	}
+	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	hash_memory(a, p, (size_t)st.st_size);
+	if (c != WS_CONTENT_OTHER)
+		ws_scan_memory(a, NULL, p, (size_t)st.st_size, so);
+	munmap(p, (size_t)st.st_size);
+	return a;
+}
+
+static void process(struct runner *R, struct job *j, uint64_t *progress)
+{
+	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
+	struct live_ctx lc = {R};
+	if (R->live && R->nt) {
+		so.on_container = live_container;
+		so.on_container_ctx = &lc;
+	}
+	int member_jobs = R->njobs == 1 ? R->cfg->jobs : 1;
+	struct ws_artifact *a = ws_scan_path(j->in->path, R->cfg, member_jobs, &so, progress);
+	j->res.a = a;
+	if (!a)
+		return;
+	if (R->nt && ws_judge(a, R->targets, R->nt, R->driver_cuda) < 0)
+		ws_artifact_error(a, a->path, "out of memory judging");
+	ws_gate_check(a, R->cfg, R->targets, R->nt, R->driver_cuda, &j->res.findings);
+	if (R->live)
+		j->res.live_mismatches = live_compare(R, a, &j->res.findings);
+}
+
+static void *worker(void *arg)
+{
+	struct runner *R = arg;
+	size_t i;
+	while ((i = atomic_fetch_add(&R->next, 1)) < R->njobs) {
+		struct job *j = &R->jobs[i];
+		uint64_t progress = 0;
+		process(R, j, &progress);
+		atomic_fetch_add(&R->done_bytes, j->in->size);
+		atomic_fetch_add(&R->done_files, 1);
+		pthread_mutex_lock(&R->mu);
+		j->done = true;
+		pthread_cond_broadcast(&R->cv);
+		pthread_mutex_unlock(&R->mu);
+	}
+	return NULL;
+}
+
+/* ---- progress ------------------------------------------------------------------- */
+
+static void draw_progress(struct runner *R, bool final)
+{
+	size_t files = atomic_load(&R->done_files);
+	uint64_t bytes = atomic_load(&R->done_bytes);
+	double frac = R->total_bytes ? (double)bytes / (double)R->total_bytes : (double)files / (double)R->njobs;
+	if (frac > 1)
+		frac = 1;
+	char bar[31];
+	int fill = (int)(frac * 30);
+	for (int i = 0; i < 30; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[30] = '\0';
+	fprintf(stderr, "\r[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", bar, (int)(frac * 100), files,
+		R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6, final ? "\n" : "");
+	fflush(stderr);
+}
+
+/* ---- live start-up -------------------------------------------------------------- */
+
+static void start_live(struct runner *R, struct ws_target **owned, size_t *nowned)
+{
+	static char note[512];
+	struct ws_config *cfg = R->cfg;
+	R->live_info.tried = true;
+	unsigned flags = WS_LIVE_PROBE | (cfg->live_nojit ? WS_LIVE_NOJIT_PASS : 0);
+	R->live = ws_live_open(flags, note, sizeof note);
+	if (!R->live) {
+		R->live_info.note = note;
+		fprintf(stderr, "wheelscan: %s; printing the prediction only\n", note);
+		return;
+	}
+	R->live_info.driver_cuda = ws_live_driver_version(R->live);
+	R->live_info.ndevices = ws_live_devices(R->live, &R->live_info.devices);
+	if (cfg->gpu_auto) {
+		/* The devices become the targets, and the driver's CUDA version the --driver. */
+		struct ws_target *t = ws_calloc(R->live_info.ndevices ? R->live_info.ndevices : 1, sizeof *t);
+		size_t n = 0;
+		for (size_t d = 0; t && d < R->live_info.ndevices; d++) {
+			const struct ws_device *dev = &R->live_info.devices[d];
+			unsigned cc = (unsigned)(dev->cc_major * 10 + dev->cc_minor);
+			bool dup = false;
+			for (size_t k = 0; k < n; k++)
+				dup |= t[k].cc == cc;
+			if (dup)
+				continue;
+			snprintf(t[n].name, sizeof t[n].name, "sm_%u", cc);
+			t[n].cc = (uint16_t)cc;
+			snprintf(t[n].label, sizeof t[n].label, "%.47s", dev->name);
+			n++;
+		}
+		*owned = t;
+		*nowned = n;
+		R->targets = t;
+		R->nt = n;
+		if (!cfg->driver_given)
+			R->driver_cuda = R->live_info.driver_cuda;
+	}
+	R->live_info.target_device = ws_calloc(R->nt ? R->nt : 1, sizeof(int));
+	for (size_t t = 0; R->live_info.target_device && t < R->nt; t++) {
+		R->live_info.target_device[t] = -1;
+		for (size_t d = 0; d < R->live_info.ndevices; d++) {
+			const struct ws_device *dev = &R->live_info.devices[d];
+			if ((unsigned)(dev->cc_major * 10 + dev->cc_minor) == R->targets[t].cc) {
+				R->live_info.target_device[t] = (int)d;
+				break;
+			}
+		}
+	}
+}
+
+/* ---- the run -------------------------------------------------------------------- */
+
+int ws_run(struct ws_config *cfg)
+{
+	struct runner R = {.cfg = cfg, .targets = cfg->targets, .nt = cfg->ntargets,
+			   .driver_cuda = cfg->driver_cuda};
+	struct ws_target *auto_targets = NULL;
+	size_t nauto = 0;
+	int status = 0;
+
+	/* The driver's workers are forked before any thread exists and before the sandbox. */
+	if (cfg->live || cfg->gpu_auto)
+		start_live(&R, &auto_targets, &nauto);
+	if (cfg->gpu_auto && !R.live && cfg->ntargets == 0)
+		R.nt = 0;
+
+	struct ws_inputs in;
+	if (ws_inputs_collect(cfg, &in) < 0) {
+		ws_live_close(R.live);
+		return 2;
+	}
+	for (size_t i = 0; i < in.nerrors; i++) {
+		fprintf(stderr, "wheelscan: %s\n", in.errors[i]);
+		status = 3;
+	}
+
+	R.njobs = in.n;
+	R.jobs = ws_calloc(in.n ? in.n : 1, sizeof *R.jobs);
+	if (!R.jobs) {
+		fprintf(stderr, "wheelscan: out of memory\n");
+		ws_inputs_free(&in);
+		return 3;
+	}
+	for (size_t i = 0; i < in.n; i++) {
+		R.jobs[i].in = &in.v[i];
+		R.total_bytes += in.v[i].size;
+	}
+	pthread_mutex_init(&R.mu, NULL);
+	pthread_cond_init(&R.cv, NULL);
+	pthread_mutex_init(&R.live_mu, NULL);
+
+	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
+				.driver_cuda = R.driver_cuda, .live = R.live_info.tried ? &R.live_info : NULL};
+	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
+	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
+					       && in.n > 0);
+	ws_report_begin(&rep);
+
+	size_t nthreads = (size_t)cfg->jobs < in.n ? (size_t)cfg->jobs : in.n;
+	pthread_t *th = ws_calloc(nthreads ? nthreads : 1, sizeof *th);
+	size_t started = 0;
+	for (size_t i = 0; th && i < nthreads; i++)
+		if (pthread_create(&th[i], NULL, worker, &R) == 0)
+			started++;
+	if (started == 0)
+		worker(&R);                      /* no threads: scan here */
+
+	for (size_t i = 0; i < in.n; i++) {
+		pthread_mutex_lock(&R.mu);
+		while (!R.jobs[i].done) {
+			if (progress) {
+				struct timespec ts;
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += 200 * 1000 * 1000;
+				if (ts.tv_nsec >= 1000000000) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000;
+				}
+				pthread_cond_timedwait(&R.cv, &R.mu, &ts);
+				pthread_mutex_unlock(&R.mu);
+				draw_progress(&R, false);
+				pthread_mutex_lock(&R.mu);
+			} else {
+				pthread_cond_wait(&R.cv, &R.mu);
+			}
+		}
+		pthread_mutex_unlock(&R.mu);
+		if (progress)
+			fprintf(stderr, "\r\033[K");
+		struct job *j = &R.jobs[i];
+		if (!j->res.a) {
+			fprintf(stderr, "wheelscan: out of memory scanning '%s'\n", j->in->path);
+			status = 3;
+			continue;
+		}
+		for (uint32_t e = 0; e < j->res.a->nerrors; e++)
+			fprintf(stderr, "wheelscan: '%s': %s\n", j->res.a->errors[e].where, j->res.a->errors[e].message);
+		if (j->res.a->nerrors)
+			status = 3;
+		else if (j->res.findings.n && status == 0)
+			status = 1;
+		ws_report_artifact(&rep, &j->res);
+		ws_artifact_free(j->res.a);
+		j->res.a = NULL;
+		ws_findings_free(&j->res.findings);
+	}
+	for (size_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	if (progress && in.n)
+		draw_progress(&R, true);
+	ws_report_end(&rep);
+	if (rep.live_mismatches && status == 0)
+		status = 1;
+	ws_report_free(&rep);
+	free(th);
+	free(R.jobs);
+	free(R.live_info.target_device);
+	free(auto_targets);
+	ws_live_close(R.live);
+	ws_inputs_free(&in);
+	pthread_mutex_destroy(&R.mu);
+	pthread_cond_destroy(&R.cv);
+	pthread_mutex_destroy(&R.live_mu);
+	return status;
+}
