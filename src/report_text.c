@@ -345,9 +345,10 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		if (ws_advise(tg, local, advice, sizeof advice) == 0)
 			fprintf(r->out, "     fix: %s\n", advice);
 		if (bad < with)
-			fprintf(r->out, "     note: the other %u objects do load. With lazy loading (the default since\n"
-				"     CUDA 12.2) a small test can pass and a real workload fail later with 'CUDA error:\n"
-				"     no kernel image is available for execution on the device'.\n", with - bad);
+			fprintf(r->out, "     note: %u other object%s with device code do%s load. With lazy loading (the\n"
+				"     default since CUDA 12.2) a small test can pass and a real workload fail later\n"
+				"     with 'CUDA error: no kernel image is available for execution on the device'.\n",
+				with - bad, with - bad == 1 ? "" : "s", with - bad == 1 ? "es" : "");
 	}
 }
 

@@ -12,7 +12,7 @@ static int ws_test_pass, ws_test_fail;
 #define CHECK(cond, ...) do { \
 	if (cond) ws_test_pass++; \
 	else { ws_test_fail++; fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-	       fprintf(stderr, "" __VA_ARGS__); fputc('\n', stderr); } \
+	       fprintf(stderr, " " __VA_ARGS__); fputc('\n', stderr); } \
 } while (0)
 #define CHECK_EQ_INT(a, b) do { long long _a = (long long)(a), _b = (long long)(b); \
 	CHECK(_a == _b, "%s = %lld, expected %lld", #a, _a, _b); } while (0)
