@@ -59,7 +59,9 @@ $(O):
 
 # The example the README promises: scan a bundled fixture and print the report.
 run: wheelscan
-	./wheelscan --gpu "RTX 5090,H100,sm_86" testdata/fixtures/multi.so testdata/fixtures/example.whl || test $$? -le 1
+	./wheelscan --gpu "RTX 5090,H100" \
+	  testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl \
+	  testdata/fixtures/example.whl || test $$? -le 1
 
 # make test: the whole suite, then the whole suite again on an ASan+UBSan build.
 test: check

@@ -229,15 +229,20 @@ static void failing_kernels(struct ws_report *r, const struct ws_object *o, size
 static void object_block(struct ws_report *r, const struct ws_artifact *a, const struct ws_object *o)
 {
 	char hb[32];
-	fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), ws_object_name(a, o), col(r, RESET), o->type,
-		human(o->size, hb, sizeof hb));
+	if (o->member)      /* a plain file's only object is described by the artifact line */
+		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), o->member, col(r, RESET), o->type,
+			human(o->size, hb, sizeof hb));
 	if (o->nfatbins == 0) {
 		fprintf(r->out, "    no CUDA device code\n");
 		return;
 	}
-	fprintf(r->out, "    %-7s %u (", "fatbins", o->nfatbins);
-	sections_line(r, o);
-	fprintf(r->out, "), %u distinct kernel%s\n", o->kernels.n, o->kernels.n == 1 ? "" : "s");
+	fprintf(r->out, "    %-7s %u", "fatbins", o->nfatbins);
+	if (o->fatbins[0].section[0]) {           /* raw fatbin files have no sections */
+		fputs(" (", r->out);
+		sections_line(r, o);
+		fputc(')', r->out);
+	}
+	fprintf(r->out, ", %u distinct kernel%s\n", o->kernels.n, o->kernels.n == 1 ? "" : "s");
 	arch_line(r, o, WS_KIND_SASS, "SASS");
 	arch_line(r, o, WS_KIND_PTX, "PTX");
 	arch_line(r, o, WS_KIND_LTOIR, "LTO-IR");
@@ -299,6 +304,29 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 	}
 }
 
+/* The CUDA version a driver needs to JIT the PTX of every container that is
+ * ptx-too-new for target t. */
+static int driver_needed(const struct ws_artifact *a, size_t t)
+{
+	int need = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		for (uint32_t k = 0; k < a->objects[i].nfatbins; k++) {
+			const struct ws_fatbin *f = &a->objects[i].fatbins[k];
+			if (!f->verdicts || f->verdicts[t] != WS_V_PTX_TOO_NEW)
+				continue;
+			for (uint32_t e = 0; e < f->nentries; e++) {
+				const struct ws_entry *en = &f->entries[e];
+				if (en->kind != WS_KIND_PTX)
+					continue;
+				int c = en->ptx_major ? ws_ptx_isa_min_cuda(en->ptx_major, en->ptx_minor)
+						      : ws_ptx_isa_min_cuda(en->fmt_major, en->fmt_minor);
+				if (c > need)
+					need = c;
+			}
+		}
+	return need;
+}
+
 /* One line per target for the whole artifact, with advice where it fails. */
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
@@ -342,8 +370,14 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		fprintf(r->out, "%swill NOT run%s (%s in %u of %u objects with device code)\n", col(r, RED),
 			col(r, RESET), ws_verdict_name(v), bad, with);
 		char advice[256];
-		if (ws_advise(tg, local, advice, sizeof advice) == 0)
+		int need = v == WS_V_PTX_TOO_NEW ? driver_needed(a, t) : 0;
+		if (need) {
+			char cv[16], dv[16];
+			fprintf(r->out, "     fix: a driver for CUDA >= %s (this one supports %s), or a build with SASS for %s\n",
+				ws_cuda_str(need, cv, sizeof cv), ws_cuda_str(r->driver_cuda, dv, sizeof dv), tg->name);
+		} else if (ws_advise(tg, local, advice, sizeof advice) == 0) {
 			fprintf(r->out, "     fix: %s\n", advice);
+		}
 		if (bad < with)
 			fprintf(r->out, "     note: %u other object%s with device code do%s load. With lazy loading (the\n"
 				"     default since CUDA 12.2) a small test can pass and a real workload fail later\n"
@@ -370,7 +404,9 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 	char hb[32];
 	if (r->nartifacts)
 		fputc('\n', r->out);
-	fprintf(r->out, "%s%s%s  (%s, %s", col(r, BOLD), a->path, col(r, RESET), a->type,
+	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
+	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
+	fprintf(r->out, "%s%s%s  (%s, %s", col(r, BOLD), a->path, col(r, RESET), type,
 		human(a->size, hb, sizeof hb));
 	if (a->sha256[0])
 		fprintf(r->out, ", sha256 %.16s...", a->sha256);

@@ -148,6 +148,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
+		a->type = "unreadable";
 		ws_artifact_error(a, path, "cannot open: %s", strerror(errno));
 		return a;
 	}
