@@ -1,0 +1,465 @@
+/* test_compat.c - table-driven tests of the compatibility rules (src/compat.c); each row
+ * names the rule and its source in ../shared/compat-rules.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "wheelscan.h"
+#include "ws_compat.h"
+
+#define SASS WS_KIND_SASS
+#define PTX WS_KIND_PTX
+#define LTO WS_KIND_LTOIR
+
+static struct ws_target tgt(unsigned cc)
+{
+	struct ws_target t;
+	memset(&t, 0, sizeof t);
+	t.cc = (uint16_t)cc;
+	snprintf(t.name, sizeof t.name, "sm_%u", cc);
+	return t;
+}
+
+/* A decoded entry with one known kernel; isa is major*10+minor for PTX (.version line). */
+static struct ws_entry ent(uint16_t kind, uint16_t arch, char suffix, unsigned isa)
+{
+	struct ws_entry e;
+	memset(&e, 0, sizeof e);
+	e.kind = kind;
+	e.arch = arch;
+	e.suffix = suffix;
+	e.kernels_known = true;
+	if (kind == PTX) {
+		e.ptx_major = (uint16_t)(isa / 10);
+		e.ptx_minor = (uint16_t)(isa % 10);
+	}
+	return e;
+}
+
+static const struct {
+	const char *rule;
+	uint16_t kind, arch;
+	char suffix;
+	unsigned isa, cc;
+	int driver;
+	enum ws_verdict want;
+} entry_rows[] = {
+	{"§1 SASS on its exact CC", SASS, 120, 0, 0, 120, 0, WS_V_NATIVE},
+	{"§1 sm_80 runs on 8.6 (lower minor)", SASS, 80, 0, 0, 86, 0, WS_V_COMPATIBLE},
+	{"§1 sm_80 runs on 8.9", SASS, 80, 0, 0, 89, 0, WS_V_COMPATIBLE},
+	{"§1 sm_86 not on 8.0 (higher minor)", SASS, 86, 0, 0, 80, 0, WS_V_NO_IMAGE},
+	{"§1 sm_80 not on 9.0 (other major)", SASS, 80, 0, 0, 90, 0, WS_V_NO_IMAGE},
+	{"§1 sm_90 not on 10.0 (other major)", SASS, 90, 0, 0, 100, 0, WS_V_NO_IMAGE},
+	{"§1 sm_100 not on 12.0", SASS, 100, 0, 0, 120, 0, WS_V_NO_IMAGE},
+	{"§1 sm_120 runs on 12.1 (GB10)", SASS, 120, 0, 0, 121, 0, WS_V_COMPATIBLE},
+	{"§1 sm_100 runs on 10.3", SASS, 100, 0, 0, 103, 0, WS_V_COMPATIBLE},
+	{"§1 SASS ignores the driver (minor version compat, §4)", SASS, 120, 0, 0, 120, 12000, WS_V_NATIVE},
+	{"§3 sm_90a on exactly 9.0", SASS, 90, 'a', 0, 90, 0, WS_V_NATIVE},
+	{"§3 sm_100a not on 10.3", SASS, 100, 'a', 0, 103, 0, WS_V_NO_IMAGE},
+	{"§3 sm_120a not on 12.1", SASS, 120, 'a', 0, 121, 0, WS_V_NO_IMAGE},
+	{"§3 sm_100f on 10.0", SASS, 100, 'f', 0, 100, 0, WS_V_NATIVE},
+	{"§3 sm_100f on 10.3 (family)", SASS, 100, 'f', 0, 103, 0, WS_V_COMPATIBLE},
+	{"§3 sm_100f not on 11.0", SASS, 100, 'f', 0, 110, 0, WS_V_NO_IMAGE},
+	{"§3 sm_100f not on 12.0", SASS, 100, 'f', 0, 120, 0, WS_V_NO_IMAGE},
+	{"§3 sm_103f not on 10.0 (minor below)", SASS, 103, 'f', 0, 100, 0, WS_V_NO_IMAGE},
+	{"§3 sm_120f on 12.0", SASS, 120, 'f', 0, 120, 0, WS_V_NATIVE},
+	{"§3 sm_120f on 12.1", SASS, 120, 'f', 0, 121, 0, WS_V_COMPATIBLE},
+	{"§2 compute_90 JITs on 12.0", PTX, 90, 0, 84, 120, 0, WS_V_JIT},
+	{"§2 compute_80 JITs on 8.6", PTX, 80, 0, 70, 86, 0, WS_V_JIT},
+	{"§2 compute_120 not on 9.0 (PTX never runs backwards)", PTX, 120, 0, 87, 90, 0, WS_V_NO_IMAGE},
+	{"§2 compute_120 on 12.1", PTX, 120, 0, 87, 121, 12080, WS_V_JIT},
+	{"§3 compute_90a on exactly 9.0", PTX, 90, 'a', 80, 90, 0, WS_V_JIT},
+	{"§3 compute_90a not on 10.0", PTX, 90, 'a', 80, 100, 0, WS_V_NO_IMAGE},
+	{"§3 compute_100a (tcgen05) not on 12.0", PTX, 100, 'a', 87, 120, 0, WS_V_NO_IMAGE},
+	{"§3 compute_100f on 10.3 (assumption, ptxas 13.0 agrees)", PTX, 100, 'f', 88, 103, 0, WS_V_JIT},
+	{"§3 compute_100f not on 12.0", PTX, 100, 'f', 88, 120, 0, WS_V_NO_IMAGE},
+	{"§3 compute_120f on 12.1", PTX, 120, 'f', 88, 121, 0, WS_V_JIT},
+	{"§4 PTX ISA 9.0 needs CUDA 13.0: driver 12.8 too old", PTX, 90, 0, 90, 120, 12080, WS_V_PTX_TOO_NEW},
+	{"§4 PTX ISA 9.0 with a 13.0 driver", PTX, 90, 0, 90, 120, 13000, WS_V_JIT},
+	{"§4 PTX ISA 8.4 with a 12.4 driver", PTX, 90, 0, 84, 90, 12040, WS_V_JIT},
+	{"§4 PTX ISA 8.5 with a 12.4 driver", PTX, 90, 0, 85, 90, 12040, WS_V_PTX_TOO_NEW},
+	{"§4 PTX ISA 8.6 needs 12.7: driver 12.6 too old", PTX, 80, 0, 86, 90, 12060, WS_V_PTX_TOO_NEW},
+	{"§4 unknown newer ISA 9.9, driver 13.0: too new", PTX, 90, 0, 99, 120, 13000, WS_V_PTX_TOO_NEW},
+	{"§4 unknown newer ISA 9.9, no driver given: assume new enough", PTX, 90, 0, 99, 120, 0, WS_V_JIT},
+	{"§2 wrong arch outranks an old driver", PTX, 120, 0, 90, 90, 12000, WS_V_NO_IMAGE},
+	{"§5 LTO-IR is not loadable", LTO, 120, 0, 0, 120, 0, WS_V_NO_IMAGE},
+	{"unknown entry kind is not loadable", 7, 120, 0, 0, 120, 0, WS_V_NO_IMAGE},
+	{"§1 Thor: sm_110 SASS not on the sm_101 target", SASS, 110, 0, 0, 101, 0, WS_V_NO_IMAGE},
+	{"§1 Thor: sm_101 SASS on the sm_101 target", SASS, 101, 0, 0, 101, 0, WS_V_NATIVE},
+	{"§1 Thor: sm_101 SASS not on 11.0 (no evidence of a mapping)", SASS, 101, 0, 0, 110, 0, WS_V_NO_IMAGE},
+};
+
+static void test_entry_rows(void)
+{
+	for (size_t i = 0; i < sizeof entry_rows / sizeof entry_rows[0]; i++) {
+		struct ws_entry e = ent(entry_rows[i].kind, entry_rows[i].arch, entry_rows[i].suffix, entry_rows[i].isa);
+		struct ws_target t = tgt(entry_rows[i].cc);
+		enum ws_verdict v = ws_entry_verdict(&e, &t, entry_rows[i].driver);
+		CHECK(v == entry_rows[i].want, "%s: got %s, want %s", entry_rows[i].rule, ws_verdict_name(v),
+		      ws_verdict_name(entry_rows[i].want));
+	}
+}
+
+static void test_entry_details(void)
+{
+	struct ws_target t120 = tgt(120), t100 = tgt(100);
+	struct ws_entry e = ent(PTX, 90, 0, 0);
+
+	/* ISA from the entry header when the PTX text had no .version (§4) */
+	e.fmt_major = 9;
+	e.fmt_minor = 0;
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 12080), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 13000), WS_V_JIT);
+	/* .version wins over the header when both are there */
+	e.ptx_major = 8;
+	e.ptx_minor = 4;
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 12080), WS_V_JIT);
+
+	/* §3: the 'a' marker of PTX also comes from the .target line */
+	e = ent(PTX, 90, 0, 80);
+	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_90a");
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t100, 0), WS_V_NO_IMAGE);
+
+	/* opaque (obfuscated LTO-IR) never serves */
+	e = ent(SASS, 120, 0, 0);
+	e.opaque = true;
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 0), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(ws_entry_verdict(NULL, &t120, 0), WS_V_NO_IMAGE);
+}
+
+/* Fatbin rows: up to 4 entries {kind, arch, suffix, isa}; nkernels; container verdict. */
+struct erow { uint16_t kind, arch; char suffix; unsigned isa; };
+static const struct {
+	const char *rule;
+	struct erow e[4];
+	unsigned ne, nkernels, cc;
+	int driver;
+	enum ws_verdict want;
+} fat_rows[] = {
+	{"§2 sm_80+sm_90, no PTX: nothing for 12.0", {{SASS, 80, 0, 0}, {SASS, 90, 0, 0}}, 2, 3, 120, 0, WS_V_NO_IMAGE},
+	{"§1 sm_80+sm_90 on 8.6: compatible", {{SASS, 80, 0, 0}, {SASS, 90, 0, 0}}, 2, 3, 86, 0, WS_V_COMPATIBLE},
+	{"§2 exact SASS beats lower minor", {{SASS, 80, 0, 0}, {SASS, 86, 0, 0}}, 2, 3, 86, 0, WS_V_NATIVE},
+	{"§2 PTX fallback: sm_80 + compute_80 on 12.0", {{SASS, 80, 0, 0}, {PTX, 80, 0, 70}}, 2, 1, 120, 0, WS_V_JIT},
+	{"§2 PTX-only container", {{PTX, 75, 0, 84}}, 1, 1, 75, 0, WS_V_JIT},
+	{"§2 driver prefers SASS over a too-new PTX", {{SASS, 90, 0, 0}, {PTX, 90, 0, 90}}, 2, 1, 90, 12080, WS_V_NATIVE},
+	{"§4 only a too-new PTX serves 12.0", {{SASS, 90, 0, 0}, {PTX, 90, 0, 90}}, 2, 1, 120, 12080, WS_V_PTX_TOO_NEW},
+	{"§4 same with a 13.0 driver", {{SASS, 90, 0, 0}, {PTX, 90, 0, 90}}, 2, 1, 120, 13000, WS_V_JIT},
+	{"§4 an older PTX the driver reads still serves", {{PTX, 90, 0, 90}, {PTX, 80, 0, 80}}, 2, 1, 120, 12080, WS_V_JIT},
+	{"§3 only sm_100a + compute_100a: nothing for 10.3", {{SASS, 100, 'a', 0}, {PTX, 100, 'a', 87}}, 2, 1, 103, 0, WS_V_NO_IMAGE},
+	{"§5 LTO-IR only: not loadable", {{LTO, 90, 0, 0}}, 1, 1, 90, 0, WS_V_NO_IMAGE},
+	{"issue 4: no kernels -> none", {{SASS, 80, 0, 0}, {SASS, 90, 0, 0}}, 2, 0, 120, 0, WS_V_NONE},
+	{"issue 4: empty container -> none", {{0, 0, 0, 0}}, 0, 0, 120, 0, WS_V_NONE},
+};
+
+static void fill_fatbin(struct ws_fatbin *f, const struct erow *rows, unsigned ne, unsigned nkernels)
+{
+	memset(f, 0, sizeof *f);
+	f->entries = ne ? calloc(ne, sizeof *f->entries) : NULL;
+	for (unsigned i = 0; i < ne; i++)
+		f->entries[i] = ent(rows[i].kind, rows[i].arch, rows[i].suffix, rows[i].isa);
+	f->nentries = ne;
+	f->nkernels = nkernels;
+}
+
+static void test_fatbin_rows(void)
+{
+	for (size_t i = 0; i < sizeof fat_rows / sizeof fat_rows[0]; i++) {
+		struct ws_fatbin f;
+		struct ws_target t = tgt(fat_rows[i].cc);
+		fill_fatbin(&f, fat_rows[i].e, fat_rows[i].ne, fat_rows[i].nkernels);
+		enum ws_verdict v = ws_fatbin_verdict(&f, &t, fat_rows[i].driver);
+		CHECK(v == fat_rows[i].want, "%s: got %s, want %s", fat_rows[i].rule, ws_verdict_name(v),
+		      ws_verdict_name(fat_rows[i].want));
+		ws_fatbin_clear(&f);
+	}
+}
+
+static void test_fatbin_unknown_kernels(void)
+{
+	static const struct erow rows[] = {{LTO, 90, 0, 0}, {SASS, 90, 0, 0}};
+	struct ws_target t = tgt(120);
+	struct ws_fatbin f;
+
+	/* nkernels 0 but an opaque entry might hold kernels: judged, not "none" */
+	fill_fatbin(&f, rows, 2, 0);
+	f.entries[0].opaque = true;
+	f.entries[0].kernels_known = false;
+	CHECK_EQ_INT(ws_fatbin_verdict(&f, &t, 0), WS_V_NO_IMAGE);
+	ws_fatbin_clear(&f);
+
+	/* a container-level decode error: kernels unknown */
+	fill_fatbin(&f, rows + 1, 1, 0);
+	f.error = strdup("truncated");
+	CHECK_EQ_INT(ws_fatbin_verdict(&f, &t, 0), WS_V_NO_IMAGE);
+	ws_fatbin_clear(&f);
+
+	/* an entry whose kernels were not listed */
+	fill_fatbin(&f, rows + 1, 1, 0);
+	f.entries[0].kernels_known = false;
+	CHECK_EQ_INT(ws_fatbin_verdict(&f, &t, 0), WS_V_NO_IMAGE);
+	ws_fatbin_clear(&f);
+}
+
+static void test_worst_and_names(void)
+{
+	/* issue 4 roll-up order, least to most severe */
+	static const enum ws_verdict order[] = {WS_V_NONE, WS_V_NATIVE, WS_V_COMPATIBLE, WS_V_JIT,
+						WS_V_PTX_TOO_NEW, WS_V_NO_IMAGE};
+	static const char *const names[] = {"none", "native", "compatible", "jit", "ptx-too-new", "no-image"};
+	const size_t n = sizeof order / sizeof order[0];
+	for (size_t i = 0; i < n; i++) {
+		CHECK_EQ_STR(ws_verdict_name(order[i]), names[i]);
+		for (size_t j = 0; j < n; j++)
+			CHECK(ws_verdict_worst(order[i], order[j]) == order[i > j ? i : j], "worst(%s, %s)", names[i], names[j]);
+	}
+	CHECK(ws_verdict_fails(WS_V_NO_IMAGE) && ws_verdict_fails(WS_V_PTX_TOO_NEW), "ws_verdict_fails(WS_V_NO_IMAGE) && ws_verdict_fails(WS_V_PTX_TOO_NEW)");
+	CHECK(!ws_verdict_fails(WS_V_JIT) && !ws_verdict_fails(WS_V_NONE) && !ws_verdict_fails(WS_V_COMPATIBLE), "!ws_verdict_fails(WS_V_JIT) && !ws_verdict_fails(WS_V_NONE) && !ws_verdict_fails(WS_V_COMPATIBLE)");
+}
+
+static void test_tables(void)
+{
+	/* §4 PTX ISA -> CUDA */
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(9, 0), 13000);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(9, 1), 13010);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 8), 12090);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 7), 12080);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 6), 12070);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 5), 12050);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(7, 8), 11080);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(6, 3), 10000);
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(6, 0), 9000);
+	CHECK(ws_ptx_isa_min_cuda(2, 0) > 0 && ws_ptx_isa_min_cuda(2, 0) <= 9000, "older ISAs run on any known driver");
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(9, 9), 0);   /* unknown newer */
+	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 9), 0);   /* gap */
+
+	/* §6 toolkit support */
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(120, 0), 12080);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(120, 'a'), 12080);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(120, 'f'), 12090);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(121, 0), 12090);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(103, 'a'), 12090);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(100, 0), 12080);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(90, 'a'), 12000);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(90, 0), 11080);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(89, 0), 11080);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(86, 0), 11010);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(80, 0), 11000);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(75, 0), 10000);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(110, 'f'), 13000);
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(90, 'f'), 0);      /* nvcc 13.0 rejects sm_90f */
+	CHECK_EQ_INT(ws_first_toolkit_for_arch(95, 0), 0);
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(35), 11080);        /* removed in 12.0 */
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(50), 12090);        /* removed in 13.0 */
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(72), 12090);
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(101), 12090);       /* renamed sm_110 */
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(75), 0);
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(120), 0);
+}
+
+static const struct { const char *in; int want; } driver_rows[] = {
+	{"570.124.06", 12080}, /* §4 R570 -> 12.8 */
+	{"570", 12080},
+	{"R570", 12080},
+	{"580", 13000},        /* §4 R580 -> 13.0 */
+	{"580.65.06", 13000},
+	{"575.51.03", 12090},
+	{"560.35.03", 12060},
+	{"550.54.15", 12040},
+	{"535.183.01", 12020},
+	{"525.60.13", 12000},
+	{"572.16", 12080},     /* between branches: the lower one */
+	{"12.8", 12080},
+	{"12.4.1", 12040},
+	{"13", 13000},
+	{"13.0", 13000},
+	{"11.8", 11080},
+	{"", -1}, {"abc", -1}, {"12.", -1}, {"12.x", -1}, {"12.10", -1}, {"R12", -1}, {"-1", -1},
+	{"0", -1}, {"300.1", -1}, {"12 .8", -1}, {"9999999", -1},
+};
+
+static void test_driver(void)
+{
+	char err[256];
+	for (size_t i = 0; i < sizeof driver_rows / sizeof driver_rows[0]; i++) {
+		err[0] = 0;
+		int v = ws_driver_parse(driver_rows[i].in, err, sizeof err);
+		CHECK(v == driver_rows[i].want, "driver '%s' -> %d, want %d", driver_rows[i].in, v, driver_rows[i].want);
+		if (driver_rows[i].want < 0 && *driver_rows[i].in)
+			CHECK(err[0] != 0 && strchr(err, '\'') != NULL, "error names the value: '%s'", err);
+	}
+	ws_driver_parse("junk", err, sizeof err);
+	CHECK_EQ_STR(err, "invalid driver version 'junk' (expected a CUDA version such as 12.8 or a driver "
+		     "version such as 570.124.06)");
+	ws_driver_parse("300", err, sizeof err);
+	CHECK(strstr(err, "older than any known driver branch") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_driver_parse(NULL, NULL, 0), -1);
+}
+
+static void test_judge(void)
+{
+	static const struct erow a[] = {{SASS, 80, 0, 0}, {SASS, 90, 0, 0}};
+	static const struct erow c[] = {{SASS, 120, 0, 0}, {PTX, 120, 0, 87}};
+	struct ws_target t[3] = {tgt(90), tgt(120), tgt(86)};
+	struct ws_artifact *art = calloc(1, sizeof *art);
+	struct ws_object *o0, *o1;
+	struct ws_fatbin *f;
+
+	CHECK(art != NULL, "art != NULL");
+	if (!art)
+		return;
+	o0 = ws_artifact_add_object(art);
+	CHECK(o0 != NULL, "o0 != NULL");
+	f = ws_object_add_fatbin(o0);
+	fill_fatbin(f, a, 2, 2);
+	f = ws_object_add_fatbin(o0);
+	fill_fatbin(f, a, 2, 0);               /* device-link stub: no kernels */
+	o1 = ws_artifact_add_object(art);
+	o0 = &art->objects[0];                 /* adding may move the array */
+	f = ws_object_add_fatbin(o1);
+	fill_fatbin(f, c, 2, 4);
+	f->relocatable = true;                 /* judged too (ws_judge comment) */
+
+	CHECK_EQ_INT(ws_judge(art, t, 3, 0), 0);
+	static const enum ws_verdict want_f0[] = {WS_V_NATIVE, WS_V_NO_IMAGE, WS_V_COMPATIBLE};
+	static const enum ws_verdict want_f1[] = {WS_V_NONE, WS_V_NONE, WS_V_NONE};
+	static const enum ws_verdict want_f2[] = {WS_V_NO_IMAGE, WS_V_NATIVE, WS_V_NO_IMAGE};
+	static const enum ws_verdict want_a[] = {WS_V_NO_IMAGE, WS_V_NO_IMAGE, WS_V_NO_IMAGE};
+	for (int k = 0; k < 3; k++) {
+		CHECK_EQ_INT(o0->fatbins[0].verdicts[k], want_f0[k]);
+		CHECK_EQ_INT(o0->fatbins[1].verdicts[k], want_f1[k]);
+		CHECK_EQ_INT(o0->verdicts[k], want_f0[k]);   /* the stub drops out of the roll-up */
+		CHECK_EQ_INT(o1->fatbins[0].verdicts[k], want_f2[k]);
+		CHECK_EQ_INT(o1->verdicts[k], want_f2[k]);
+		CHECK_EQ_INT(art->verdicts[k], want_a[k]);
+	}
+	/* judging again replaces the arrays (leaks show under ASan); a driver changes PTX verdicts */
+	struct ws_target t121 = tgt(121);
+	CHECK_EQ_INT(ws_judge(art, &t121, 1, 0), 0);
+	CHECK_EQ_INT(o1->verdicts[0], WS_V_COMPATIBLE);
+	CHECK_EQ_INT(art->verdicts[0], WS_V_NO_IMAGE);
+	/* no targets: no arrays */
+	CHECK_EQ_INT(ws_judge(art, t, 0, 0), 0);
+	CHECK(art->verdicts == NULL && o0->verdicts == NULL && o0->fatbins[0].verdicts == NULL, "art->verdicts == NULL && o0->verdicts == NULL && o0->fatbins[0].verdicts == NULL");
+	CHECK_EQ_INT(ws_judge(art, t, WS_MAX_TARGETS + 1, 0), -1);
+	CHECK_EQ_INT(ws_judge(NULL, t, 1, 0), 0);
+	ws_artifact_free(art);
+}
+
+static void explain(const struct erow *rows, unsigned ne, unsigned cc, int driver, char *buf, size_t len)
+{
+	struct ws_fatbin f;
+	const struct ws_fatbin *fp = &f;
+	struct ws_target t = tgt(cc);
+	fill_fatbin(&f, rows, ne, 1);
+	ws_explain(&fp, 1, &t, driver, buf, len);
+	ws_fatbin_clear(&f);
+}
+
+static void test_explain(void)
+{
+	char buf[256];
+
+	static const struct erow s90[] = {{SASS, 90, 0, 0}};
+	explain(s90, 1, 120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "newest SASS sm_90, no PTX; sm_120 needs SASS sm_120 or PTX <= compute_120");
+
+	static const struct erow ptxnew[] = {{SASS, 80, 0, 0}, {PTX, 90, 0, 90}};
+	explain(ptxnew, 2, 120, 12040, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "PTX compute_90 has ISA 9.0, needs a CUDA 13.0 driver; driver supports 12.4");
+
+	static const struct erow ptxonly_new[] = {{PTX, 90, 0, 99}};
+	explain(ptxonly_new, 1, 120, 13000, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "PTX compute_90 has ISA 9.9, newer than any CUDA release wheelscan knows; "
+		     "driver supports 13.0 (no SASS)");
+
+	static const struct erow arch_a[] = {{SASS, 90, 0, 0}, {SASS, 100, 'a', 0}, {PTX, 100, 'a', 87}};
+	explain(arch_a, 3, 103, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "newest SASS sm_100a (sm_100a runs only on 10.0), newest PTX compute_100a "
+		     "(arch-specific: 10.0 only); sm_103 needs SASS sm_100..sm_103 or PTX <= compute_103");
+
+	static const struct erow lto[] = {{LTO, 120, 0, 0}};
+	explain(lto, 1, 120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "no SASS, no PTX, LTO-IR lto_120 needs linking first; sm_120 needs SASS sm_120 "
+		     "or PTX <= compute_120");
+
+	static const struct erow fam[] = {{PTX, 100, 'f', 88}};
+	explain(fam, 1, 120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "no SASS, newest PTX compute_100f (family-specific: 10.0 and newer 10.x only); "
+		     "sm_120 needs SASS sm_120 or PTX <= compute_120");
+
+	static const struct erow jit[] = {{SASS, 90, 0, 0}, {PTX, 90, 0, 84}};
+	explain(jit, 2, 120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "no SASS for sm_120; PTX compute_90 is JIT-compiled at first load (slow first launch, "
+		     "cached in ~/.nv/ComputeCache); needs a driver for CUDA >= 12.4 (PTX ISA 8.4)");
+
+	static const struct erow native[] = {{SASS, 90, 0, 0}, {SASS, 120, 0, 0}};
+	explain(native, 2, 120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "SASS sm_120 runs natively on sm_120");
+	explain(native, 2, 121, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "SASS sm_120 runs on sm_121 (same major, lower minor)");
+
+	/* several containers: the worst one is explained */
+	struct ws_fatbin f1, f2;
+	const struct ws_fatbin *both[2] = {&f1, &f2};
+	struct ws_target t120 = tgt(120);
+	fill_fatbin(&f1, native, 2, 1);
+	fill_fatbin(&f2, s90, 1, 1);
+	ws_explain(both, 2, &t120, 0, buf, sizeof buf);
+	CHECK(strncmp(buf, "newest SASS sm_90, no PTX", 25) == 0, "%s", buf);
+	f2.nkernels = 0;   /* a stub never decides */
+	ws_explain(both, 2, &t120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "SASS sm_120 runs natively on sm_120");
+	ws_explain(both + 1, 1, &t120, 0, buf, sizeof buf);
+	CHECK(strstr(buf, "cannot fail a launch") != NULL, "%s", buf);
+	/* truncation stays terminated */
+	f2.nkernels = 1;
+	memset(buf, 'x', sizeof buf);
+	ws_explain(both, 2, &t120, 0, buf, 12);
+	CHECK_EQ_INT(strlen(buf), 11);
+	ws_explain(NULL, 0, &t120, 0, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "no device code");
+	ws_fatbin_clear(&f1);
+	ws_fatbin_clear(&f2);
+}
+
+static const struct { unsigned cc; const char *tag; int rc; const char *want; } advise_rows[] = {
+	/* §6 + issue 4: first toolkit for the target, tag derived from it */
+	{120, "cu124", 0, "needs a build made with CUDA >= 12.8, e.g. +cu128 instead of +cu124"},
+	{120, NULL, 0, "needs a build made with CUDA >= 12.8"},
+	{120, "cpu", 0, "needs a build made with CUDA >= 12.8"},
+	{121, "cu128", 0, "needs a build made with CUDA >= 12.9, e.g. +cu129 instead of +cu128"},
+	{100, "cu118", 0, "needs a build made with CUDA >= 12.8, e.g. +cu128 instead of +cu118"},
+	{110, "cu12", 0, "needs a build made with CUDA >= 13.0, e.g. +cu13 instead of +cu12"},
+	{120, "cu12", 0, "needs a build made with CUDA >= 12.8; a +cu12 build qualifies only if made with CUDA >= 12.8"},
+	{86, "cu124", 0, "needs a build made with CUDA >= 11.1; CUDA of this +cu124 build can target sm_86, the build left it out"},
+	{50, "cu130", 0, "needs a build made with CUDA 6.0 to 12.9 (CUDA 13 dropped sm_50), e.g. +cu129 instead of +cu130"},
+	{37, "cu121", 0, "needs a build made with CUDA 6.5 to 11.8 (CUDA 12 dropped sm_37), e.g. +cu118 instead of +cu121"},
+	{101, "cu130", 0, "needs a build made with CUDA 12.8 to 12.9 (sm_101 is called sm_110 from CUDA 13.0), e.g. +cu129 instead of +cu130"},
+	{95, "cu124", -1, ""},
+};
+
+static void test_advise(void)
+{
+	char buf[256];
+	for (size_t i = 0; i < sizeof advise_rows / sizeof advise_rows[0]; i++) {
+		struct ws_target t = tgt(advise_rows[i].cc);
+		int rc = ws_advise(&t, advise_rows[i].tag, buf, sizeof buf);
+		CHECK_EQ_INT(rc, advise_rows[i].rc);
+		CHECK_EQ_STR(buf, advise_rows[i].want);
+	}
+}
+
+int main(void)
+{
+	test_entry_rows();
+	test_entry_details();
+	test_fatbin_rows();
+	test_fatbin_unknown_kernels();
+	test_worst_and_names();
+	test_tables();
+	test_driver();
+	test_judge();
+	test_explain();
+	test_advise();
+	return ws_test_done();
+}
