@@ -1,0 +1,65 @@
+#!/bin/sh
+# live_cli.sh - `--env` and `--live` through the CLI, without a driver and against the stand-in
+# driver src/test/fake_libcuda.c (compiled here with $CC or cc). Needs WS_BIN; run from anywhere.
+set -u
+cd "$(dirname "$0")/../.."
+: "${WS_BIN:=$PWD/wheelscan}"
+FX=testdata/fixtures
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# has FILE TEXT: the file contains TEXT (fixed string)
+has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/    /' "$1" | head -n 20; fi; }
+lacks() { if grep -qF -- "$2" "$1"; then bad "$1 has: $2"; else ok; fi; }
+rc_is() { if [ "$1" = "$2" ]; then ok; else bad "$3: exit $1, expected $2"; fi; }
+
+# --- no driver: a note, never an error; the prediction is still printed
+export WHEELSCAN_LIBCUDA=/nonexistent/libcuda.so.1
+"$WS_BIN" --env > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env without a driver"
+has "$tmp/o" "CUDA driver: none (no CUDA driver: cannot load '/nonexistent/libcuda.so.1': "
+has "$tmp/o" "CUDA_MODULE_LOADING="
+"$WS_BIN" --env --json > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env --json without a driver"
+has "$tmp/o" '"driver":null'
+has "$tmp/o" '"devices":[]'
+has "$tmp/o" "\"note\":\"no CUDA driver: cannot load '/nonexistent/libcuda.so.1'"
+"$WS_BIN" --live "$FX/sm_86-only.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live without a driver"
+has "$tmp/e" "no CUDA driver: cannot load '/nonexistent/libcuda.so.1'"
+has "$tmp/o" "sm_86"
+
+# --- the stand-in driver
+${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" src/test/fake_libcuda.c || { echo "cannot build the fake driver"; echo "0 passed, 1 failed"; exit 1; }
+export WHEELSCAN_LIBCUDA="$tmp/libcuda.so.1" FAKE_CUDA_DEVICES="9.0:NVIDIA H200:143771"
+"$WS_BIN" --env > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env"
+has "$tmp/o" "CUDA driver: CUDA 13.0 (cuDriverGetVersion 13000)"
+has "$tmp/o" "device 0: NVIDIA H200, compute capability 9.0 (sm_90), 140.4 GiB, probe ok: SASS sm_90 from the fatbin"
+"$WS_BIN" --env --json > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env --json"
+has "$tmp/o" '"driver":"13.0"'
+has "$tmp/o" '{"index":0,"name":"NVIDIA H200","cc":"9.0","memory":150754820096,"probe_ok":true'
+
+# prediction jit, measured ok; JIT disabled: 223; no mismatch
+"$WS_BIN" --live-nojit --gpu auto --json "$FX/sm_80-compute_80.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live-nojit jit"
+has "$tmp/o" '"verdicts":{"sm_90":"jit"},"live":{"sm_90":"ok"},"live_nojit":{"sm_90":"CUDA_ERROR_JIT_COMPILATION_DISABLED"}'
+has "$tmp/o" '"live_mismatches":[]'
+# no-image predicted and measured: exit 1 for the --gpu gate, still no mismatch
+"$WS_BIN" --live --gpu auto --json "$FX/sm_86-only.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live no-image"
+has "$tmp/o" '"live":{"sm_90":"CUDA_ERROR_NO_BINARY_FOR_GPU"}'
+has "$tmp/o" '"live_mismatches":[]'
+# a driver that disagrees with the rules: listed loudly, exit 1
+FAKE_CUDA_LOAD_RESULT=209 "$WS_BIN" --live --json "$FX/arch-plain.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live mismatch"
+has "$tmp/o" '"live":{"sm_90":"CUDA_ERROR_NO_BINARY_FOR_GPU"}'
+has "$tmp/o" 'predicted native on sm_90, driver says CUDA_ERROR_NO_BINARY_FOR_GPU'
+FAKE_CUDA_LOAD_RESULT=209 "$WS_BIN" --live "$FX/arch-plain.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live mismatch (text)"
+cat "$tmp/e" >> "$tmp/o"
+has "$tmp/o" "LIVE MISMATCHES: 1"
+# a driver that crashes on one container: that container says so, the next one still loads
+FAKE_CUDA_CRASH_ON_LOAD=k_plain "$WS_BIN" --live --json "$FX/sm_86-only.fatbin" "$FX/ptx-only-80.fatbin" > "$tmp/o" 2> "$tmp/e"
+rc=$?; [ "$rc" -le 1 ] && ok || bad "--live crash: exit $rc"
+has "$tmp/o" '"live":{"sm_90":"crash"}'
+has "$tmp/o" '"live":{"sm_90":"ok"}'
+# cuInit fails: the note names the library and the error
+FAKE_CUDA_INIT_ERROR=999 "$WS_BIN" --env > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env cuInit 999"
+has "$tmp/o" "no CUDA device: cuInit failed in '$tmp/libcuda.so.1': CUDA_ERROR_UNKNOWN (999)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
