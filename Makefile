@@ -32,7 +32,6 @@ LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(O)/%.o)
 TEST_SRC  := $(wildcard src/test/test_*.c)
 TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%)
-GEN_SRC   := $(O)/probe_kernel.c
 
 all: wheelscan
 

@@ -103,6 +103,10 @@ int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 	uint16_t shnum = ws_le16(p + 60);
 	if (shnum > lim->max_sections)
 		return ws_fmt(err, errlen, "%s: cubin claims %u sections", e->name, shnum), -1;
+	/* libelf would quietly skip sections it cannot read: a truncated cubin must say so */
+	uint64_t shoff = ws_le64(p + 40);
+	if (shoff && !ws_in_bounds(shoff, (uint64_t)shnum * ws_le16(p + 58), n))
+		return ws_fmt(err, errlen, "%s: section table lies outside the cubin", e->name), -1;
 
 	pthread_once(&elf_once, elf_init);
 	/* libelf reads in place; the cast drops const only for its API. */

@@ -55,6 +55,13 @@ const char *ws_object_name(const struct ws_artifact *a, const struct ws_object *
 	return o->member ? o->member : a->path;
 }
 
+/* The containers the gates look at: those that can hold kernels and that the
+ * driver would load (see ws_fatbin_in_rollup). */
+static bool counts(const struct ws_object *o, const struct ws_fatbin *f)
+{
+	return ws_fatbin_has_kernels(f) && ws_fatbin_in_rollup(o, f);
+}
+
 static bool has_sass(const struct ws_fatbin *f, unsigned arch)
 {
 	for (uint32_t i = 0; i < f->nentries; i++)
@@ -80,7 +87,7 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		const char *name = ws_object_name(a, o);
 		uint32_t with_kernels = 0;
 		for (uint32_t k = 0; k < o->nfatbins; k++)
-			with_kernels += ws_fatbin_has_kernels(&o->fatbins[k]);
+			with_kernels += counts(o, &o->fatbins[k]);
 		if (with_kernels == 0)
 			continue;
 		for (size_t t = 0; t < nt && o->verdicts; t++) {
@@ -89,7 +96,7 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 			uint32_t bad = 0;
 			const struct ws_fatbin **fb = ws_calloc(o->nfatbins, sizeof *fb);
 			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (o->fatbins[k].verdicts && ws_verdict_fails(o->fatbins[k].verdicts[t]) && fb)
+				if (counts(o, &o->fatbins[k]) && ws_verdict_fails(o->fatbins[k].verdicts[t]) && fb)
 					fb[bad++] = &o->fatbins[k];
 			char why[512] = "";
 			if (fb)
@@ -103,7 +110,7 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		for (size_t r = 0; r < cfg->nrequire; r++) {
 			unsigned arch = cfg->require[r].cc, missing = 0;
 			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (ws_fatbin_has_kernels(&o->fatbins[k]) && !has_sass(&o->fatbins[k], arch))
+				if (counts(o, &o->fatbins[k]) && !has_sass(&o->fatbins[k], arch))
 					missing++;
 			if (missing)
 				ws_findings_add(out, "require", name, "no SASS sm_%u in %u of %u containers with kernels",
@@ -112,7 +119,7 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		if (cfg->require_ptx) {
 			unsigned missing = 0;
 			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (ws_fatbin_has_kernels(&o->fatbins[k]) && !has_ptx(&o->fatbins[k]))
+				if (counts(o, &o->fatbins[k]) && !has_ptx(&o->fatbins[k]))
 					missing++;
 			if (missing)
 				ws_findings_add(out, "require-ptx", name, "no PTX in %u of %u containers with kernels",

@@ -376,8 +376,13 @@ static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, 
 		obj_error(s, o, p && got >= bytes ? err : "section table is truncated");
 		return;
 	}
-	if (sec->strndx == 0 || sec->strndx >= sec->n)
-		return;                                 /* sections keep their "section#N" names */
+	if (sec->strndx == 0)
+		return;                                 /* no names: sections stay "section#N" */
+	if (sec->strndx >= sec->n) {
+		obj_error(s, o, ws_fmt(msg, sizeof msg, "section name table index %u is out of range",
+				       sec->strndx));
+		return;
+	}
 	const struct ws_elf_section *st = &sec->s[sec->strndx];
 	if (st->size == 0 || st->size > (1u << 24) || !ws_in_bounds(st->offset, st->size, limit - origin)) {
 		obj_error(s, o, "section name table lies outside the file");
@@ -403,6 +408,12 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 		return;
 	}
 	struct ws_elf_sections sec = {0};
+	/* 32-bit and big-endian host files are legal, just not labelled; a broken
+	 * 64-bit header is corrupt. */
+	if (hr < 0 && hdrlen >= 6 && hdr[4] == 2 && hdr[5] == 1)
+		obj_error(s, o, err);
+	if (hr == 0 && h.shoff != 0 && h.shoff >= limit - origin)
+		obj_error(s, o, "section table lies past the end of the file");
 	bool have_table = hr == 0 && h.shoff != 0 && h.shoff < limit - origin;
 	/* Sections are labelled after the walk: a stream brings the table last. */
 	uint64_t table_at = have_table ? origin + h.shoff : limit;
