@@ -1,0 +1,114 @@
+/* ws_zip.h - wheels and zips: streamed member scanning with RECORD
+ * verification (zipsrc.c), wheel facts (wheelinfo.c) and the digests they
+ * need (sha256.c). */
+#ifndef WS_ZIP_H
+#define WS_ZIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wheelscan.h"
+#include "ws_scan.h"
+
+/* ---- zipsrc.c ---------------------------------------------------------- */
+
+/* Scans one member stream; same contract as ws_scan_stream (which is what
+ * is called when ws_zip_opts.scan_member is NULL). */
+typedef int (*ws_zip_member_fn)(void *ctx, struct ws_artifact *a, const char *member, struct ws_reader *r,
+				uint64_t size, const struct ws_scan_opts *opt);
+
+struct ws_zip_opts {
+	const struct ws_scan_opts *scan;   /* limits come from scan->lim; NULL scan or lim: defaults */
+	bool verify_record;                /* hash every member against RECORD (default true) */
+	bool hash_file;                    /* a->sha256 of the whole file (default true) */
+	int jobs;                          /* threads for members; <= 1: serial (default 1) */
+	ws_zip_member_fn scan_member;      /* NULL: ws_scan_stream; tests put a double here */
+	void *scan_member_ctx;
+	uint64_t *progress;                /* if set, compressed bytes read are added here (atomically) */
+};
+void ws_zip_opts_default(struct ws_zip_opts *o);
+
+/* Scans a zip or wheel file at path into a. The caller sets a->path (used
+ * in messages). Sets a->type ("wheel" when a top-level *.dist-info holds
+ * RECORD or WHEEL, else "zip"), a->size, a->sha256 (if hash_file), a->wheel,
+ * a->record (if verify_record), a->members_scanned, a->bytes_inflated.
+ * Every member whose first bytes sniff as ELF/cubin/ar/fatbin/PTX goes to
+ * the scanner, whatever its name; the others are only hashed for RECORD.
+ * Nothing is written to disk. Results are in central-directory order
+ * whatever o->jobs is. Returns 0, or -1 when an error was recorded on a
+ * (unreadable or corrupt zip, CRC or size mismatch, RECORD mismatch, a
+ * member name escaping the archive, a limit exceeded). */
+int ws_zip_scan_file(struct ws_artifact *a, const char *path, const struct ws_zip_opts *o);
+/* Same for a zip held in memory (fuzzer, tests); p must outlive the call. */
+int ws_zip_scan_memory(struct ws_artifact *a, const uint8_t *p, size_t n, const struct ws_zip_opts *o);
+
+/* ---- wheelinfo.c ------------------------------------------------------- */
+
+/* Parses "{name}-{version}(-{build})?-{python}-{abi}-{platform}.whl" (the
+ * last path component of path) into w's name, version, local, python_tag,
+ * abi_tag and platform_tag. Returns 0, or -1 (w untouched) when the name
+ * is not a wheel name, e.g. a pip cache body. */
+int ws_wheel_parse_filename(struct ws_wheel_info *w, const char *path);
+/* Reads Name, Version and Requires-Dist from METADATA headers. */
+void ws_wheel_parse_metadata(struct ws_wheel_info *w, const char *p, size_t n);
+/* Reads Generator from the WHEEL file. */
+void ws_wheel_parse_wheelfile(struct ws_wheel_info *w, const char *p, size_t n);
+/* The CUDA major a requirement pulls in: "nvidia-cublas-cu12>=12.1" -> 12;
+ * 0 when it is no NVIDIA CUDA library. *extra_only is set when the
+ * requirement only applies to an extra ("; extra == 'cuda'"). */
+int ws_requirement_cuda_major(const char *s, size_t n, bool *extra_only);
+void ws_wheel_info_free(struct ws_wheel_info *w);
+
+/* One RECORD row. */
+struct ws_record_line {
+	char *path;
+	char algo[16];                     /* "sha256", "" when the row has no hash */
+	char *digest;                      /* urlsafe base64 as written, '=' padding removed */
+	int64_t size;                      /* -1 when the row has no size */
+};
+
+/* A parsed RECORD with a lookup table by path. */
+struct ws_record_index {
+	struct ws_record_line *line;
+	uint32_t n, cap;
+	uint32_t *slot;                    /* open addressing: line index + 1, 0 = empty */
+	uint32_t nslot;
+};
+
+/* Parses RECORD (CSV as Python's csv module writes it). Returns 0, or -1
+ * with a reason in err. Rows repeating an earlier path are ignored. */
+int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *err, size_t errlen);
+/* Index of the row for path, or -1. */
+int64_t ws_record_find(const struct ws_record_index *r, const char *path);
+void ws_record_index_free(struct ws_record_index *r);
+
+/* True when name is "<dir>.dist-info/<file>" at the top of the archive;
+ * stores the length of "<dir>.dist-info/" in *prefix_len if not NULL. */
+bool ws_distinfo_file(const char *name, const char *file, size_t *prefix_len);
+
+/* ---- sha256.c ---------------------------------------------------------- */
+
+#define WS_DIGEST_MAX 64
+
+struct ws_digest;
+/* "sha224", "sha256", "sha384" or "sha512"; NULL for any other name or on
+ * allocation failure. */
+struct ws_digest *ws_digest_new(const char *algo);
+void ws_digest_update(struct ws_digest *d, const void *p, size_t n);
+/* Writes the digest and returns its length; the context cannot be updated after. */
+size_t ws_digest_final(struct ws_digest *d, uint8_t out[WS_DIGEST_MAX]);
+void ws_digest_free(struct ws_digest *d);
+/* Whether ws_digest_new knows algo. */
+bool ws_digest_known(const char *algo);
+
+/* Lower-case hex of p into out (2n+1 bytes). */
+void ws_hex(const uint8_t *p, size_t n, char *out);
+/* Urlsafe base64 without padding, as RECORD writes it; returns the length
+ * or 0 when cap (including the terminator) is too small. */
+size_t ws_b64url_nopad(const uint8_t *p, size_t n, char *out, size_t cap);
+/* SHA-256 hex of an open file read from its start; stores its size.
+ * Returns 0, or -1 with a reason in err. */
+int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,151 @@
+/* sha256.c - incremental SHA-2 digests through OpenSSL's EVP, hex and RECORD's base64. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "ws_util.h"
+#include "ws_zip.h"
+
+struct ws_digest {
+	EVP_MD_CTX *ctx;
+};
+
+static const EVP_MD *digest_by_name(const char *algo)
+{
+	if (!algo)
+		return NULL;
+	/* Only SHA-2: wheels may not use md5 or sha1 (PEP 427). */
+	if (strcmp(algo, "sha256") == 0)
+		return EVP_sha256();
+	if (strcmp(algo, "sha384") == 0)
+		return EVP_sha384();
+	if (strcmp(algo, "sha512") == 0)
+		return EVP_sha512();
+	if (strcmp(algo, "sha224") == 0)
+		return EVP_sha224();
+	return NULL;
+}
+
+bool ws_digest_known(const char *algo)
+{
+	return digest_by_name(algo) != NULL;
+}
+
+struct ws_digest *ws_digest_new(const char *algo)
+{
+	const EVP_MD *md = digest_by_name(algo);
+	if (!md)
+		return NULL;
+	struct ws_digest *d = ws_malloc(sizeof *d);
+	if (!d)
+		return NULL;
+	d->ctx = EVP_MD_CTX_new();
+	if (!d->ctx || EVP_DigestInit_ex(d->ctx, md, NULL) != 1) {
+		EVP_MD_CTX_free(d->ctx);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void ws_digest_update(struct ws_digest *d, const void *p, size_t n)
+{
+	if (n)
+		EVP_DigestUpdate(d->ctx, p, n);
+}
+
+size_t ws_digest_final(struct ws_digest *d, uint8_t out[WS_DIGEST_MAX])
+{
+	unsigned int len = 0;
+	if (EVP_DigestFinal_ex(d->ctx, out, &len) != 1)
+		return 0;
+	return len;
+}
+
+void ws_digest_free(struct ws_digest *d)
+{
+	if (!d)
+		return;
+	EVP_MD_CTX_free(d->ctx);
+	free(d);
+}
+
+void ws_hex(const uint8_t *p, size_t n, char *out)
+{
+	static const char hx[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = hx[p[i] >> 4];
+		out[2 * i + 1] = hx[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+size_t ws_b64url_nopad(const uint8_t *p, size_t n, char *out, size_t cap)
+{
+	static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	size_t need = n / 3 * 4 + (n % 3 ? n % 3 + 1 : 0);
+	if (n > SIZE_MAX / 2 || need >= cap)
+		return 0;
+	size_t o = 0, i = 0;
+	for (; i + 3 <= n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+		out[o++] = tb[v >> 18];
+		out[o++] = tb[(v >> 12) & 63];
+		out[o++] = tb[(v >> 6) & 63];
+		out[o++] = tb[v & 63];
+	}
+	if (n - i == 1) {
+		uint32_t v = (uint32_t)p[i] << 16;
+		out[o++] = tb[v >> 18];
+		out[o++] = tb[(v >> 12) & 63];
+	} else if (n - i == 2) {
+		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
+		out[o++] = tb[v >> 18];
+		out[o++] = tb[(v >> 12) & 63];
+		out[o++] = tb[(v >> 6) & 63];
+	}
+	out[o] = '\0';
+	return o;
+}
+
+int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
+{
+	enum { CHUNK = 1 << 20 };
+	uint8_t *buf = ws_malloc(CHUNK);
+	struct ws_digest *d = ws_digest_new("sha256");
+	uint64_t total = 0;
+	int rc = -1;
+	if (!buf || !d) {
+		ws_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		ssize_t k = pread(fd, buf, CHUNK, (off_t)total);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			ws_fmt(err, errlen, "read error: %s", strerror(errno));
+			goto out;
+		}
+		if (k == 0)
+			break;
+		ws_digest_update(d, buf, (size_t)k);
+		total += (uint64_t)k;
+	}
+	uint8_t md[WS_DIGEST_MAX];
+	if (ws_digest_final(d, md) != 32) {
+		ws_fmt(err, errlen, "sha-256 failed");
+		goto out;
+	}
+	ws_hex(md, 32, hex);
+	if (size)
+		*size = total;
+	rc = 0;
+out:
+	ws_digest_free(d);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,1132 @@
+/* zipsrc.c - wheels and zips through libzip: each member streamed, inflated, scanned and checked against RECORD.
+ *
+ * Per archive:  open (libzip checks the central directory against the local headers)
+ *               -> names, dist-info METADATA / WHEEL / RECORD read first
+ *               -> members, serially or over threads (each thread its own zip_t):
+ *                  raw deflate from ZIP_FL_COMPRESSED -> ws_inflate -> CRC-32 + RECORD digest
+ *                  -> the first 4 KiB sniffed -> ws_scan_stream when device code may be inside
+ *               -> results merged in central-directory order, RECORD verdicts last.
+ * Memory per thread: two 256 KiB buffers and one inflate state, whatever the member sizes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zip.h>
+
+#include "ws_inflate.h"
+#include "ws_util.h"
+#include "ws_zip.h"
+
+#define IN_BUF ((size_t)256 << 10)
+#define OUT_BUF ((size_t)256 << 10)
+#define DIRECT_MIN ((size_t)64 << 10)    /* reads this large inflate straight into the caller's buffer */
+#define RECORD_MAX ((uint64_t)64 << 20)
+#define META_MAX ((uint64_t)16 << 20)
+#define MAX_THREADS 64
+#define NAME_SHOWN 160                   /* member names are cut to this in messages */
+
+/* Where the archive's bytes are: a file or a buffer. */
+struct zsrc {
+	const char *path;
+	const uint8_t *mem;
+	size_t len;
+};
+
+struct wbuf {
+	uint8_t *in, *out;
+	struct ws_inflate *inf;
+};
+
+/* What one member left behind, merged into the artifact in index order. */
+struct mres {
+	char *name;
+	uint64_t comp_size;
+	int64_t rec;                 /* RECORD row, -1 if unlisted */
+	struct ws_artifact *tmp;     /* objects and errors of this member */
+	bool dir, scanned, complete;
+	char digest[WS_DIGEST_MAX * 2];
+	uint64_t size;               /* bytes inflated */
+};
+
+struct job {
+	struct ws_artifact *a;
+	const char *label;           /* a->path, or "(memory)" */
+	struct zsrc src;
+	struct ws_zip_opts o;
+	struct ws_limits lim;
+	struct ws_scan_opts scan;
+	struct ws_record_index rec;
+	bool have_rec;
+	char *di;                    /* "name-1.0.dist-info/" chosen for the facts */
+	zip_uint64_t n;
+	struct mres *res;
+	uint64_t total;              /* inflated bytes, all threads (atomic) */
+	int over_total;              /* set once the total cap is hit (atomic) */
+	/* thread pool */
+	uint32_t *task;              /* member indices, largest first; HASH_TASK hashes the file */
+	uint32_t ntask, next;
+	char file_hex[65];
+	char file_err[WS_ERRMAX];
+	int file_rc;
+};
+#define HASH_TASK UINT32_MAX
+
+/* One member being read. */
+struct mstream {
+	struct job *j;
+	zip_t *za;
+	zip_uint64_t idx;
+	const char *name;            /* sanitised, for messages */
+	zip_file_t *zf;
+	int method;                  /* 8: raw deflate inflated here; 0: stored; -1: libzip decompresses */
+	bool quiet;                  /* side read: no limits accounting, checksums or progress */
+	struct wbuf *b;
+	size_t in_pos, in_len, out_pos, out_len;
+	bool in_eof, end, failed, told_scanner;
+	int stalls;
+	uint64_t produced, declared;
+	uint32_t crc;
+	struct ws_digest *dg;
+	char err[WS_ERRMAX];
+	uint8_t *cur;                /* the buffer out_pos and out_len refer to */
+	struct pipe *pp;             /* read-ahead thread, or NULL */
+	pthread_mutex_t *zmu;        /* held around libzip calls while pp runs */
+	bool defer_hash;             /* the reader hashes slots (the producer only inflates) */
+	bool holding;                /* the reader holds the slot at pp->tail */
+};
+
+/* Read-ahead: with --jobs >= 2 a helper thread inflates (and checksums) a
+ * large member into a ring of slots while the scanner works on the last one,
+ * so inflate and hashing cost little wall time. */
+#define RING 4
+#define PIPE_MIN ((uint64_t)8 << 20)
+
+struct pipe {
+	pthread_t tid;
+	pthread_mutex_t mu, zmu;
+	pthread_cond_t cv;
+	struct mstream *m;
+	uint8_t *slot[RING];
+	size_t len[RING];
+	unsigned head, tail;         /* filled slots: tail .. head-1 */
+	bool done, cancel;
+};
+
+void ws_zip_opts_default(struct ws_zip_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->verify_record = true;
+	o->hash_file = true;
+	o->jobs = 1;
+}
+
+static const char *fmt_size(char *buf, size_t len, uint64_t v)
+{
+	if (v && v % ((uint64_t)1 << 30) == 0)
+		return ws_fmt(buf, len, "%llu GiB", (unsigned long long)(v >> 30));
+	if (v && v % ((uint64_t)1 << 20) == 0)
+		return ws_fmt(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+	if (v && v % ((uint64_t)1 << 10) == 0)
+		return ws_fmt(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+	return ws_fmt(buf, len, "%llu bytes", (unsigned long long)v);
+}
+
+static const char *shown(char buf[NAME_SHOWN], const char *name)
+{
+	ws_sanitize(buf, NAME_SHOWN, name, strlen(name));
+	return buf;
+}
+
+/* libzip's messages, in this project's grammar for the common cases. */
+static const char *zip_reason(zip_error_t *e)
+{
+	switch (zip_error_code_zip(e)) {
+	case ZIP_ER_NOZIP: return "not a zip archive";
+	case ZIP_ER_INCONS: return "zip archive is inconsistent";
+	case ZIP_ER_MEMORY: return "out of memory";
+	case ZIP_ER_CRC: return "crc-32 mismatch";
+	case ZIP_ER_COMPNOTSUPP: return "compression method not supported";
+	case ZIP_ER_ENCRNOTSUPP: return "encryption method not supported";
+	default: return zip_error_strerror(e);
+	}
+}
+
+static zip_t *zsrc_open(const struct zsrc *s, int flags, char *err, size_t errlen)
+{
+	zip_error_t ze;
+	zip_error_init(&ze);
+	zip_source_t *src = s->path ? zip_source_file_create(s->path, 0, -1, &ze)
+				    : zip_source_buffer_create(s->mem, s->len, 0, &ze);
+	zip_t *za = src ? zip_open_from_source(src, flags | ZIP_RDONLY, &ze) : NULL;
+	if (!za) {
+		ws_fmt(err, errlen, "%s", zip_reason(&ze));
+		zip_source_free(src);
+	}
+	zip_error_fini(&ze);
+	return za;
+}
+
+static bool wbuf_init(struct wbuf *b)
+{
+	b->in = ws_malloc(IN_BUF);
+	b->out = ws_malloc(OUT_BUF);
+	b->inf = ws_inflate_new();
+	return b->in && b->out && b->inf;
+}
+
+static void wbuf_fini(struct wbuf *b)
+{
+	free(b->in);
+	free(b->out);
+	ws_inflate_free(b->inf);
+	memset(b, 0, sizeof *b);
+}
+
+/* ---- one member stream ------------------------------------------------- */
+
+static long ms_fail(struct mstream *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static long ms_fail(struct mstream *m, const char *fmt, ...)
+{
+	if (!m->failed) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(m->err, sizeof m->err, fmt, ap);
+		va_end(ap);
+		m->failed = true;
+	}
+	return -1;
+}
+
+static void ms_progress(struct mstream *m, uint64_t k)
+{
+	if (!m->quiet && m->j->o.progress)
+		__atomic_fetch_add(m->j->o.progress, k, __ATOMIC_RELAXED);
+}
+
+/* Opens member idx (declared inflated size `declared`) for reading; algo
+ * names the digest to keep, or NULL. Returns 0, or -1 with m->err set. */
+static int ms_open(struct mstream *m, struct job *j, zip_t *za, zip_uint64_t idx, const zip_stat_t *st,
+		   const char *name, struct wbuf *b, const char *algo, bool quiet)
+{
+	memset(m, 0, sizeof *m);
+	m->j = j;
+	m->za = za;
+	m->idx = idx;
+	m->name = name;
+	m->b = b;
+	m->quiet = quiet;
+	m->declared = st->size;
+	m->cur = b->out;
+	if ((st->valid & ZIP_STAT_ENCRYPTION_METHOD) && st->encryption_method != ZIP_EM_NONE)
+		return (int)ms_fail(m, "member '%s' is encrypted", name);
+	m->method = st->comp_method == ZIP_CM_DEFLATE ? 8 : st->comp_method == ZIP_CM_STORE ? 0 : -1;
+	m->zf = zip_fopen_index(za, idx, m->method >= 0 ? ZIP_FL_COMPRESSED : 0);
+	if (!m->zf) {
+		zip_error_t *e = zip_get_error(za);
+		if (zip_error_code_zip(e) == ZIP_ER_COMPNOTSUPP)
+			return (int)ms_fail(m, "member '%s' uses compression method %u, which this build cannot read",
+					    name, (unsigned)st->comp_method);
+		return (int)ms_fail(m, "cannot open member '%s': %s", name, zip_reason(e));
+	}
+	if (m->method == 8)
+		ws_inflate_reset(b->inf);
+	if (algo && !(m->dg = ws_digest_new(algo)))
+		return (int)ms_fail(m, "out of memory");
+	return 0;
+}
+
+static void pipe_stop(struct mstream *m);
+
+static void ms_close(struct mstream *m)
+{
+	pipe_stop(m);
+	if (m->zf)
+		zip_fclose(m->zf);
+	ws_digest_free(m->dg);
+	m->zf = NULL;
+	m->dg = NULL;
+}
+
+/* Produces up to cap inflated bytes into dst: > 0 bytes, 0 at the end, -1 on failure. */
+static long ms_fill(struct mstream *m, uint8_t *dst, size_t cap)
+{
+	size_t made = 0;
+	if (m->failed)
+		return -1;
+	if (m->end || cap == 0)
+		return 0;
+	if (cap > (size_t)1 << 30)
+		cap = (size_t)1 << 30;
+	if (m->method != 8) {
+		zip_int64_t k = zip_fread(m->zf, dst, cap);
+		if (k < 0 && zip_error_code_zip(zip_file_get_error(m->zf)) == ZIP_ER_CRC)
+			return ms_fail(m, "member '%s' fails its crc-32 check", m->name);   /* libzip checks stored members too */
+		if (k < 0)
+			return ms_fail(m, "cannot read member '%s': %s", m->name, zip_reason(zip_file_get_error(m->zf)));
+		if (k == 0) {
+			m->end = true;
+			return 0;
+		}
+		made = (size_t)k;
+		ms_progress(m, made);
+	} else {
+		for (;;) {
+			if (m->in_pos == m->in_len && !m->in_eof) {
+				zip_int64_t k = zip_fread(m->zf, m->b->in, IN_BUF);
+				if (k < 0)
+					return ms_fail(m, "cannot read member '%s': %s", m->name,
+						       zip_reason(zip_file_get_error(m->zf)));
+				m->in_pos = 0;
+				m->in_len = (size_t)k;
+				m->in_eof = k == 0;
+				ms_progress(m, (uint64_t)k);
+			}
+			size_t used = 0, got = 0;
+			enum ws_inflate_status s = ws_inflate_step(m->b->inf, m->b->in + m->in_pos, m->in_len - m->in_pos,
+								   &used, dst, cap, &got);
+			m->in_pos += used;
+			if (s == WS_INFLATE_ERROR)
+				return ms_fail(m, "member '%s' holds corrupt deflate data", m->name);
+			if (s == WS_INFLATE_END)
+				m->end = true;
+			if (got || m->end) {
+				made = got;
+				break;
+			}
+			if (used == 0) {
+				if (m->in_eof)
+					return ms_fail(m, "member '%s' ends inside its deflate data", m->name);
+				if (m->in_pos < m->in_len && ++m->stalls > 8)
+					return ms_fail(m, "member '%s' holds corrupt deflate data", m->name);
+			}
+		}
+	}
+	/* The central directory's size is a claim: a bomb that inflates past it stops here. */
+	if (made > m->declared - m->produced) {
+		char sz[48];
+		return ms_fail(m, "member '%s' inflates past its declared size of %s", m->name,
+			       fmt_size(sz, sizeof sz, m->declared));
+	}
+	m->produced += made;
+	if (!m->quiet) {
+		const struct ws_limits *lim = &m->j->lim;
+		char sz[48];
+		if (m->produced > lim->max_member_bytes)
+			return ms_fail(m, "member '%s' inflates past the %s limit", m->name,
+				       fmt_size(sz, sizeof sz, lim->max_member_bytes));
+		uint64_t t = __atomic_add_fetch(&m->j->total, made, __ATOMIC_RELAXED);
+		if (t > lim->max_total_bytes) {
+			__atomic_store_n(&m->j->over_total, 1, __ATOMIC_RELAXED);
+			return ms_fail(m, "member '%s' stopped: the archive inflates past the %s total limit", m->name,
+				       fmt_size(sz, sizeof sz, lim->max_total_bytes));
+		}
+		m->crc = ws_crc32(m->crc, dst, made);
+		if (m->dg && !m->defer_hash)
+			ws_digest_update(m->dg, dst, made);
+	}
+	return (long)made;
+}
+
+static void *pipe_run(void *arg)
+{
+	struct pipe *p = arg;
+	struct mstream *m = p->m;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (p->head - p->tail == RING && !p->cancel)
+			pthread_cond_wait(&p->cv, &p->mu);
+		bool stop = p->cancel;
+		unsigned s = p->head % RING;
+		pthread_mutex_unlock(&p->mu);
+		long k = 0;
+		if (!stop) {
+			pthread_mutex_lock(&p->zmu);
+			k = ms_fill(m, p->slot[s], OUT_BUF);
+			pthread_mutex_unlock(&p->zmu);
+		}
+		pthread_mutex_lock(&p->mu);
+		if (k > 0) {
+			p->len[s] = (size_t)k;
+			p->head++;
+		} else {
+			p->done = true;           /* m->end or m->failed is set, or cancelled */
+		}
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		if (k <= 0)
+			return NULL;
+	}
+}
+
+/* Starts the read-ahead thread for m; on failure m simply stays synchronous. */
+static void pipe_start(struct mstream *m, bool defer_hash)
+{
+	struct pipe *p = ws_calloc(1, sizeof *p);
+	if (!p)
+		return;
+	uint8_t *mem = ws_malloc(RING * OUT_BUF);
+	if (!mem) {
+		free(p);
+		return;
+	}
+	for (int i = 0; i < RING; i++)
+		p->slot[i] = mem + (size_t)i * OUT_BUF;
+	p->m = m;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_mutex_init(&p->zmu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	m->defer_hash = defer_hash;
+	m->pp = p;
+	m->zmu = &p->zmu;
+	if (pthread_create(&p->tid, NULL, pipe_run, p) != 0) {
+		m->pp = NULL;
+		m->zmu = NULL;
+		m->defer_hash = false;
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->zmu);
+		pthread_mutex_destroy(&p->mu);
+		free(mem);
+		free(p);
+	}
+}
+
+/* Cancels (if still running) and joins the read-ahead thread. */
+static void pipe_stop(struct mstream *m)
+{
+	struct pipe *p = m->pp;
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->cancel = true;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->tid, NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->zmu);
+	pthread_mutex_destroy(&p->mu);
+	free(p->slot[0]);
+	free(p);
+	m->pp = NULL;
+	m->zmu = NULL;
+}
+
+/* Gives back the slot the reader held and takes the next one; false at the end. */
+static bool pipe_next(struct mstream *m)
+{
+	struct pipe *p = m->pp;
+	bool got = false;
+	pthread_mutex_lock(&p->mu);
+	if (m->holding) {
+		p->tail++;
+		m->holding = false;
+		pthread_cond_broadcast(&p->cv);
+	}
+	while (p->head == p->tail && !p->done)
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (p->head != p->tail) {
+		unsigned s = p->tail % RING;
+		m->cur = p->slot[s];
+		m->out_pos = 0;
+		m->out_len = p->len[s];
+		m->holding = got = true;
+	} else {
+		m->out_pos = m->out_len = 0;
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (got && m->defer_hash && m->dg)
+		ws_digest_update(m->dg, m->cur, m->out_len);
+	return got;
+}
+
+/* struct ws_reader.read: hands out what the sniff left, then inflates on. */
+static long ms_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen)
+{
+	struct mstream *m = ctx;
+	if (m->out_pos == m->out_len) {
+		if (m->pp) {
+			pipe_next(m);
+		} else if (!m->failed && !m->end) {
+			if (n >= DIRECT_MIN) {
+				long k = ms_fill(m, buf, n);
+				if (k > 0)
+					return k;
+			} else {
+				long k = ms_fill(m, m->b->out, OUT_BUF);
+				m->cur = m->b->out;
+				m->out_pos = 0;
+				m->out_len = k > 0 ? (size_t)k : 0;
+			}
+		}
+	}
+	if (m->out_pos < m->out_len) {
+		size_t k = m->out_len - m->out_pos;
+		if (k > n)
+			k = n;
+		memcpy(buf, m->cur + m->out_pos, k);
+		m->out_pos += k;
+		return (long)k;
+	}
+	if (m->failed) {
+		m->told_scanner = true;
+		ws_fmt(err, errlen, "%s", m->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* struct ws_reader.reread: a second stream over the same member, skipped to off. */
+static int ms_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen)
+{
+	struct mstream *m = ctx, s;
+	struct wbuf b = { 0 };
+	zip_stat_t st;
+	int rc = -1;
+	zip_stat_init(&st);
+	if (m->zmu)
+		pthread_mutex_lock(m->zmu);      /* the read-ahead thread shares this zip_t */
+	if (!wbuf_init(&b)) {
+		ws_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	if (zip_stat_index(m->za, m->idx, 0, &st) != 0 || ms_open(&s, m->j, m->za, m->idx, &st, m->name, &b, NULL, true)) {
+		ws_fmt(err, errlen, "cannot reopen member '%s'", m->name);
+		goto out_close;
+	}
+	while (off) {
+		long k = ms_fill(&s, b.out, off < OUT_BUF ? (size_t)off : OUT_BUF);
+		if (k <= 0)
+			break;
+		off -= (uint64_t)k;
+	}
+	size_t got = 0;
+	while (!off && got < n) {
+		long k = ms_fill(&s, buf + got, n - got);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (s.failed)
+		ws_fmt(err, errlen, "%s", s.err);
+	else if (got < n)
+		ws_fmt(err, errlen, "member '%s' ends before the range re-read", m->name);
+	else
+		rc = 0;
+out_close:
+	ms_close(&s);
+out:
+	wbuf_fini(&b);
+	if (m->zmu)
+		pthread_mutex_unlock(m->zmu);
+	return rc;
+}
+
+/* Reads a whole small member into a fresh NUL-terminated buffer; NULL with err set. */
+static char *ms_slurp(struct job *j, zip_t *za, zip_uint64_t idx, const char *name, uint64_t max, size_t *len,
+		      struct wbuf *b, char *err, size_t errlen)
+{
+	zip_stat_t st;
+	struct mstream m;
+	char *p = NULL, sz[48];
+	zip_stat_init(&st);
+	if (zip_stat_index(za, idx, 0, &st) != 0) {
+		ws_fmt(err, errlen, "cannot read the entry of '%s'", name);
+		return NULL;
+	}
+	if (st.size > max) {
+		ws_fmt(err, errlen, "'%s' is larger than %s", name, fmt_size(sz, sizeof sz, max));
+		return NULL;
+	}
+	if (ms_open(&m, j, za, idx, &st, name, b, NULL, true) == 0 && (p = ws_malloc((size_t)st.size + 1))) {
+		size_t got = 0;
+		long k;
+		while ((k = ms_fill(&m, (uint8_t *)p + got, (size_t)st.size - got)) > 0)
+			got += (size_t)k;
+		if (!m.failed && got == st.size) {
+			uint8_t extra;
+			if (ms_fill(&m, &extra, 1) != 0 && !m.failed)   /* longer than declared */
+				ms_fail(&m, "member '%s' inflates past its declared size", name);
+		}
+		if (!m.failed && got != st.size)
+			ms_fail(&m, "member '%s' is shorter than declared", name);
+		p[got] = '\0';
+		*len = got;
+	} else if (!m.failed) {
+		ms_fail(&m, "out of memory");
+	}
+	if (m.failed) {
+		ws_fmt(err, errlen, "%s", m.err);
+		free(p);
+		p = NULL;
+	}
+	ms_close(&m);
+	return p;
+}
+
+/* ---- one member, start to end ------------------------------------------ */
+
+static int default_scan(void *ctx, struct ws_artifact *a, const char *member, struct ws_reader *r, uint64_t size,
+			const struct ws_scan_opts *opt)
+{
+	return ws_scan_stream(a, member, r, size, opt);
+}
+
+static bool name_escapes(const char *s)
+{
+	if (s[0] == '/' || s[0] == '\\' || (s[0] && s[1] == ':'))
+		return true;
+	for (const char *p = s; *p; ) {
+		size_t k = strcspn(p, "/\\");
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += k;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+static bool scannable(enum ws_content c)
+{
+	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
+	       c == WS_CONTENT_PTX;
+}
+
+static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
+{
+	struct mres *r = &j->res[i];
+	char nb[NAME_SHOWN], sz[48];
+	const char *name = shown(nb, r->name);
+	zip_stat_t st;
+	struct mstream m;
+
+	if (r->dir || __atomic_load_n(&j->over_total, __ATOMIC_RELAXED))
+		return;
+	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
+	if (!t)
+		return;
+	t->path = j->a->path;                 /* borrowed: the scanner names errors with it */
+	if (name_escapes(r->name))
+		ws_artifact_error(t, j->label, "member name '%s' escapes the archive", name);
+	zip_stat_init(&st);
+	if (zip_stat_index(za, i, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
+		ws_artifact_error(t, j->label, "cannot read the entry of member '%s'", name);
+		return;
+	}
+	if (st.size > j->lim.max_member_bytes) {
+		ws_artifact_error(t, j->label, "member '%s' inflates past the %s limit", name,
+				  fmt_size(sz, sizeof sz, j->lim.max_member_bytes));
+		return;
+	}
+	const struct ws_record_line *rl = r->rec >= 0 ? &j->rec.line[r->rec] : NULL;
+	const char *algo = j->o.verify_record && rl && ws_digest_known(rl->algo) ? rl->algo : NULL;
+	if (ms_open(&m, j, za, i, &st, name, b, algo, false) == 0) {
+		/* sniff: the first bytes say whether the scanner wants this member */
+		while (m.out_len < WS_SNIFF_BYTES && !m.end && !m.failed) {
+			long k = ms_fill(&m, b->out + m.out_len, OUT_BUF - m.out_len);
+			if (k > 0)
+				m.out_len += (size_t)k;
+		}
+		int rc = 0;
+		bool scan = !m.failed && scannable(ws_sniff(b->out, m.out_len));
+		/* large members read ahead on a helper thread when threads are allowed; the
+		 * hash runs beside the scanner, or beside the inflate when nothing scans */
+		if (j->o.jobs > 1 && !m.failed && !m.end && st.size >= PIPE_MIN && (scan || j->o.verify_record))
+			pipe_start(&m, !scan);
+		if (scan) {
+			struct ws_reader rd = { .read = ms_read, .reread = ms_reread, .ctx = &m };
+			ws_zip_member_fn fn = j->o.scan_member ? j->o.scan_member : default_scan;
+			r->scanned = true;
+			rc = fn(j->o.scan_member_ctx, t, r->name, &rd, st.size, &j->scan);
+		}
+		/* The scanner may stop early; verification needs every byte hashed. */
+		if (m.pp) {
+			if (j->o.verify_record)
+				while (pipe_next(&m))
+					;
+			pipe_stop(&m);
+		} else if (j->o.verify_record) {
+			while (!m.end && !m.failed) {
+				m.out_pos = m.out_len = 0;
+				ms_fill(&m, b->out, OUT_BUF);
+			}
+		}
+		if (m.failed && m.told_scanner && rc == -1)
+			m.err[0] = '\0';              /* the scanner has reported it already */
+	}
+	if (m.failed) {
+		if (m.err[0])
+			ws_artifact_error(t, j->label, "%s", m.err);
+	} else if (m.end) {
+		if ((st.valid & ZIP_STAT_SIZE) && m.produced != st.size)
+			ws_artifact_error(t, j->label, "member '%s' inflates to %llu bytes, not the %llu its entry declares",
+					  name, (unsigned long long)m.produced, (unsigned long long)st.size);
+		else if ((st.valid & ZIP_STAT_CRC) && m.crc != st.crc)
+			ws_artifact_error(t, j->label, "member '%s' fails its crc-32 check (zip says %08x, data gives %08x)",
+					  name, (unsigned)st.crc, (unsigned)m.crc);
+		else
+			r->complete = true;
+		if (r->complete && m.dg) {
+			uint8_t md[WS_DIGEST_MAX];
+			size_t dl = ws_digest_final(m.dg, md);
+			if (!dl || !ws_b64url_nopad(md, dl, r->digest, sizeof r->digest))
+				r->digest[0] = '\0';
+		}
+	}
+	r->size = m.produced;
+	ms_close(&m);
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+static int hash_source(const struct zsrc *s, char hex[65], char *err, size_t errlen)
+{
+	if (!s->path) {
+		struct ws_digest *d = ws_digest_new("sha256");
+		uint8_t md[WS_DIGEST_MAX];
+		if (!d) {
+			ws_fmt(err, errlen, "out of memory");
+			return -1;
+		}
+		ws_digest_update(d, s->mem, s->len);
+		size_t dl = ws_digest_final(d, md);
+		ws_digest_free(d);
+		if (dl != 32) {
+			ws_fmt(err, errlen, "sha-256 failed");
+			return -1;
+		}
+		ws_hex(md, 32, hex);
+		return 0;
+	}
+	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ws_fmt(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	int rc = ws_sha256_fd(fd, hex, NULL, err, errlen);
+	close(fd);
+	return rc;
+}
+
+struct worker {
+	struct job *j;
+	zip_t *za;                   /* the opener's handle for the calling thread, else opened here */
+	pthread_t tid;
+	bool started;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct job *j = w->j;
+	struct wbuf b = { 0 };
+	zip_t *za = w->za;
+	bool own = false, bufs = false;
+	for (;;) {
+		uint32_t k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+		if (k >= j->ntask)
+			break;
+		uint32_t t = j->task[k];
+		if (t == HASH_TASK) {
+			j->file_rc = hash_source(&j->src, j->file_hex, j->file_err, sizeof j->file_err);
+			continue;
+		}
+		if (!za) {
+			char err[WS_ERRMAX];
+			za = zsrc_open(&j->src, 0, err, sizeof err);
+			own = za != NULL;
+		}
+		if (!bufs)
+			bufs = wbuf_init(&b);
+		if (!za || !bufs) {
+			struct mres *r = &j->res[t];
+			char nb[NAME_SHOWN];
+			if ((r->tmp = ws_calloc(1, sizeof *r->tmp)))
+				ws_artifact_error(r->tmp, j->label, "cannot read member '%s': %s", shown(nb, r->name),
+						  za ? "out of memory" : "cannot reopen the archive");
+			continue;
+		}
+		do_member(j, za, t, &b);
+	}
+	wbuf_fini(&b);
+	if (own)
+		zip_discard(za);
+	return NULL;
+}
+
+static int cmp_task(const void *x, const void *y, void *ctx)
+{
+	const struct job *j = ctx;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	uint64_t sa = a == HASH_TASK ? UINT64_MAX : j->res[a].comp_size;
+	uint64_t sb = b == HASH_TASK ? UINT64_MAX : j->res[b].comp_size;
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Runs every member (and the file hash when asked) over `jobs` threads, the
+ * calling thread being one of them with handle za. */
+static void run_members(struct job *j, zip_t *za, int jobs, bool hash_task)
+{
+	j->task = ws_calloc((size_t)j->n + 1, sizeof *j->task);
+	if (!j->task) {
+		ws_artifact_error(j->a, j->label, "out of memory");
+		return;
+	}
+	j->ntask = 0;
+	if (hash_task)
+		j->task[j->ntask++] = HASH_TASK;
+	for (zip_uint64_t i = 0; i < j->n; i++)
+		if (!j->res[i].dir)
+			j->task[j->ntask++] = (uint32_t)i;
+	/* largest first: the long members start early and the threads finish together */
+	if (jobs > 1)
+		qsort_r(j->task, j->ntask, sizeof *j->task, cmp_task, j);
+	if ((uint32_t)jobs > j->ntask)
+		jobs = (int)j->ntask;
+	if (jobs > MAX_THREADS)
+		jobs = MAX_THREADS;
+	struct worker w[MAX_THREADS];
+	for (int t = 0; t < jobs; t++) {
+		w[t] = (struct worker){ .j = j, .za = t == 0 ? za : NULL };
+		if (t > 0)
+			w[t].started = pthread_create(&w[t].tid, NULL, worker_run, &w[t]) == 0;
+	}
+	worker_run(&w[0]);
+	for (int t = 1; t < jobs; t++)
+		if (w[t].started)
+			pthread_join(w[t].tid, NULL);
+	/* A thread that did not start left tasks behind only if none ran: the loop
+	 * above has the calling thread take every task left, so nothing is lost. */
+}
+
+/* ---- archive ----------------------------------------------------------- */
+
+static bool push_name(char ***v, size_t *n, uint32_t *cap, const char *s)
+{
+	if (*n >= UINT32_MAX - 1 || !ws_grow((void **)v, cap, (uint32_t)*n + 1, sizeof **v))
+		return false;
+	char *c = ws_strdup(s);
+	if (!c)
+		return false;
+	(*v)[(*n)++] = c;
+	return true;
+}
+
+/* PEP 503-like comparison of a distribution name with a dist-info prefix. */
+static bool same_dist(const char *a, size_t al, const char *b, size_t bl)
+{
+	size_t i = 0, k = 0;
+	for (; i < al && k < bl; i++, k++) {
+		char x = a[i], y = b[k];
+		if (x == '-' || x == '.')
+			x = '_';
+		if (y == '-' || y == '.')
+			y = '_';
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return false;
+	}
+	return i == al && k == bl;
+}
+
+/* Picks the dist-info directory and reads METADATA, WHEEL and RECORD from it. */
+static void read_distinfo(struct job *j, zip_t *za, struct wbuf *b, bool *wheel)
+{
+	struct ws_artifact *a = j->a;
+	struct ws_wheel_info fn = { 0 };
+	bool have_fn = a->path && ws_wheel_parse_filename(&fn, a->path) == 0;
+	const char *files[] = { "RECORD", "WHEEL", "METADATA" };
+	int64_t found[3] = { -1, -1, -1 };
+	size_t pl = 0;
+
+	/* the dist-info of the distribution the file name says, else the first one */
+	for (int pass = 0; pass < 2 && !j->di; pass++) {
+		for (zip_uint64_t i = 0; i < j->n; i++) {
+			const char *nm = j->res[i].name;
+			if (!ws_distinfo_file(nm, "RECORD", &pl) && !ws_distinfo_file(nm, "WHEEL", &pl))
+				continue;
+			const char *dash = memchr(nm, '-', pl);
+			if (pass == 0 && (!have_fn || !dash || !same_dist(nm, (size_t)(dash - nm), fn.name, strlen(fn.name))))
+				continue;
+			j->di = ws_strndup(nm, pl);
+			break;
+		}
+	}
+	if (!j->di)
+		goto out;
+	pl = strlen(j->di);
+	for (zip_uint64_t i = 0; i < j->n; i++) {
+		const char *nm = j->res[i].name;
+		if (strncmp(nm, j->di, pl) != 0)
+			continue;
+		for (int f = 0; f < 3; f++)
+			if (found[f] < 0 && strcmp(nm + pl, files[f]) == 0)
+				found[f] = (int64_t)i;
+	}
+	*wheel = true;
+	struct ws_wheel_info *w = a->wheel = ws_calloc(1, sizeof *a->wheel);
+	if (!w) {
+		ws_artifact_error(a, j->label, "out of memory");
+		goto out;
+	}
+	if (have_fn) {
+		*w = fn;
+		memset(&fn, 0, sizeof fn);
+	} else {
+		/* no wheel file name (a pip cache body): "{name}-{version}.dist-info/" */
+		size_t sl = pl - 11;
+		const char *dash = memchr(j->di, '-', sl);
+		if (dash && dash > j->di && dash + 1 < j->di + sl) {
+			w->name = ws_strndup(j->di, (size_t)(dash - j->di));
+			w->version = ws_strndup(dash + 1, sl - (size_t)(dash + 1 - j->di));
+			const char *plus = w->version ? strchr(w->version, '+') : NULL;
+			if (plus && plus[1])
+				w->local = ws_strdup(plus + 1);
+		}
+	}
+	for (int f = 0; f < 3; f++) {
+		char err[WS_ERRMAX], nb[NAME_SHOWN];
+		size_t len = 0;
+		if (found[f] < 0 || (f == 0 && !j->o.verify_record))
+			continue;
+		const char *nm = j->res[found[f]].name;
+		char *p = ms_slurp(j, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
+				   err, sizeof err);
+		if (!p) {
+			ws_artifact_error(a, j->label, "cannot read '%s': %s", nb, err);
+			continue;
+		}
+		if (f == 0) {
+			if (ws_record_parse(&j->rec, p, len, err, sizeof err) == 0)
+				j->have_rec = true;
+			else
+				ws_artifact_error(a, j->label, "%s", err);
+		} else if (f == 1) {
+			ws_wheel_parse_wheelfile(w, p, len);
+		} else {
+			ws_wheel_parse_metadata(w, p, len);
+		}
+		free(p);
+	}
+	if (j->o.verify_record && found[0] < 0)
+		ws_artifact_error(a, j->label, "wheel has no RECORD in '%s'", j->di);
+out:
+	free(fn.name); free(fn.version); free(fn.local);
+	free(fn.python_tag); free(fn.abi_tag); free(fn.platform_tag);
+}
+
+/* Moves one member's objects and errors into the artifact, then judges it against RECORD. */
+static void merge_member(struct job *j, struct mres *r, bool *seen, uint32_t *caps)
+{
+	struct ws_artifact *a = j->a;
+	char nb[NAME_SHOWN];
+	if (r->tmp) {
+		struct ws_artifact *t = r->tmp;
+		for (uint32_t k = 0; k < t->nobjects; k++) {
+			struct ws_object *d = ws_artifact_add_object(a);
+			if (!d) {
+				ws_object_clear(&t->objects[k]);
+				continue;
+			}
+			*d = t->objects[k];
+		}
+		free(t->objects);
+		t->objects = NULL;
+		t->nobjects = 0;
+		for (uint32_t k = 0; k < t->nerrors; k++)
+			ws_artifact_error(a, t->errors[k].where, "%s", t->errors[k].message);
+		t->path = NULL;
+		ws_artifact_free(t);
+		r->tmp = NULL;
+	}
+	if (r->scanned)
+		a->members_scanned++;
+	a->bytes_inflated += r->size;
+	if (!j->have_rec || !j->o.verify_record || r->dir)
+		return;
+	struct ws_record *rec = &a->record;
+	if (r->rec < 0) {
+		size_t pl = strlen(j->di);
+		bool own = strncmp(r->name, j->di, pl) == 0 &&
+			   (strcmp(r->name + pl, "RECORD") == 0 || strcmp(r->name + pl, "RECORD.jws") == 0 ||
+			    strcmp(r->name + pl, "RECORD.p7s") == 0);
+		if (!own)
+			push_name(&rec->unlisted, &rec->nunlisted, &caps[2], r->name);
+		return;
+	}
+	seen[r->rec] = true;
+	if (!r->complete)
+		return;                           /* unreadable: already an error of its own */
+	const struct ws_record_line *L = &j->rec.line[r->rec];
+	bool bad = false;
+	shown(nb, r->name);
+	if (L->algo[0] && !ws_digest_known(L->algo)) {
+		ws_artifact_error(a, j->label, "RECORD gives '%s' a hash wheels may not use (%s)", nb, L->algo);
+		bad = true;
+	} else if (L->algo[0] && (!r->digest[0] || strcmp(r->digest, L->digest) != 0)) {
+		ws_artifact_error(a, j->label, "RECORD hash mismatch for '%s'", nb);
+		bad = true;
+	}
+	if (L->size >= 0 && (uint64_t)L->size != r->size) {
+		ws_artifact_error(a, j->label, "RECORD size mismatch for '%s' (RECORD says %lld, member has %llu)", nb,
+				  (long long)L->size, (unsigned long long)r->size);
+		bad = true;
+	}
+	if (bad)
+		push_name(&rec->mismatched, &rec->nmismatched, &caps[0], r->name);
+}
+
+static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct ws_zip_opts *opt)
+{
+	struct job j = { .a = a, .src = *src };
+	char err[WS_ERRMAX];
+	zip_t *za = NULL;
+	struct wbuf b = { 0 };
+	uint32_t nerr0 = a->nerrors;
+	bool wheel = false;
+
+	if (opt)
+		j.o = *opt;
+	else
+		ws_zip_opts_default(&j.o);
+	if (j.o.scan)
+		j.scan = *j.o.scan;
+	else
+		j.scan.want_kernels = true;
+	if (j.scan.lim)
+		j.lim = *j.scan.lim;
+	else
+		ws_limits_default(&j.lim);
+	j.scan.lim = &j.lim;
+	j.label = a->path ? a->path : "(memory)";
+	if (!a->type)
+		a->type = "zip";
+
+	if (src->path) {
+		struct stat sb;
+		if (stat(src->path, &sb) == 0)
+			a->size = (uint64_t)sb.st_size;
+	} else {
+		a->size = src->len;
+	}
+	za = zsrc_open(src, ZIP_CHECKCONS, err, sizeof err);
+	if (!za) {
+		ws_artifact_error(a, j.label, "%s", err);
+		if (j.o.hash_file && hash_source(src, a->sha256, err, sizeof err) != 0)
+			a->sha256[0] = '\0';
+		goto out;
+	}
+	zip_int64_t n = zip_get_num_entries(za, 0);
+	if (n < 0 || (uint64_t)n > j.lim.max_members) {
+		ws_artifact_error(a, j.label, "archive holds %lld members, more than the limit of %u", (long long)n,
+				  j.lim.max_members);
+		goto out;
+	}
+	j.n = (zip_uint64_t)n;
+	if (n && !(j.res = ws_calloc((size_t)n, sizeof *j.res))) {
+		ws_artifact_error(a, j.label, "out of memory");
+		goto out;
+	}
+	for (zip_uint64_t i = 0; i < j.n; i++) {
+		zip_stat_t st;
+		zip_stat_init(&st);
+		const char *nm = zip_stat_index(za, i, 0, &st) == 0 && (st.valid & ZIP_STAT_NAME) ? st.name : "";
+		size_t len = strlen(nm);
+		j.res[i].name = ws_strdup(nm);
+		j.res[i].comp_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+		j.res[i].dir = len > 0 && nm[len - 1] == '/';
+		j.res[i].rec = -1;
+		if (!j.res[i].name) {
+			ws_artifact_error(a, j.label, "out of memory");
+			goto out;
+		}
+	}
+	if (!wbuf_init(&b)) {
+		ws_artifact_error(a, j.label, "out of memory");
+		goto out;
+	}
+	read_distinfo(&j, za, &b, &wheel);
+	a->type = wheel ? "wheel" : "zip";
+	if (j.have_rec)
+		for (zip_uint64_t i = 0; i < j.n; i++)
+			j.res[i].rec = ws_record_find(&j.rec, j.res[i].name);
+
+	int jobs = j.o.jobs > 1 ? j.o.jobs : 1;
+	if (jobs == 1) {
+		if (j.o.hash_file && (j.file_rc = hash_source(src, j.file_hex, j.file_err, sizeof j.file_err)) == 0)
+			memcpy(a->sha256, j.file_hex, sizeof a->sha256);
+		for (zip_uint64_t i = 0; i < j.n; i++)
+			do_member(&j, za, i, &b);
+	} else {
+		wbuf_fini(&b);                /* the calling thread's worker keeps its own */
+		run_members(&j, za, jobs, j.o.hash_file);
+		if (j.o.hash_file && j.file_rc == 0)
+			memcpy(a->sha256, j.file_hex, sizeof a->sha256);
+	}
+	if (j.o.hash_file && j.file_rc != 0)
+		ws_artifact_error(a, j.label, "cannot hash the file: %s", j.file_err);
+
+	/* merge in central-directory order: the output does not depend on jobs */
+	bool *seen = j.have_rec && j.rec.n ? ws_calloc(j.rec.n, sizeof *seen) : NULL;
+	uint32_t caps[3] = { 0, 0, 0 };
+	if (j.have_rec && j.rec.n && !seen) {
+		ws_artifact_error(a, j.label, "out of memory");
+		j.have_rec = false;
+	}
+	for (zip_uint64_t i = 0; i < j.n; i++)
+		merge_member(&j, &j.res[i], seen, caps);
+	if (__atomic_load_n(&j.over_total, __ATOMIC_RELAXED)) {
+		char sz[48];
+		ws_artifact_error(a, j.label, "archive inflates past the %s total limit; members after it were skipped",
+				  fmt_size(sz, sizeof sz, j.lim.max_total_bytes));
+	}
+	if (j.have_rec && j.o.verify_record) {
+		struct ws_record *rec = &a->record;
+		for (uint32_t k = 0; k < j.rec.n; k++)
+			if (!seen[k])
+				push_name(&rec->missing, &rec->nmissing, &caps[1], j.rec.line[k].path);
+		rec->checked = true;
+		rec->ok = !rec->nmismatched && !rec->nmissing && !rec->nunlisted;
+	}
+	free(seen);
+out:
+	if (j.res)
+		for (zip_uint64_t i = 0; i < j.n; i++) {
+			free(j.res[i].name);
+			if (j.res[i].tmp) {
+				j.res[i].tmp->path = NULL;
+				ws_artifact_free(j.res[i].tmp);
+			}
+		}
+	free(j.res);
+	free(j.task);
+	free(j.di);
+	ws_record_index_free(&j.rec);
+	wbuf_fini(&b);
+	if (za)
+		zip_discard(za);
+	return a->nerrors > nerr0 ? -1 : 0;
+}
+
+int ws_zip_scan_file(struct ws_artifact *a, const char *path, const struct ws_zip_opts *o)
+{
+	struct zsrc s = { .path = path };
+	return zip_scan(a, &s, o);
+}
+
+int ws_zip_scan_memory(struct ws_artifact *a, const uint8_t *p, size_t n, const struct ws_zip_opts *o)
+{
+	struct zsrc s = { .mem = p, .len = n };
+	return zip_scan(a, &s, o);
+}
