@@ -45,6 +45,10 @@ struct ws_scan_opts {
 	bool want_kernels;           /* decode payloads for kernel names (default true) */
 	ws_container_fn on_container;
 	void *on_container_ctx;
+	int jobs;                    /* > 1: decode payloads on this many threads (not with
+				      * on_container, which needs each container's facts at once) */
+	bool drop_behind;            /* memory input is a private file mapping: give pages
+				      * already scanned back to the kernel (keeps RSS small) */
 };
 
 /* Scan one input held in memory. `member` names it inside its artifact (NULL

@@ -19,6 +19,8 @@ struct ws_window {
 	uint64_t released;             /* callers need nothing before this offset */
 	size_t max_cap;                /* the most a single peek may make the window hold */
 	bool eof, failed;
+	bool drop_behind;              /* memory mode over a file mapping: madvise scanned pages away */
+	uint64_t dropped;              /* pages before this offset were given back */
 	char err[WS_ERRMAX];
 };
 

@@ -123,13 +123,20 @@ static size_t live_compare(const struct runner *R, const struct ws_artifact *a, 
 
 /* ---- scanning one path ---------------------------------------------------------- */
 
-static void hash_memory(struct ws_artifact *a, const uint8_t *p, size_t n)
+/* Hashes a private file mapping, giving each hashed chunk's pages back at once so
+ * that hashing a 2 GB file does not make it all resident. */
+static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 {
 	struct ws_digest *d = ws_digest_new("sha256");
 	uint8_t md[WS_DIGEST_MAX];
+	const size_t chunk = (size_t)32 << 20;     /* a multiple of the page size */
 	if (!d)
 		return;
-	ws_digest_update(d, p, n);
+	for (size_t off = 0; off < n; off += chunk) {
+		size_t len = n - off < chunk ? n - off : chunk;
+		ws_digest_update(d, p + off, len);
+		madvise(p + off, len, MADV_DONTNEED);
+	}
 	size_t len = ws_digest_final(d, md);
 	ws_digest_free(d);
 	if (len == 32)
@@ -196,9 +203,12 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 		return a;
 	}
 	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-	hash_memory(a, p, (size_t)st.st_size);
-	if (c != WS_CONTENT_OTHER)
-		ws_scan_memory(a, NULL, p, (size_t)st.st_size, so);
+	hash_mapping(a, p, (size_t)st.st_size);
+	if (c != WS_CONTENT_OTHER) {
+		struct ws_scan_opts mo = *so;
+		mo.drop_behind = true;
+		ws_scan_memory(a, NULL, p, (size_t)st.st_size, &mo);
+	}
 	munmap(p, (size_t)st.st_size);
 	return a;
 }
@@ -206,6 +216,8 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
+	/* one input: its payloads are decoded on all the threads instead */
+	so.jobs = R->njobs == 1 ? R->cfg->jobs : 1;
 	struct live_ctx lc = {R};
 	if (R->live && R->nt) {
 		so.on_container = live_container;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "ws_decode.h"
+#include "ws_decodeq.h"
 #include "ws_elf.h"
 #include "ws_util.h"
 #include "ws_window.h"
@@ -28,6 +29,7 @@ struct scan {
 	struct ws_limits lim;
 	struct ws_window *w;
 	const char *member;            /* the input's name inside its artifact, or NULL */
+	struct ws_decodeq *q;          /* payloads decoded on threads, or NULL: inline */
 };
 
 /* "path!member" (or "path") for error lines, into buf. */
@@ -244,7 +246,11 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 					window_error(s, o, "fatbin entry payload");
 					return limit;
 				}
-				inspect_payload(s, o, e, p, (size_t)ps);
+				if (!s->q)
+					inspect_payload(s, o, e, p, (size_t)ps);
+				else if (ws_decodeq_push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
+							 e, p, (size_t)ps) < 0)
+					entry_error(s, o, e, "out of memory queueing a payload");
 			}
 		}
 		if (e->relocatable)
@@ -263,6 +269,57 @@ bad:
 	obj_error(s, o, msg);
 	count_kernels(f);
 	return end;
+}
+
+/* Moves a decoded payload's facts into its entry. */
+static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_task *t)
+{
+	struct ws_entry *e = &o->fatbins[t->fatbin].entries[t->entry];
+	const struct ws_entry *r = &t->res;
+	e->content_size = r->content_size;
+	e->elf_sm = r->elf_sm;
+	e->relocatable = r->relocatable;
+	e->toolkit = r->toolkit;
+	e->ptx_major = r->ptx_major;
+	e->ptx_minor = r->ptx_minor;
+	memcpy(e->ptx_target, r->ptx_target, sizeof e->ptx_target);
+	e->kernels_known = r->kernels_known;
+	e->producer = t->res.producer;
+	e->tool_options = t->res.tool_options;
+	t->res.producer = t->res.tool_options = NULL;
+	if (r->nkernels && (e->kernels = ws_calloc(r->nkernels, sizeof *e->kernels)) != NULL) {
+		for (uint32_t k = 0; k < r->nkernels; k++) {
+			const char *name = t->names.str[r->kernels[k]];
+			uint32_t idx = ws_strpool_intern(&o->kernels, name, strlen(name));
+			if (idx == UINT32_MAX) {
+				entry_error(s, o, e, "out of memory listing kernels");
+				break;
+			}
+			e->kernels[e->nkernels++] = idx;
+		}
+	}
+	if (t->rc < 0)
+		entry_error(s, o, e, t->err);
+}
+
+/* Merges what the decode threads found for this object, in entry order. */
+static void finish_object(struct scan *s, struct ws_object *o)
+{
+	if (!s->q)
+		return;
+	size_t n;
+	struct ws_decode_task **v = ws_decodeq_drain(s->q, &n);
+	for (size_t i = 0; i < n; i++) {
+		apply_task(s, o, v[i]);
+		ws_decode_task_free(v[i]);
+	}
+	free(v);
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		struct ws_fatbin *f = &o->fatbins[k];
+		for (uint32_t i = 0; i < f->nentries; i++)
+			f->relocatable |= f->entries[i].relocatable;
+		count_kernels(f);
+	}
 }
 
 /* Searches [from, to) for containers; stops early only on a read failure. */
@@ -423,6 +480,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 		if (sec.n && ws_add_u64(table_at, (uint64_t)sec.n * 64, &after) && after < limit)
 			search_containers(s, o, origin, after, limit);
 	}
+	finish_object(s, o);
 	label_sections(o, 0, sec.n ? &sec : NULL);
 	ws_elf_sections_free(&sec);
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
@@ -437,6 +495,7 @@ static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin,
 		return;
 	}
 	search_containers(s, o, origin, origin, limit);
+	finish_object(s, o);
 	for (uint32_t i = 0; i < o->nfatbins; i++)
 		o->fatbins[i].section[0] = '\0';
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
@@ -646,7 +705,11 @@ static int scan_input(struct ws_artifact *a, const char *member, struct ws_windo
 	enum ws_content c = ws_sniff(p, got);
 	if (c == WS_CONTENT_OTHER || c == WS_CONTENT_ZIP)
 		return 1;
+	/* 64 MiB of payloads in flight keeps the threads busy and memory bounded */
+	if (opt->jobs > 1 && !opt->on_container && opt->want_kernels)
+		s.q = ws_decodeq_new(opt->jobs, &s.lim, (uint64_t)64 << 20);
 	scan_object(&s, member, 0, w->size, 0, member == NULL);
+	ws_decodeq_free(s.q);
 	return a->nerrors != errors ? -1 : 0;
 }
 
@@ -655,6 +718,7 @@ int ws_scan_memory(struct ws_artifact *a, const char *member, const uint8_t *p, 
 {
 	struct ws_window w;
 	ws_window_memory(&w, p, n);
+	w.drop_behind = opt->drop_behind;
 	return scan_input(a, member, &w, opt);
 }
 

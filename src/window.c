@@ -1,6 +1,7 @@
 /* window.c - bounded read window over a memory span or a pull stream (see ws_window.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "ws_util.h"
 #include "ws_window.h"
@@ -32,10 +33,29 @@ void ws_window_free(struct ws_window *w)
 		free(w->buf);
 }
 
+/* Memory mode: hand file pages that lie well behind the release point back to the
+ * kernel, so that a 2 GB library does not stay resident once scanned. Only for private
+ * file mappings (the pages are re-read from the file if touched again). */
+#define WS_DROP_STEP ((uint64_t)32 << 20)
+static void drop_behind(struct ws_window *w)
+{
+	uint64_t upto = w->released > WS_WINDOW_HISTORY ? w->released - WS_WINDOW_HISTORY : 0;
+	uintptr_t page = 4096;
+	uintptr_t from = ((uintptr_t)w->mem + w->dropped + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)w->mem + upto) & ~(page - 1);
+	if (to > from && to - from >= WS_DROP_STEP) {
+		madvise((void *)from, to - from, MADV_DONTNEED);
+		w->dropped = upto;
+	}
+}
+
 void ws_window_release(struct ws_window *w, uint64_t off)
 {
-	if (off > w->released)
+	if (off > w->released) {
 		w->released = off;
+		if (w->mem && w->drop_behind)
+			drop_behind(w);
+	}
 }
 
 /* Drops bytes before keep_from and makes room for `need` bytes in total. */
