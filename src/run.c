@@ -19,6 +19,7 @@
 #include "ws_live.h"
 #include "ws_report.h"
 #include "ws_run.h"
+#include "ws_sandbox.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 
@@ -341,6 +342,12 @@ int ws_run(struct ws_config *cfg)
 	if (cfg->gpu_auto && !R.live && cfg->ntargets == 0)
 		R.nt = 0;
 
+	/* Static scans decode strangers' bytes under a seccomp filter. The live check's
+	 * workers were forked above and are not affected. */
+	if (cfg->sandbox && !R.live && ws_sandbox_enter() < 0)
+		fprintf(stderr, "wheelscan: warning: cannot install the seccomp sandbox; going on without it\n");
+	if (getenv("WHEELSCAN_SANDBOX_TEST"))
+		ws_sandbox_selftest();
 	struct ws_inputs in;
 	if (ws_inputs_collect(cfg, &in) < 0) {
 		ws_live_close(R.live);
