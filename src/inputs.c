@@ -120,7 +120,8 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			add_error(in, "cannot walk '%s': %s", cfg->dirs[i], strerror(errno));
 		if (walk_failed)
 			goto oom;
-		qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
+		if (in->n - first > 1)
+			qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
 	}
 	if (cfg->shard_n > 1) {
 		/* A share by path hash stays stable when files are added to a mirror. */

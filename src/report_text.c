@@ -97,7 +97,8 @@ static void arch_line(struct ws_report *r, const struct ws_object *o, uint16_t k
 	}
 	if (n == 0 && kind == 0)
 		return;
-	qsort(v, n, sizeof *v, cmp_arch);
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_arch);
 	fprintf(r->out, "    %-7s", label);
 	if (n == 0)
 		fputs(" -", r->out);
