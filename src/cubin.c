@@ -49,7 +49,7 @@ static void read_notes(Elf_Data *d, struct ws_entry *e)
 			uint32_t tk = ws_le32(desc + 4);
 			e->toolkit = tk > 9999 ? 0 : (uint16_t)tk;
 		}
-		if (nh.n_type == NOTE_TKINFO && nh.n_descsz >= 24 && !e->producer) {
+		if (nh.n_type == NOTE_TKINFO && nh.n_descsz >= 24 && !e->producer && !e->tool_options) {
 			const uint8_t *tab = desc + 24;
 			size_t tn = nh.n_descsz - 24;
 			e->producer = tk_string(tab, tn, ws_le32(desc + 12));

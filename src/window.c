@@ -137,8 +137,9 @@ const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_
 			w->eof = true;
 		w->len += (size_t)r;
 	}
-	if (off >= w->base + w->len)
-		return w->buf + w->len;
+	static const uint8_t nothing[1];
+	if (off >= w->base + w->len)          /* at the end: no bytes, but not a failure */
+		return w->buf ? w->buf + w->len : nothing;
 	uint64_t have = w->base + w->len - off;
 	*got = (size_t)(have < n ? have : n);
 	return w->buf + (off - w->base);
