@@ -39,6 +39,10 @@ char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(
 /* Copies a string from a file into buf, replacing control and non-ASCII bytes with '?'. */
 void ws_sanitize(char *buf, size_t len, const char *s, size_t n);
 
+/* Copies a NUL-padded (and space-padded) string field of at most max bytes from a
+ * file: trailing blanks dropped, control bytes replaced. NULL when empty. */
+char *ws_strdup_field(const char *s, size_t max);
+
 /* Growable string buffer, used by report writers. */
 struct ws_buf { char *p; size_t len, cap; bool failed; };
 void ws_buf_add(struct ws_buf *b, const char *s, size_t n);

@@ -120,16 +120,6 @@ char *ws_cuda_str(int cuda, char *buf, size_t len)
 	return buf;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Reads a decimal number of 1..6 digits; returns the digit count (0 = none). */
 static size_t read_num(const char *s, long *v)
@@ -150,7 +140,7 @@ int ws_driver_parse(const char *s, char *err, size_t errlen)
 	bool branch = false;
 
 	if (!s || !*s) {
-		set_err(err, errlen, "empty driver version");
+		ws_fmt(err, errlen, "empty driver version");
 		return -1;
 	}
 	ws_sanitize(shown, sizeof shown, s, strlen(s));
@@ -177,7 +167,7 @@ int ws_driver_parse(const char *s, char *err, size_t errlen)
 			if (drivers[i].branch <= major)
 				cuda = drivers[i].cuda;
 		if (!cuda) {
-			set_err(err, errlen, "driver '%s' is older than any known driver branch (R%u)",
+			ws_fmt(err, errlen, "driver '%s' is older than any known driver branch (R%u)",
 				shown, drivers[0].branch);
 			return -1;
 		}
@@ -187,7 +177,7 @@ int ws_driver_parse(const char *s, char *err, size_t errlen)
 		goto bad;
 	return (int)(major * 1000 + minor * 10);
 bad:
-	set_err(err, errlen, "invalid driver version '%s' (expected a CUDA version such as 12.8 "
+	ws_fmt(err, errlen, "invalid driver version '%s' (expected a CUDA version such as 12.8 "
 		"or a driver version such as 570.124.06)", shown);
 	return -1;
 }

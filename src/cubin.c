@@ -26,17 +26,7 @@ static void elf_init(void) { elf_version(EV_CURRENT); }
 
 static char *tk_string(const uint8_t *tab, size_t n, uint32_t off)
 {
-	if (off >= n)
-		return NULL;
-	size_t len = strnlen((const char *)tab + off, n - off);
-	while (len > 0 && tab[off + len - 1] == ' ')
-		len--;
-	if (len == 0)
-		return NULL;
-	char *s = malloc(len + 1);
-	if (s)
-		ws_sanitize(s, len + 1, (const char *)tab + off, len);
-	return s;
+	return off < n ? ws_strdup_field((const char *)tab + off, n - off) : NULL;
 }
 
 static void read_notes(Elf_Data *d, struct ws_entry *e)

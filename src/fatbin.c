@@ -88,17 +88,8 @@ const char *ws_compression_name(enum ws_compression c)
 /* Copies a string that the header places at [off, off+len) of the entry. */
 static char *header_string(const uint8_t *p, uint32_t hs, uint32_t off, uint32_t len)
 {
-	if (len == 0 || !ws_in_bounds(off, len, hs))
-		return NULL;
-	size_t n = strnlen((const char *)p + off, len);
-	while (n > 0 && p[off + n - 1] == ' ')    /* options are space padded */
-		n--;
-	if (n == 0)
-		return NULL;
-	char *s = malloc(n + 1);
-	if (s)
-		ws_sanitize(s, n + 1, (const char *)p + off, n);
-	return s;
+	/* options are space padded, identifiers NUL padded */
+	return len && ws_in_bounds(off, len, hs) ? ws_strdup_field((const char *)p + off, len) : NULL;
 }
 
 int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen)

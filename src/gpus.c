@@ -446,16 +446,6 @@ static void suggest(const char *norm, char *err, size_t errlen)
 		snprintf(err + l, errlen - l, "?");
 }
 
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void fill(struct ws_target *t, unsigned cc, const char *label)
 {
@@ -490,7 +480,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 	size_t n;
 
 	if (!s || !t) {
-		set_err(err, errlen, "no GPU given");
+		ws_fmt(err, errlen, "no GPU given");
 		return -1;
 	}
 	while (isspace((unsigned char)*s))
@@ -499,7 +489,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	if (n == 0) {
-		set_err(err, errlen, "empty GPU name");
+		ws_fmt(err, errlen, "empty GPU name");
 		return -1;
 	}
 	if (n >= sizeof buf)
@@ -525,7 +515,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 			return 0;
 		}
 		if (k > 0) {
-			set_err(err, errlen, "invalid architecture '%s' (expected sm_XY such as sm_90 or sm_120)", shown);
+			ws_fmt(err, errlen, "invalid architecture '%s' (expected sm_XY such as sm_90 or sm_120)", shown);
 			return -1;
 		}
 	}
@@ -537,7 +527,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 			fill(t, v * 10 + minor, "");
 			return 0;
 		}
-		set_err(err, errlen, "invalid compute capability '%s'", shown);
+		ws_fmt(err, errlen, "invalid compute capability '%s'", shown);
 		return -1;
 	}
 	/* XY / XYZ */
@@ -546,7 +536,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 			fill(t, v, "");
 			return 0;
 		}
-		set_err(err, errlen, "invalid compute capability '%s' (write %u.0 or sm_%u0 for major %u)",
+		ws_fmt(err, errlen, "invalid compute capability '%s' (write %u.0 or sm_%u0 for major %u)",
 			shown, v, v, v);
 		return -1;
 	}
@@ -591,12 +581,12 @@ int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, c
 	*out = NULL;
 	*n = 0;
 	if (!list) {
-		set_err(err, errlen, "empty GPU list");
+		ws_fmt(err, errlen, "empty GPU list");
 		return -1;
 	}
 	v = ws_calloc(WS_MAX_TARGETS, sizeof *v);
 	if (!v) {
-		set_err(err, errlen, "out of memory");
+		ws_fmt(err, errlen, "out of memory");
 		return -1;
 	}
 	for (const char *p = list;;) {
@@ -628,7 +618,7 @@ int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, c
 				memcpy(d, t.label, tl + 1);
 			}
 		} else if (nv == WS_MAX_TARGETS) {
-			set_err(err, errlen, "too many GPUs in list");
+			ws_fmt(err, errlen, "too many GPUs in list");
 			free(v);
 			return -1;
 		} else {

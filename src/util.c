@@ -84,6 +84,19 @@ void ws_sanitize(char *buf, size_t len, const char *s, size_t n)
 	buf[o] = '\0';
 }
 
+char *ws_strdup_field(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (n == 0)
+		return NULL;
+	char *r = malloc(n + 1);
+	if (r)
+		ws_sanitize(r, n + 1, s, n);
+	return r;
+}
+
 void ws_buf_add(struct ws_buf *b, const char *s, size_t n)
 {
 	if (b->failed)
