@@ -26,6 +26,7 @@
 struct job {
 	const struct ws_input *in;
 	struct ws_result res;
+	uint64_t progress;                 /* compressed bytes read so far (zip members), atomic */
 	bool done;
 };
 
@@ -242,8 +243,7 @@ static void *worker(void *arg)
 	size_t i;
 	while ((i = atomic_fetch_add(&R->next, 1)) < R->njobs) {
 		struct job *j = &R->jobs[i];
-		uint64_t progress = 0;
-		process(R, j, &progress);
+		process(R, j, &j->progress);
 		atomic_fetch_add(&R->done_bytes, j->in->size);
 		atomic_fetch_add(&R->done_files, 1);
 		pthread_mutex_lock(&R->mu);
@@ -260,6 +260,10 @@ static void draw_progress(struct runner *R, bool final)
 {
 	size_t files = atomic_load(&R->done_files);
 	uint64_t bytes = atomic_load(&R->done_bytes);
+	/* plus what the archives in flight have read so far */
+	for (size_t i = 0; i < R->njobs && !final; i++)
+		if (!R->jobs[i].done)
+			bytes += __atomic_load_n(&R->jobs[i].progress, __ATOMIC_RELAXED);
 	double frac = R->total_bytes ? (double)bytes / (double)R->total_bytes : (double)files / (double)R->njobs;
 	if (frac > 1)
 		frac = 1;
