@@ -1,0 +1,30 @@
+/* fuzz_ptx.c - libFuzzer target: ws_ptx_inspect on text that is not NUL-terminated. */
+#include "fuzz.h"
+#include "ws_decode.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ws_limits lim;
+	fuzz_limits(&lim);
+	lim.max_kernels = 256;
+	struct ws_entry e;
+	memset(&e, 0, sizeof e);
+	e.kind = WS_KIND_PTX;
+	strcpy(e.name, "compute_90");
+	struct ws_strpool pool;
+	ws_strpool_init(&pool);
+	struct fuzz_ro ro;
+	const uint8_t *p = fuzz_ro_copy(&ro, data, size);
+	char err[WS_ERRMAX];
+	if (ws_ptx_inspect(p, size, &e, &pool, &lim, err, sizeof err) == 0) {
+		if (strnlen(e.ptx_target, sizeof e.ptx_target) == sizeof e.ptx_target)
+			abort();
+		for (uint32_t i = 0; i < e.nkernels; i++)
+			if (e.kernels[i] >= pool.n)
+				abort();
+	}
+	ws_entry_clear(&e);
+	ws_strpool_free(&pool);
+	fuzz_ro_free(&ro);
+	return 0;
+}

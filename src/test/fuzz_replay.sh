@@ -1,0 +1,47 @@
+#!/bin/sh
+# fuzz_replay.sh - run the fuzz targets without libFuzzer: build each src/fuzz/fuzz_NAME.c
+# with src/fuzz/replay.c against $WS_BUILD/libws.a and feed it the fixtures, the hostile
+# files, the committed corpus and every crash reproducer. An input passes when the
+# target returns (no crash, abort or sanitizer report).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+: "${WS_BUILD:=build}"
+CC=${CC:-gcc}
+lib=$WS_BUILD/libws.a
+pass=0 fail=0
+if [ ! -f "$lib" ]; then echo "fuzz_replay: $lib not built"; echo "0 passed, 1 failed"; exit 1; fi
+PKGS="libzip libelf zlib liblz4 libzstd libcrypto libseccomp"
+pkg-config --exists libisal && PKGS="$PKGS libisal"
+SAN=""
+case "$WS_BUILD" in *san*) SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer";; esac
+bin=$WS_BUILD/fuzz-replay
+mkdir -p "$bin"
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+for src in src/fuzz/fuzz_*.c; do
+	t=$(basename "$src" .c); t=${t#fuzz_}
+	# shellcheck disable=SC2086
+	if ! $CC -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc/fuzz $SAN -o "$bin/replay_$t" src/fuzz/replay.c "$src" \
+		"$lib" $(pkg-config --libs $PKGS) -ldl -pthread >"$log" 2>&1; then
+		echo "FAIL build replay_$t"; sed -n 1,10p "$log"; fail=$((fail + 1)); continue
+	fi
+	case $t in
+	zip) inputs="testdata/fixtures/*.whl testdata/hostile/*.zip testdata/hostile/*.whl";;
+	cubin) inputs="testdata/fixtures/*.cubin testdata/hostile/*.cubin";;
+	ptx) inputs="testdata/fixtures/*.ptx testdata/hostile/*.ptx";;
+	*) inputs="testdata/fixtures/* testdata/hostile/*";;
+	esac
+	# shellcheck disable=SC2086
+	for f in $inputs src/fuzz/corpus/$t/* src/fuzz/crashes/$t/*; do
+		[ -f "$f" ] || continue
+		case "$f" in */README*|*/EXPECTED) continue;; esac
+		timeout 60 "$bin/replay_$t" "$f" >"$log" 2>&1
+		rc=$?
+		if [ $rc -eq 0 ] && ! grep -q -E 'runtime error:|ERROR: AddressSanitizer' "$log"; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1)); echo "FAIL replay_$t $f (exit $rc)"; sed -n 1,15p "$log"
+		fi
+	done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,49 @@
+#!/bin/sh
+# hostile.sh - every file of testdata/hostile/ is scanned beside a good file: the exit
+# status and the stderr line (naming the file) must match testdata/hostile/EXPECTED, no
+# sanitizer may report, nothing may be killed or time out, and the good file
+# (testdata/fixtures/multi.so) must still be reported in full.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+: "${WS_BUILD:=build}"
+: "${WS_BIN:=$PWD/$WS_BUILD/wheelscan}"
+good=testdata/fixtures/multi.so
+dir=testdata/hostile
+pass=0 fail=0
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $f: $*"; }
+# ASan reserves terabytes of address space: cap memory only on plain builds.
+case "$WS_BUILD" in *san*) vlimit="";; *) vlimit="ulimit -v 4194304;";; esac
+tab=$(printf '\t')
+n=0
+while IFS="$tab" read -r f st opts msg; do
+	case "$f" in ''|\#*) continue;; esac
+	n=$((n + 1))
+	[ "$opts" = - ] && opts=""
+	if [ ! -f "$dir/$f" ]; then bad "missing (run scripts/gen-hostile)"; continue; fi
+	# shellcheck disable=SC2086
+	sh -c "$vlimit exec timeout 20 \"\$@\"" sh "$WS_BIN" --no-progress $opts "$dir/$f" "$good" >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -eq 124 ]; then bad "timed out"; continue; fi
+	if [ $rc -gt 128 ]; then bad "killed by signal $((rc - 128))"; sed -n 1,5p "$err"; continue; fi
+	if grep -q -E 'ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer' "$err"; then
+		bad "sanitizer report"; sed -n 1,20p "$err"; continue
+	fi
+	if [ "$rc" != "$st" ]; then bad "exit $rc, expected $st"; sed -n 1,3p "$err"; continue; fi
+	if [ -n "$msg" ]; then
+		if ! grep -F "'$dir/$f" "$err" | grep -q -F -- "$msg"; then
+			bad "stderr lacks \"$msg\" on a line naming the file"; sed -n 1,3p "$err"; continue
+		fi
+	elif grep -q -F "'$dir/$f" "$err"; then
+		bad "unexpected error line"; sed -n 1,3p "$err"; continue
+	fi
+	if grep -q -F "'$good'" "$err" || ! grep -q 'sm_120' "$out" || ! grep -q 'compute_120' "$out"; then
+		bad "the good file beside it was not reported in full"; continue
+	fi
+	ok
+done <"$dir/EXPECTED"
+[ "$n" -gt 0 ] || bad "no fixtures listed in $dir/EXPECTED"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
