@@ -190,6 +190,13 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 			human(f->size, hb, sizeof hb), f->nentries, f->nentries == 1 ? "y" : "ies",
 			f->nkernels, f->nkernels == 1 ? "" : "s", f->relocatable ? ", relocatable" : "",
 			f->error ? ", damaged" : "");
+		for (size_t t = 0; f->live && t < r->ntargets; t++)
+			if (f->live[t] != WS_LIVE_NOT_RUN)
+				fprintf(r->out, "        %s: predicted %s, driver says %s%s%s\n", r->targets[t].name,
+					f->verdicts ? ws_verdict_name(f->verdicts[t]) : "-",
+					f->live[t] == 0 ? "ok" : ws_curesult_name(f->live[t]),
+					f->live_nojit ? ", without JIT " : "",
+					f->live_nojit ? (f->live_nojit[t] == 0 ? "ok" : ws_curesult_name(f->live_nojit[t])) : "");
 		for (uint32_t i = 0; i < f->nentries; i++) {
 			const struct ws_entry *e = &f->entries[i];
 			fprintf(r->out, "        %-5s %-13s %-4s %9llu B", ws_kind_name(e->kind), e->name,
@@ -214,6 +221,37 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 		if (r->cfg->verbose >= 2)
 			kernel_names(r, o, f, "          ");
 	}
+}
+
+/* The live results of an object's containers for target t, tallied: "ok x2, skipped x1". */
+static void live_tally(struct ws_report *r, const struct ws_object *o, size_t t, bool nojit)
+{
+	int codes[8];
+	unsigned counts[8], n = 0, other = 0;
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		const int *lv = nojit ? o->fatbins[k].live_nojit : o->fatbins[k].live;
+		if (!lv || lv[t] == WS_LIVE_NOT_RUN)
+			continue;
+		unsigned j = 0;
+		while (j < n && codes[j] != lv[t])
+			j++;
+		if (j == n) {
+			if (n == 8) {
+				other++;
+				continue;
+			}
+			codes[n] = lv[t];
+			counts[n++] = 0;
+		}
+		counts[j]++;
+	}
+	if (n == 0)
+		return;
+	fputs(nojit ? "; without JIT:" : " measured:", r->out);
+	for (unsigned j = 0; j < n; j++)
+		fprintf(r->out, "%s %s x%u", j ? "," : "", codes[j] == 0 ? "ok" : ws_curesult_name(codes[j]), counts[j]);
+	if (other)
+		fprintf(r->out, ", other x%u", other);
 }
 
 /* --kernels: the kernels of containers that fail target t. */
@@ -264,6 +302,11 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 				ws_explain(fb, n, &r->targets[t], r->driver_cuda, why, sizeof why);
 			fprintf(r->out, " %zu of %u containers: %s", n, o->nfatbins, why);
 			free(fb);
+		}
+		if (r->live && r->live->target_device && r->live->target_device[t] >= 0) {
+			fputs(" |", r->out);
+			live_tally(r, o, t, false);
+			live_tally(r, o, t, true);
 		}
 		fputc('\n', r->out);
 		if (r->cfg->kernels && ws_verdict_fails(v))
