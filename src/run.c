@@ -71,12 +71,9 @@ static void live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, 
 			f->live_nojit[t] = WS_LIVE_NOT_RUN;
 		if (dev < 0)
 			continue;
-		if (f->relocatable) {            /* -rdc code must be linked first: not loadable alone */
-			f->live[t] = WS_LIVE_SKIPPED;
-			if (f->live_nojit)
-				f->live_nojit[t] = WS_LIVE_SKIPPED;
-			continue;
-		}
+		/* Whether the container is relocatable (__nv_relfatbin) is known only once the
+		 * section table is read, which a stream brings last: load every container here,
+		 * and set the relocatable ones aside when comparing. */
 		pthread_mutex_lock(&R->live_mu);
 		f->live[t] = ws_live_load(R->live, dev, p, n, false);
 		if (f->live_nojit && ws_live_has_nojit(R->live))
@@ -95,15 +92,24 @@ static bool live_disagrees(enum ws_verdict v, int live, bool nojit)
 	return predicted_ok != (live == 0);
 }
 
-static size_t live_compare(const struct runner *R, const struct ws_artifact *a, struct ws_findings *fs)
+static size_t live_compare(const struct runner *R, struct ws_artifact *a, struct ws_findings *fs)
 {
 	size_t mismatches = 0;
 	for (uint32_t i = 0; i < a->nobjects; i++) {
 		const struct ws_object *o = &a->objects[i];
 		for (uint32_t k = 0; k < o->nfatbins; k++) {
-			const struct ws_fatbin *f = &o->fatbins[k];
+			struct ws_fatbin *f = &o->fatbins[k];
 			if (!f->live || !f->verdicts)
 				continue;
+			if (f->relocatable) {     /* -rdc link input: not loadable alone, not compared */
+				for (size_t t = 0; t < R->nt; t++) {
+					if (f->live[t] != WS_LIVE_NOT_RUN)
+						f->live[t] = WS_LIVE_SKIPPED;
+					if (f->live_nojit && f->live_nojit[t] != WS_LIVE_NOT_RUN)
+						f->live_nojit[t] = WS_LIVE_SKIPPED;
+				}
+				continue;
+			}
 			for (size_t t = 0; t < R->nt; t++) {
 				for (int pass = 0; pass < 2; pass++) {
 					const int *lv = pass ? f->live_nojit : f->live;

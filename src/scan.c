@@ -253,8 +253,6 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 					entry_error(s, o, e, "out of memory queueing a payload");
 			}
 		}
-		if (e->relocatable)
-			f->relocatable = true;
 		off += hs + ps;                         /* in bounds: checked by ws_entry_peek */
 		if (!keep)
 			ws_window_release(s->w, off);
@@ -315,10 +313,7 @@ static void finish_object(struct scan *s, struct ws_object *o)
 	}
 	free(v);
 	for (uint32_t k = 0; k < o->nfatbins; k++) {
-		struct ws_fatbin *f = &o->fatbins[k];
-		for (uint32_t i = 0; i < f->nentries; i++)
-			f->relocatable |= f->entries[i].relocatable;
-		count_kernels(f);
+		count_kernels(&o->fatbins[k]);
 	}
 }
 

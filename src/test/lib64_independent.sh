@@ -1,0 +1,46 @@
+#!/bin/sh
+# lib64_independent.sh - on every library of the CUDA toolkit's lib64 (when present),
+# wheelscan must find the same containers in the same sections, with the same entries
+# (kind, arch, compression, kernel count) as the independent Python reader
+# scripts/fatbin-dump.py. Unlike cuobjdump, both read every section (.ldata, .rodata,
+# .cask_resource, __nv_relfatbin). The reader's output is cached per file between runs.
+set -u
+cd "$(dirname "$0")/../.."
+lib=${WS_CUDA_LIB64:-/usr/local/cuda/lib64}
+if [ ! -d "$lib" ] || ! command -v python3 >/dev/null; then
+	echo "skipped: no $lib or no python3"; echo "0 passed, 0 failed"; exit 0
+fi
+cache=${TMPDIR:-/tmp}/wheelscan-independent-cache
+mkdir -p "$cache"
+pass=0 fail=0
+for f in $(find "$lib/" -maxdepth 1 -type f -name '*.so*' | sort); do
+	key=$cache/$(basename "$f")-$(stat -c '%s-%Y' "$f").json
+	[ -s "$key" ] || python3 scripts/fatbin-dump.py --ws-json "$f" >"$key.tmp" 2>/dev/null && mv "$key.tmp" "$key" 2>/dev/null
+	"$WS_BIN" --json --no-progress "$f" >"$cache/ws.json" 2>/dev/null
+	if python3 - "$key" "$cache/ws.json" <<'PY'
+import json, sys
+def containers(path):
+    d = json.load(open(path))
+    out = []
+    for o in d["artifacts"][0]["objects"]:
+        for f in o["fatbins"]:
+            ents = tuple((e["kind"], e["arch"], e["compression"],
+                          None if e["kernels"] is None else len(e["kernels"])) for e in f["entries"])
+            out.append((f["section"], f["offset"], f["size"], f["relocatable"], ents))
+    return out
+a, b = containers(sys.argv[1]), containers(sys.argv[2])
+if a != b:
+    print("  independent: %d containers, wheelscan: %d" % (len(a), len(b)))
+    for x, y in zip(a, b):
+        if x != y:
+            print("  first difference:\n    independent %s\n    wheelscan   %s" % (x, y))
+            break
+    sys.exit(1)
+print("  %d containers, %d entries" % (len(a), sum(len(c[4]) for c in a)))
+PY
+	then pass=$((pass + 1)); echo "ok   $(basename "$f")"
+	else fail=$((fail + 1)); echo "FAIL $(basename "$f")"; fi
+done
+rm -f "$cache/ws.json"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
