@@ -5,6 +5,7 @@
  * zstd is a standard frame whose content size equals uncompressed_size.
  * Both verified on every entry of the CUDA 13.0 lib64 (fatbin-format.md (d)).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <lz4.h>
@@ -18,6 +19,24 @@
  * claim beyond that is a lie, refused before anything is allocated. */
 #define LZ4_MAX_RATIO 255u
 #define ZSTD_MAX_RATIO 32768u
+
+/* One zstd context per thread, kept across entries: creating one per entry costs more
+ * than decoding a small cubin. Freed when the thread ends. */
+static pthread_key_t dctx_key;
+static pthread_once_t dctx_once = PTHREAD_ONCE_INIT;
+static void dctx_free(void *p) { ZSTD_freeDCtx(p); }
+static void dctx_init(void) { pthread_key_create(&dctx_key, dctx_free); }
+
+static ZSTD_DCtx *thread_dctx(void)
+{
+	pthread_once(&dctx_once, dctx_init);
+	ZSTD_DCtx *d = pthread_getspecific(dctx_key);
+	if (!d && (d = ZSTD_createDCtx()) != NULL && pthread_setspecific(dctx_key, d) != 0) {
+		ZSTD_freeDCtx(d);
+		d = NULL;
+	}
+	return d;
+}
 
 int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
@@ -69,7 +88,9 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 			return ws_fmt(err, errlen, "zstd frame holds %llu bytes, header says %llu",
 				      fcs, (unsigned long long)usz), -1;
 		}
-		size_t r = ZSTD_decompress(buf, (size_t)usz, p, (size_t)csz);
+		ZSTD_DCtx *dctx = thread_dctx();
+		size_t r = dctx ? ZSTD_decompressDCtx(dctx, buf, (size_t)usz, p, (size_t)csz)
+				: ZSTD_decompress(buf, (size_t)usz, p, (size_t)csz);
 		if (ZSTD_isError(r) || r != usz) {
 			free(buf);
 			return ZSTD_isError(r) ? (ws_fmt(err, errlen, "corrupt zstd data: %s",

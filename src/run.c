@@ -224,6 +224,9 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
+	/* every entry's kernel list is shown only in JSON, -v and --kernels */
+	so.ptx_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
+			 R->cfg->verbose > 0 || R->cfg->kernels;
 	/* one input: its payloads are decoded on all the threads instead */
 	so.jobs = R->njobs == 1 ? R->cfg->jobs : 1;
 	struct live_ctx lc = {R};

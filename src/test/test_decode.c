@@ -63,7 +63,7 @@ static struct ws_artifact *scan_mem(const uint8_t *p, size_t n)
 	a->path = ws_strdup("mem");
 	struct ws_limits lim;
 	ws_limits_default(&lim);
-	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true};
+	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .ptx_kernels = true};
 	ws_scan_memory(a, NULL, p, n, &o);
 	return a;
 }
@@ -280,7 +280,7 @@ static void test_fixture(const char *path, const char *expect_substr, unsigned n
 	b->path = ws_strdup("mem");
 	struct ws_limits lim;
 	ws_limits_default(&lim);
-	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true};
+	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .ptx_kernels = true};
 	struct chunky c = {p, n, 0, 0};
 	struct ws_reader rd = {chunky_read, chunky_reread, &c};
 	ws_scan_stream(b, NULL, &rd, n, &o);
@@ -288,6 +288,29 @@ static void test_fixture(const char *path, const char *expect_substr, unsigned n
 	CHECK_EQ_STR(r2, r1);
 	ws_artifact_free(a);
 	ws_artifact_free(b);
+	free(p);
+}
+
+/* Without ptx_kernels, PTX after SASS is not decoded: its kernels stay unknown. */
+static void test_ptx_beside_sass(void)
+{
+	size_t n;
+	uint8_t *p = slurp("testdata/fixtures/g5-default.fatbin", &n);
+	if (!p)
+		return;
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	a->path = ws_strdup("mem");
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true};
+	ws_scan_memory(a, NULL, p, n, &o);
+	const struct ws_fatbin *f = &a->objects[0].fatbins[0];
+	CHECK_EQ_INT(f->nentries, 6);
+	CHECK(f->entries[0].kernels_known && f->entries[0].nkernels == 3);
+	CHECK(f->entries[5].kind == WS_KIND_PTX && !f->entries[5].kernels_known);
+	CHECK_EQ_INT(f->entries[5].fmt_major, 9);         /* the ISA still comes from the header */
+	CHECK_EQ_INT(f->nkernels, 3);
+	ws_artifact_free(a);
 	free(p);
 }
 
@@ -358,5 +381,6 @@ int main(void)
 	test_sniff();
 	test_elf_sections();
 	test_fixtures();
+	test_ptx_beside_sass();
 	return ws_test_done();
 }
