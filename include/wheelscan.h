@@ -105,10 +105,13 @@ struct ws_fatbin {
 
 /* A growable pool of distinct strings (kernel names), addressed by index. */
 struct ws_strpool {
-	char **str;
+	char **str;                    /* NULL entries when hash_only */
+	uint64_t *h64;                 /* 64-bit hash of each string */
 	uint32_t n, cap;
 	uint32_t *hash;                /* open addressing table of index+1, 0 = empty */
 	uint32_t hcap;
+	bool hash_only;                /* keep hashes, not names: distinct counts at a fraction
+					* of the memory (C++ kernel names run to kilobytes) */
 };
 void ws_strpool_init(struct ws_strpool *p);
 void ws_strpool_free(struct ws_strpool *p);

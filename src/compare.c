@@ -66,7 +66,7 @@ static void side_free(struct side *s)
 static int load_side(const struct ws_config *cfg, const char *path, struct side *s)
 {
 	struct stat st;
-	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels, .ptx_kernels = true};
+	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels, .list_kernels = true};
 	memset(s, 0, sizeof *s);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct ws_config c = *cfg;

@@ -18,11 +18,13 @@ void ws_limits_default(struct ws_limits *lim)
 	lim->max_members = 1u << 20;
 }
 
-static uint32_t str_hash(const char *s, size_t n)
+/* FNV-1a, 64 bits: with hash_only pools two names are taken as equal when their
+ * hashes are, so the hash must be wide enough for millions of names. */
+static uint64_t str_hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;               /* FNV-1a */
+	uint64_t h = 14695981039346656037ull;
 	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
 	return h;
 }
 
@@ -38,8 +40,11 @@ void ws_strpool_free(struct ws_strpool *p)
 	for (uint32_t i = 0; i < p->n; i++)
 		free(p->str[i]);
 	free(p->str);
+	free(p->h64);
 	free(p->hash);
+	bool hash_only = p->hash_only;
 	memset(p, 0, sizeof *p);
+	p->hash_only = hash_only;
 }
 
 static bool strpool_rehash(struct ws_strpool *p, uint32_t hcap)
@@ -48,7 +53,7 @@ static bool strpool_rehash(struct ws_strpool *p, uint32_t hcap)
 	if (!h)
 		return false;
 	for (uint32_t i = 0; i < p->n; i++) {
-		uint32_t k = str_hash(p->str[i], strlen(p->str[i])) & (hcap - 1);
+		uint32_t k = (uint32_t)p->h64[i] & (hcap - 1);
 		while (h[k])
 			k = (k + 1) & (hcap - 1);
 		h[k] = i + 1;
@@ -65,19 +70,23 @@ uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
 		return UINT32_MAX;
 	if ((uint64_t)(p->n + 1) * 2 > p->hcap && !strpool_rehash(p, p->hcap ? p->hcap * 2 : 64))
 		return UINT32_MAX;
-	uint32_t k = str_hash(s, len) & (p->hcap - 1);
+	uint64_t h = str_hash(s, len);
+	uint32_t k = (uint32_t)h & (p->hcap - 1);
 	while (p->hash[k]) {
-		const char *t = p->str[p->hash[k] - 1];
-		if (strncmp(t, s, len) == 0 && t[len] == '\0')
-			return p->hash[k] - 1;
+		uint32_t i = p->hash[k] - 1;
+		if (p->h64[i] == h && (p->hash_only || (strncmp(p->str[i], s, len) == 0 && p->str[i][len] == '\0')))
+			return i;
 		k = (k + 1) & (p->hcap - 1);
 	}
-	if (!ws_grow((void **)&p->str, &p->cap, p->n + 1, sizeof *p->str))
+	uint32_t cap = p->cap;
+	if (!ws_grow((void **)&p->str, &cap, p->n + 1, sizeof *p->str) ||
+	    !ws_grow((void **)&p->h64, &p->cap, p->n + 1, sizeof *p->h64))
 		return UINT32_MAX;
-	char *c = ws_strndup(s, len);
-	if (!c)
+	char *c = NULL;
+	if (!p->hash_only && !(c = ws_strndup(s, len)))
 		return UINT32_MAX;
 	p->str[p->n] = c;
+	p->h64[p->n] = h;
 	p->hash[k] = ++p->n;
 	return p->n - 1;
 }

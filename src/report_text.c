@@ -172,7 +172,8 @@ static void kernel_names(struct ws_report *r, const struct ws_object *o, const s
 				for (uint32_t m = 0; m < f->entries[j].nkernels && !seen; m++)
 					seen = f->entries[j].kernels[m] == e->kernels[k];
 			if (!seen) {
-				fprintf(r->out, "%s%s\n", indent, o->kernels.str[e->kernels[k]]);
+				fprintf(r->out, "%s%s\n", indent, o->kernels.str[e->kernels[k]]
+					? o->kernels.str[e->kernels[k]] : "(name not kept)");
 				shown++;
 			}
 		}

@@ -183,9 +183,13 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	enum ws_content c = ws_sniff(head, (size_t)got);
 	if (c == WS_CONTENT_ZIP) {
 		close(fd);
+		/* Zips spread their members over the threads; decoding each member's payloads on
+		 * threads as well would hold several members' largest entries at once. */
+		struct ws_scan_opts mo = *so;
+		mo.jobs = 1;
 		struct ws_zip_opts zo;
 		ws_zip_opts_default(&zo);
-		zo.scan = so;
+		zo.scan = &mo;
 		zo.verify_record = cfg->verify;
 		zo.jobs = member_jobs;
 		zo.progress = progress;
@@ -225,17 +229,17 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
 	/* every entry's kernel list is shown only in JSON, -v and --kernels */
-	so.ptx_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
+	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
 			 R->cfg->verbose > 0 || R->cfg->kernels;
-	/* one input: its payloads are decoded on all the threads instead */
-	so.jobs = R->njobs == 1 ? R->cfg->jobs : 1;
+	/* one input: its zip members, or a plain file's payloads, go to all the threads */
+	int inner_jobs = R->njobs == 1 ? R->cfg->jobs : 1;
+	so.jobs = inner_jobs;
 	struct live_ctx lc = {R};
 	if (R->live && R->nt) {
 		so.on_container = live_container;
 		so.on_container_ctx = &lc;
 	}
-	int member_jobs = R->njobs == 1 ? R->cfg->jobs : 1;
-	struct ws_artifact *a = ws_scan_path(j->in->path, R->cfg, member_jobs, &so, progress);
+	struct ws_artifact *a = ws_scan_path(j->in->path, R->cfg, inner_jobs, &so, progress);
 	j->res.a = a;
 	if (!a)
 		return;

@@ -238,7 +238,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 			entry_error(s, o, e, err);
 		} else if (!e->opaque && s->opt->want_kernels &&
 			   (e->kind == WS_KIND_SASS ||
-			    (e->kind == WS_KIND_PTX && (!have_sass || s->opt->ptx_kernels)))) {
+			    (e->kind == WS_KIND_PTX && (!have_sass || s->opt->list_kernels)))) {
 			if (ps > s->lim.max_entry_bytes) {
 				entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
 							    e->name, (unsigned long long)ps));
@@ -370,6 +370,7 @@ static struct ws_object *new_object(struct scan *s, const char *member, const ch
 	if (!o)
 		return NULL;
 	o->type = type;
+	o->kernels.hash_only = !s->opt->list_kernels;
 	if (member && !(o->member = ws_strdup(member))) {
 		s->a->nobjects--;
 		return NULL;

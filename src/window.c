@@ -127,7 +127,12 @@ const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_
 			want = WS_WINDOW_READ;
 		if (!make_room(w, keep_from, want + WS_WINDOW_HISTORY))
 			return NULL;
+		/* Read what is missing plus one chunk, not up to the capacity: pages of the
+		 * buffer that are never written never become resident. */
 		size_t room = w->cap - w->len;
+		uint64_t missing = end - (w->base + w->len);
+		if (room > missing + WS_WINDOW_READ)
+			room = (size_t)missing + WS_WINDOW_READ;
 		long r = w->rd->read(w->rd->ctx, w->buf + w->len, room, w->err, sizeof w->err);
 		if (r < 0) {
 			w->failed = true;

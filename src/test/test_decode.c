@@ -63,7 +63,7 @@ static struct ws_artifact *scan_mem(const uint8_t *p, size_t n)
 	a->path = ws_strdup("mem");
 	struct ws_limits lim;
 	ws_limits_default(&lim);
-	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .ptx_kernels = true};
+	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .list_kernels = true};
 	ws_scan_memory(a, NULL, p, n, &o);
 	return a;
 }
@@ -280,7 +280,7 @@ static void test_fixture(const char *path, const char *expect_substr, unsigned n
 	b->path = ws_strdup("mem");
 	struct ws_limits lim;
 	ws_limits_default(&lim);
-	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .ptx_kernels = true};
+	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .list_kernels = true};
 	struct chunky c = {p, n, 0, 0};
 	struct ws_reader rd = {chunky_read, chunky_reread, &c};
 	ws_scan_stream(b, NULL, &rd, n, &o);
@@ -291,7 +291,7 @@ static void test_fixture(const char *path, const char *expect_substr, unsigned n
 	free(p);
 }
 
-/* Without ptx_kernels, PTX after SASS is not decoded: its kernels stay unknown. */
+/* Without list_kernels, PTX after SASS is not decoded: its kernels stay unknown. */
 static void test_ptx_beside_sass(void)
 {
 	size_t n;
