@@ -349,6 +349,7 @@ static void test_elf_sections(void)
 			CHECK_EQ_STR(ws_elf_section_at(&s, s.s[i].offset), ".nv_fatbin");
 		}
 	CHECK(found);
+	ws_elf_sections_free(&s);
 	/* a table claimed bigger than the bytes given */
 	h.shnum = 60000;
 	CHECK_EQ_INT(ws_elf_sections(p + h.shoff, n - h.shoff, &h, &s, err, sizeof err), -1);
