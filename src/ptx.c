@@ -47,12 +47,26 @@ static int add_kernel(struct ws_entry *e, struct ws_strpool *pool, const struct 
 	return 0;
 }
 
+/* True when the text from line start l up to d (an ".entry") holds only blanks and the
+ * linkage words .visible / .weak: a kernel definition. ".extern .entry" only declares a
+ * kernel of another module, and anything else (a comment, a string) is not a directive. */
+static bool entry_directive(const char *l, const char *d)
+{
+	const char *t;
+	l = skip_ws(l, d);
+	while (l < d && ((t = after_word(l, d + 1, ".visible")) || (t = after_word(l, d + 1, ".weak"))))
+		l = t;
+	return l == d;
+}
+
 int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		   const struct ws_limits *lim, char *err, size_t errlen)
 {
-	const char *s = (const char *)p, *end = s + strnlen(s, n);
+	const char *text = (const char *)p, *end = text + strnlen(text, n);
 	bool have_version = false;
-	while (s < end) {
+	/* .version and .target open the module: look at its first lines only */
+	const char *s = text;
+	for (unsigned line = 0; s < end && line < 256 && !(have_version && e->ptx_target[0]); line++) {
 		const char *eol = memchr(s, '\n', (size_t)(end - s));
 		if (!eol)
 			eol = end;
@@ -71,25 +85,29 @@ int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_str
 			while (v + len < eol && is_ident(v[len]))
 				len++;
 			ws_sanitize(e->ptx_target, sizeof e->ptx_target, v, len);
-		} else {
-			/* ".visible .entry f(", ".weak .entry f(", ".entry f(". An ".extern .entry"
-			 * only declares a kernel of another module, so it is not counted. */
-			const char *w = l;
-			const char *t;
-			while ((t = after_word(w, eol, ".visible")) || (t = after_word(w, eol, ".weak")))
-				w = t;
-			if ((v = after_word(w, eol, ".entry")) != NULL) {
-				size_t len = 0;
-				while (v + len < eol && is_ident(v[len]))
-					len++;
-				if (len && add_kernel(e, pool, lim, v, len, err, errlen) < 0)
-					return -1;
-			}
 		}
 		s = eol + 1;
 	}
 	if (!have_version)
 		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
+	/* Kernels: every ".entry NAME" that is a directive. A search for the word is much
+	 * faster than walking the lines of a large module. */
+	for (const char *d = text; (d = memmem(d, (size_t)(end - d), ".entry", 6)) != NULL; d += 6) {
+		const char *v = d + 6;
+		if (v >= end || (*v != ' ' && *v != '\t'))
+			continue;
+		const char *l = d;
+		while (l > text && l[-1] != '\n')
+			l--;
+		if (!entry_directive(l, d))
+			continue;
+		v = skip_ws(v, end);
+		size_t len = 0;
+		while (v + len < end && is_ident(v[len]))
+			len++;
+		if (len && add_kernel(e, pool, lim, v, len, err, errlen) < 0)
+			return -1;
+	}
 	e->kernels_known = true;
 	return 0;
 }
