@@ -71,4 +71,16 @@ sys.exit(1 if failed else 0)
 PY
 r=$?
 rm -f corpus.json.tmp
+# The full torch wheel comes only with `scripts/fetch-corpus --big` (906 MB): when it is
+# there, the story this tool exists for must hold: torch 2.5.1 (CUDA 12.4) on an RTX 5090.
+big=corpus/torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl
+if [ -f "$big" ]; then
+	out=$("$WS_BIN" -q --no-progress --gpu 'RTX 5090' "$big" 2>&1); rc=$?
+	if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'RTX 5090 (sm_120): will NOT run (no-image in 3 of 3' &&
+	   printf '%s' "$out" | grep -q 'fix: needs a build made with CUDA >= 12.8'; then
+		echo "ok   torch 2.5.1: no-image on RTX 5090, needs CUDA >= 12.8"
+	else
+		echo "FAIL torch 2.5.1 on RTX 5090 (exit $rc):"; printf '%s\n' "$out" | tail -5; r=1
+	fi
+fi
 exit $r
