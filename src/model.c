@@ -5,6 +5,7 @@
 
 #include "wheelscan.h"
 #include "ws_util.h"
+#include "ws_zip.h"
 
 void ws_limits_default(struct ws_limits *lim)
 {
@@ -150,13 +151,7 @@ void ws_artifact_free(struct ws_artifact *a)
 		free(a->errors[i].message);
 	}
 	free(a->errors);
-	if (a->wheel) {
-		struct ws_wheel_info *w = a->wheel;
-		free(w->name); free(w->version); free(w->local);
-		free(w->python_tag); free(w->abi_tag); free(w->platform_tag);
-		free(w->meta_name); free(w->meta_version); free(w->generator);
-		free(w);
-	}
+	ws_wheel_info_free(a->wheel);
 	free_list(a->record.mismatched, a->record.nmismatched);
 	free_list(a->record.missing, a->record.nmissing);
 	free_list(a->record.unlisted, a->record.nunlisted);
