@@ -168,6 +168,7 @@ struct ws_artifact {
 	enum ws_verdict *verdicts;     /* ntargets */
 };
 
+void ws_wheel_info_free(struct ws_wheel_info *w);
 void ws_entry_clear(struct ws_entry *e);
 void ws_fatbin_clear(struct ws_fatbin *f);
 void ws_object_clear(struct ws_object *o);

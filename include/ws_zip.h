@@ -58,7 +58,6 @@ void ws_wheel_parse_wheelfile(struct ws_wheel_info *w, const char *p, size_t n);
  * 0 when it is no NVIDIA CUDA library. *extra_only is set when the
  * requirement only applies to an extra ("; extra == 'cuda'"). */
 int ws_requirement_cuda_major(const char *s, size_t n, bool *extra_only);
-void ws_wheel_info_free(struct ws_wheel_info *w);
 
 /* One RECORD row. */
 struct ws_record_line {

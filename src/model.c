@@ -5,7 +5,6 @@
 
 #include "wheelscan.h"
 #include "ws_util.h"
-#include "ws_zip.h"
 
 void ws_limits_default(struct ws_limits *lim)
 {
@@ -90,6 +89,16 @@ uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
 	p->h64[p->n] = h;
 	p->hash[k] = ++p->n;
 	return p->n - 1;
+}
+
+void ws_wheel_info_free(struct ws_wheel_info *w)
+{
+	if (!w)
+		return;
+	free(w->name); free(w->version); free(w->local);
+	free(w->python_tag); free(w->abi_tag); free(w->platform_tag);
+	free(w->meta_name); free(w->meta_version); free(w->generator);
+	free(w);
 }
 
 void ws_entry_clear(struct ws_entry *e)

@@ -59,16 +59,6 @@ int ws_wheel_parse_filename(struct ws_wheel_info *w, const char *path)
 	return 0;
 }
 
-void ws_wheel_info_free(struct ws_wheel_info *w)
-{
-	if (!w)
-		return;
-	free(w->name); free(w->version); free(w->local);
-	free(w->python_tag); free(w->abi_tag); free(w->platform_tag);
-	free(w->meta_name); free(w->meta_version); free(w->generator);
-	free(w);
-}
-
 /* ---- METADATA and WHEEL ------------------------------------------------ */
 
 /* Calls fn for each "Key: value" header line before the first blank line. */
