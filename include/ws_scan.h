@@ -43,11 +43,8 @@ typedef void (*ws_container_fn)(void *ctx, struct ws_object *o, struct ws_fatbin
 struct ws_scan_opts {
 	const struct ws_limits *lim;
 	bool want_kernels;           /* decode payloads for kernel names (default true) */
-	bool list_kernels;           /* keep every kernel name and decode PTX that follows SASS
-				      * in its container. Otherwise names are kept as hashes and
-				      * such PTX is skipped: its kernels are the SASS ones in
-				      * nvcc's output, its ISA is in the header, and decompressing
-				      * PTX text is most of the cost of a scan */
+	bool list_kernels;           /* keep every kernel name; otherwise names are kept as
+				      * 64-bit hashes, enough to count distinct kernels */
 	ws_container_fn on_container;
 	void *on_container_ctx;
 	int jobs;                    /* > 1: decode payloads on this many threads (not with

@@ -52,7 +52,7 @@ static const struct ws_option options[] = {
 	{"no-progress", OPT_NO_PROGRESS, no_argument, NULL, "never show a progress bar"},
 	{"color", OPT_COLOR, required_argument, "WHEN", "auto, always or never (NO_COLOR is honoured)"},
 	{"no-sandbox", OPT_NO_SANDBOX, no_argument, NULL, "do not restrict the process while decoding"},
-	{"max-entry-size", OPT_MAX_ENTRY, required_argument, "BYTES", "largest decompressed entry (default 1G)"},
+	{"max-entry-size", OPT_MAX_ENTRY, required_argument, "BYTES", "largest decompressed entry (default 256M)"},
 	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip member (default 8G)"},
 	{"max-total-size", OPT_MAX_TOTAL, required_argument, "BYTES", "most inflated bytes per artifact (default 32G)"},
 	{"help", 'h', no_argument, NULL, "print this help and exit"},

@@ -8,7 +8,7 @@
 
 void ws_limits_default(struct ws_limits *lim)
 {
-	lim->max_entry_bytes = (uint64_t)1 << 30;     /* 1 GiB: far above any real cubin */
+	lim->max_entry_bytes = (uint64_t)256 << 20;   /* 256 MiB: the largest real entry seen is a 35 MB PTX */
 	lim->max_member_bytes = (uint64_t)8 << 30;    /* 8 GiB: libtorch_cuda.so is ~2 GiB */
 	lim->max_total_bytes = (uint64_t)32 << 30;    /* 32 GiB per artifact */
 	lim->max_entries = 4096;                      /* real containers hold at most ~20 */

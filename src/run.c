@@ -228,7 +228,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
-	/* every entry's kernel list is shown only in JSON, -v and --kernels */
+	/* kernel names are shown only in JSON, -v and --kernels; otherwise hashes will do */
 	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
 			 R->cfg->verbose > 0 || R->cfg->kernels;
 	/* one input: its zip members, or a plain file's payloads, go to all the threads */

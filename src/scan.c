@@ -204,7 +204,6 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 
 	uint32_t cap = 0;
 	uint64_t off = start + WS_FATBIN_HEADER_SIZE;
-	bool have_sass = false;          /* an earlier entry of this container is SASS */
 	while (off < end) {
 		uint32_t hs;
 		uint64_t ps;
@@ -237,8 +236,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 		if (ws_entry_header(p, got, e, err, sizeof err) < 0) {
 			entry_error(s, o, e, err);
 		} else if (!e->opaque && s->opt->want_kernels &&
-			   (e->kind == WS_KIND_SASS ||
-			    (e->kind == WS_KIND_PTX && (!have_sass || s->opt->list_kernels)))) {
+			   (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX)) {
 			if (ps > s->lim.max_entry_bytes) {
 				entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
 							    e->name, (unsigned long long)ps));
@@ -255,7 +253,6 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 					entry_error(s, o, e, "out of memory queueing a payload");
 			}
 		}
-		have_sass |= e->kind == WS_KIND_SASS && !e->opaque;
 		off += hs + ps;                         /* in bounds: checked by ws_entry_peek */
 		if (!keep)
 			ws_window_release(s->w, off);
