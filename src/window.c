@@ -8,8 +8,14 @@
 
 /* Bytes kept behind the release point: the section-name table of an ELF file
  * usually sits just before the section headers, which are read last. */
+#ifndef WS_WINDOW_HISTORY
 #define WS_WINDOW_HISTORY ((size_t)256 << 10)
+#endif
+/* Fuzz builds shrink both (src/fuzz/run-fuzz) so that small inputs reach the
+ * compaction and growth paths. */
+#ifndef WS_WINDOW_READ
 #define WS_WINDOW_READ ((size_t)1 << 20)
+#endif
 
 void ws_window_memory(struct ws_window *w, const uint8_t *p, size_t n)
 {
