@@ -31,7 +31,7 @@ endif
 LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(O)/%.o)
 TEST_SRC  := $(wildcard src/test/test_*.c)
-TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%)
+TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window
 
 all: wheelscan
 
@@ -50,6 +50,12 @@ $(O)/%.o: src/%.c | $(O)
 
 $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ $< $(O)/libws.a $(LDLIBS)
+
+# The decoder tests again with a 4 KiB read window, so that the fixtures reach the window's
+# compaction and growth paths (the real window is 1 MiB).
+$(O)/test_decode_small_window: src/test/test_decode.c src/window.c $(O)/libws.a src/test/tap.h
+	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 $(CFLAGS) $(LDFLAGS) -Isrc/test \
+	  -o $@ src/test/test_decode.c src/window.c $(O)/libws.a $(LDLIBS)
 
 $(O):
 	mkdir -p $@
