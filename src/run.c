@@ -137,7 +137,7 @@ static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 {
 	struct ws_digest *d = ws_digest_new("sha256");
 	uint8_t md[WS_DIGEST_MAX];
-	const size_t chunk = (size_t)32 << 20;     /* a multiple of the page size */
+	const size_t chunk = (size_t)8 << 20;      /* a multiple of the page size */
 	if (!d)
 		return;
 	for (size_t off = 0; off < n; off += chunk) {

@@ -99,6 +99,17 @@ static struct ws_entry *add_entry(struct ws_fatbin *f, uint32_t *cap)
 	return e;
 }
 
+/* Most containers hold one to a dozen entries (cuFFT: 24,000 containers of one):
+ * give back the room the array grew into. */
+static void shrink_entries(struct ws_fatbin *f, uint32_t cap)
+{
+	if (f->nentries && f->nentries < cap) {
+		struct ws_entry *e = realloc(f->entries, f->nentries * sizeof *e);
+		if (e)
+			f->entries = e;
+	}
+}
+
 static void entry_error(const struct scan *s, struct ws_object *o, struct ws_entry *e,
 			const char *msg)
 {
@@ -257,12 +268,14 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 		if (!keep)
 			ws_window_release(s->w, off);
 	}
+	shrink_entries(f, cap);
 	count_kernels(f);
 	if (keep && (p = ws_window_peek(s->w, start, (size_t)f->size, &got)) != NULL && got == f->size)
 		s->opt->on_container(s->opt->on_container_ctx, o, f, p, (size_t)f->size);
 	ws_window_release(s->w, end);
 	return end;
 bad:
+	shrink_entries(f, cap);
 	f->error = ws_strdup(msg);
 	obj_error(s, o, msg);
 	count_kernels(f);

@@ -42,7 +42,7 @@ void ws_window_free(struct ws_window *w)
 /* Memory mode: hand file pages that lie well behind the release point back to the
  * kernel, so that a 2 GB library does not stay resident once scanned. Only for private
  * file mappings (the pages are re-read from the file if touched again). */
-#define WS_DROP_STEP ((uint64_t)32 << 20)
+#define WS_DROP_STEP ((uint64_t)8 << 20)
 static void drop_behind(struct ws_window *w)
 {
 	uint64_t upto = w->released > WS_WINDOW_HISTORY ? w->released - WS_WINDOW_HISTORY : 0;
