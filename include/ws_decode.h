@@ -49,6 +49,15 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      bool *owned, char *err, size_t errlen);
 
+/* Large zstd PTX is read as a stream, in chunks of this size, instead of whole. */
+#define WS_STREAM_CHUNK ((size_t)1 << 20)
+#define WS_STREAM_MIN ((uint64_t)4 << 20)
+typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n);
+/* Decompresses a zstd entry chunk by chunk into sink (which returns -1 to stop),
+ * with the same size checks as ws_payload_decode. */
+int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen);
+
 /* Fills kernels, elf_sm, relocatable, toolkit, producer and tool_options of a
  * SASS entry from its cubin. Kernel names are interned into pool. The span
  * must stay writable-safe: it is only read. */
@@ -58,6 +67,16 @@ int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 /* Fills ptx_major/minor, ptx_target and kernels of a PTX entry from its text. */
 int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		   const struct ws_limits *lim, char *err, size_t errlen);
+
+/* Same for a large zstd-compressed PTX entry, decoded as a stream through a bounded
+ * buffer (a 30 MB module never needs 30 MB of memory). */
+static inline bool ws_ptx_streamed(const struct ws_entry *e)
+{
+	return e->kind == WS_KIND_PTX && e->compression == WS_COMP_ZSTD &&
+	       e->uncompressed_size >= WS_STREAM_MIN;
+}
+int ws_ptx_inspect_zstd(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+			const struct ws_limits *lim, char *err, size_t errlen);
 
 /* Short names for reports. */
 const char *ws_kind_name(uint16_t kind);          /* "sass", "ptx", "ltoir", "unknown" */

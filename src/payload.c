@@ -38,16 +38,10 @@ static ZSTD_DCtx *thread_dctx(void)
 	return d;
 }
 
-int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
-		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
-		      bool *owned, char *err, size_t errlen)
+/* Checks the header's compressed and decompressed sizes before anything is allocated. */
+static int check_claim(const struct ws_entry *e, size_t n, const struct ws_limits *lim,
+		       char *err, size_t errlen)
 {
-	*owned = false;
-	if (e->compression == WS_COMP_NONE) {
-		*out = p;
-		*outlen = n;
-		return 0;
-	}
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size, bound;
 	if (csz == 0 || csz > n)
 		return ws_fmt(err, errlen, "compressed size %llu exceeds the payload of %zu bytes",
@@ -64,7 +58,22 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 			      ws_compression_name(e->compression)), -1;
 	if (usz > INT32_MAX && e->compression == WS_COMP_LZ4)
 		return ws_fmt(err, errlen, "LZ4 entry larger than 2 GiB"), -1;
+	return 0;
+}
 
+int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
+		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
+		      bool *owned, char *err, size_t errlen)
+{
+	*owned = false;
+	if (e->compression == WS_COMP_NONE) {
+		*out = p;
+		*outlen = n;
+		return 0;
+	}
+	if (check_claim(e, n, lim, err, errlen) < 0)
+		return -1;
+	uint64_t csz = e->compressed_size, usz = e->uncompressed_size;
 	uint8_t *buf = ws_malloc((size_t)usz);
 	if (!buf)
 		return ws_fmt(err, errlen, "out of memory for %llu decompressed bytes",
@@ -103,4 +112,52 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 	*outlen = (size_t)usz;
 	*owned = true;
 	return 0;
+}
+
+int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen)
+{
+	if (e->compression != WS_COMP_ZSTD)
+		return ws_fmt(err, errlen, "internal: only zstd entries are streamed"), -1;
+	if (check_claim(e, n, lim, err, errlen) < 0)
+		return -1;
+	ZSTD_DCtx *d = thread_dctx();
+	uint8_t *buf = ws_malloc(WS_STREAM_CHUNK);
+	if (!d || !buf) {
+		free(buf);
+		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;
+	}
+	ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+	ZSTD_inBuffer in = {p, e->compressed_size, 0};
+	uint64_t total = 0;
+	int rc = 0;
+	size_t r = 1;
+	while (r != 0) {
+		ZSTD_outBuffer out = {buf, WS_STREAM_CHUNK, 0};
+		r = ZSTD_decompressStream(d, &out, &in);
+		if (ZSTD_isError(r)) {
+			rc = (ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(r)), -1);
+			break;
+		}
+		total += out.pos;
+		if (total > e->uncompressed_size) {
+			rc = (ws_fmt(err, errlen, "zstd data decodes past the %llu bytes the header says",
+				    (unsigned long long)e->uncompressed_size), -1);
+			break;
+		}
+		if (out.pos && sink(ctx, buf, out.pos) < 0) {
+			rc = -1;
+			err[0] = '\0';                     /* the sink says why */
+			break;
+		}
+		if (r != 0 && in.pos == in.size && out.pos == 0) {
+			rc = (ws_fmt(err, errlen, "zstd data ends early"), -1);
+			break;
+		}
+	}
+	if (rc == 0 && total != e->uncompressed_size)
+		rc = (ws_fmt(err, errlen, "zstd data decodes to %llu bytes, header says %llu",
+			    (unsigned long long)total, (unsigned long long)e->uncompressed_size), -1);
+	free(buf);
+	return rc;
 }

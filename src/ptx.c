@@ -59,26 +59,23 @@ static bool entry_directive(const char *l, const char *d)
 	return l == d;
 }
 
-int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		   const struct ws_limits *lim, char *err, size_t errlen)
+/* Reads .version and .target from the first lines of a module. */
+static void ptx_header(const char *text, const char *end, struct ws_entry *e, bool *have_version)
 {
-	const char *text = (const char *)p, *end = text + strnlen(text, n);
-	bool have_version = false;
-	/* .version and .target open the module: look at its first lines only */
 	const char *s = text;
-	for (unsigned line = 0; s < end && line < 256 && !(have_version && e->ptx_target[0]); line++) {
+	for (unsigned line = 0; s < end && line < 256 && !(*have_version && e->ptx_target[0]); line++) {
 		const char *eol = memchr(s, '\n', (size_t)(end - s));
 		if (!eol)
 			eol = end;
 		const char *l = skip_ws(s, eol), *v;
-		if (!have_version && (v = after_word(l, eol, ".version")) != NULL) {
+		if (!*have_version && (v = after_word(l, eol, ".version")) != NULL) {
 			unsigned maj = 0, min = 0;
 			char tmp[16];
 			ws_sanitize(tmp, sizeof tmp, v, (size_t)(eol - v));
 			if (sscanf(tmp, "%u.%u", &maj, &min) == 2 && maj < 100 && min < 100) {
 				e->ptx_major = (uint16_t)maj;
 				e->ptx_minor = (uint16_t)min;
-				have_version = true;
+				*have_version = true;
 			}
 		} else if (!e->ptx_target[0] && (v = after_word(l, eol, ".target")) != NULL) {
 			size_t len = 0;
@@ -88,10 +85,13 @@ int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_str
 		}
 		s = eol + 1;
 	}
-	if (!have_version)
-		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
-	/* Kernels: every ".entry NAME" that is a directive. A search for the word is much
-	 * faster than walking the lines of a large module. */
+}
+
+/* Adds every ".entry NAME" directive of [text, end), which starts at a line start. A
+ * search for the word is much faster than walking the lines of a large module. */
+static int ptx_entries(const char *text, const char *end, struct ws_entry *e, struct ws_strpool *pool,
+		       const struct ws_limits *lim, char *err, size_t errlen)
+{
 	for (const char *d = text; (d = memmem(d, (size_t)(end - d), ".entry", 6)) != NULL; d += 6) {
 		const char *v = d + 6;
 		if (v >= end || (*v != ' ' && *v != '\t'))
@@ -108,6 +108,102 @@ int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_str
 		if (len && add_kernel(e, pool, lim, v, len, err, errlen) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		   const struct ws_limits *lim, char *err, size_t errlen)
+{
+	const char *text = (const char *)p, *end = text + strnlen(text, n);
+	bool have_version = false;
+	ptx_header(text, end, e, &have_version);
+	if (!have_version)
+		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
+	if (ptx_entries(text, end, e, pool, lim, err, errlen) < 0)
+		return -1;
+	e->kernels_known = true;
+	return 0;
+}
+
+/* A streamed module: complete lines are scanned as they arrive; the unfinished last
+ * line is carried over to the next chunk. A line longer than the buffer (a data
+ * initializer) cannot be a directive of interest and is dropped. */
+struct ptx_stream {
+	struct ws_entry *e;
+	struct ws_strpool *pool;
+	const struct ws_limits *lim;
+	char *buf;
+	size_t len;                    /* carried bytes at the start of buf */
+	bool first, have_version, skip_line, ended;
+	char *err;
+	size_t errlen;
+};
+
+static int ptx_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct ptx_stream *ps = ctx;
+	const uint8_t *nul = memchr(p, 0, n);      /* the text ends at its NUL */
+	if (ps->ended)
+		return 0;
+	if (nul) {
+		n = (size_t)(nul - p);
+		ps->ended = true;
+	}
+	while (n > 0 || (ps->ended && ps->len > 0)) {
+		size_t take = n < 2 * WS_STREAM_CHUNK - ps->len ? n : 2 * WS_STREAM_CHUNK - ps->len;
+		memcpy(ps->buf + ps->len, p, take);
+		ps->len += take;
+		p += take;
+		n -= take;
+		char *end = ps->buf + ps->len;
+		char *lastnl = memrchr(ps->buf, '\n', ps->len);
+		char *upto = ps->ended && n == 0 ? end : lastnl ? lastnl + 1 : NULL;
+		if (!upto) {
+			if (ps->len == 2 * WS_STREAM_CHUNK) {  /* one enormous line: drop it */
+				ps->len = 0;
+				ps->skip_line = true;
+			}
+			continue;
+		}
+		char *from = ps->buf;
+		if (ps->skip_line) {                     /* the rest of a dropped line */
+			char *nl = memchr(from, '\n', (size_t)(upto - from));
+			from = nl ? nl + 1 : upto;
+			ps->skip_line = nl == NULL;
+		}
+		if (ps->first) {
+			ptx_header(from, upto, ps->e, &ps->have_version);
+			ps->first = false;
+		}
+		if (ptx_entries(from, upto, ps->e, ps->pool, ps->lim, ps->err, ps->errlen) < 0)
+			return -1;
+		ps->len = (size_t)(end - upto);
+		memmove(ps->buf, upto, ps->len);
+		if (ps->ended && n == 0)
+			ps->len = 0;
+	}
+	return 0;
+}
+
+int ws_ptx_inspect_zstd(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+			const struct ws_limits *lim, char *err, size_t errlen)
+{
+	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true, .err = err, .errlen = errlen};
+	if (!(ps.buf = ws_malloc(2 * WS_STREAM_CHUNK)))
+		return ws_fmt(err, errlen, "out of memory"), -1;
+	char perr[WS_ERRMAX] = "";
+	int rc = ws_payload_stream(e, p, n, lim, ptx_sink, &ps, perr, sizeof perr);
+	if (rc == 0 && ps.len > 0)                  /* a last line without a newline */
+		rc = ptx_sink(&ps, (const uint8_t *)"", 1);
+	free(ps.buf);
+	if (rc < 0) {
+		if (perr[0])                         /* else the sink already wrote err */
+			ws_fmt(err, errlen, "%s: %s", e->name, perr);
+		return -1;
+	}
+	e->content_size = e->uncompressed_size;
+	if (!ps.have_version)
+		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
 	e->kernels_known = true;
 	return 0;
 }

@@ -126,6 +126,11 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 	const uint8_t *out;
 	size_t outlen;
 	bool owned;
+	if (ws_ptx_streamed(e)) {
+		if (ws_ptx_inspect_zstd(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
+			entry_error(s, o, e, err);
+		return;
+	}
 	if (ws_payload_decode(e, p, n, &s->lim, &out, &outlen, &owned, err, sizeof err) < 0) {
 		entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: %s", e->name, err));
 		return;

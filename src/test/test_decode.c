@@ -202,6 +202,69 @@ static void test_ptx(void)
 	ws_strpool_free(&pool);
 }
 
+/* A large zstd PTX read as a stream finds what the whole-buffer reading finds, across
+ * chunk boundaries and past a line longer than the stream buffer. */
+static void test_ptx_stream(void)
+{
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	size_t cap = 8u << 20, n = 0;
+	char *text = malloc(cap);
+	n += (size_t)snprintf(text + n, cap - n, "//\n.version 9.0\n.target sm_120\n.address_size 64\n");
+	unsigned k = 0;
+	while (n < 3u << 20) {                    /* 3 MB of kernels, padded so lines straddle chunks */
+		n += (size_t)snprintf(text + n, cap - n, ".visible .entry kern_%u(\n)\n{\n\tret;%*s\n}\n", k,
+				     (int)(k % 97), "");
+		k++;
+	}
+	n += (size_t)snprintf(text + n, cap - n, ".global .b8 blob[] = {");
+	while (n < (6u << 20))                    /* one 3 MB line: longer than the stream buffer */
+		n += (size_t)snprintf(text + n, cap - n, "1, ");
+	n += (size_t)snprintf(text + n, cap - n, "0};\n.entry last_one(\n)\n{ ret; }\n");
+	text[n++] = '\0';
+	size_t zcap = ZSTD_compressBound(n);
+	uint8_t *z = malloc(zcap);
+	size_t zn = ZSTD_compress(z, zcap, text, n, 1);
+	CHECK(!ZSTD_isError(zn));
+	struct ws_strpool p1, p2;
+	ws_strpool_init(&p1);
+	ws_strpool_init(&p2);
+	char err[WS_ERRMAX];
+	struct ws_entry whole = {.kind = WS_KIND_PTX}, streamed = {.kind = WS_KIND_PTX,
+		.compression = WS_COMP_ZSTD, .compressed_size = (uint32_t)zn, .uncompressed_size = n};
+	strcpy(streamed.name, "compute_120");
+	CHECK(ws_ptx_streamed(&streamed));
+	CHECK_EQ_INT(ws_ptx_inspect((uint8_t *)text, n, &whole, &p1, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect_zstd(z, zn, &streamed, &p2, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(whole.nkernels, k + 1);
+	CHECK_EQ_INT(streamed.nkernels, whole.nkernels);
+	bool same = streamed.nkernels == whole.nkernels;
+	for (uint32_t i = 0; same && i < whole.nkernels; i++)
+		same = strcmp(p1.str[whole.kernels[i]], p2.str[streamed.kernels[i]]) == 0;
+	CHECK(same, "kernel lists differ");
+	CHECK_EQ_STR(p2.str[streamed.kernels[streamed.nkernels - 1]], "last_one");
+	CHECK_EQ_INT(streamed.ptx_major, 9);
+	CHECK_EQ_STR(streamed.ptx_target, "sm_120");
+	ws_entry_clear(&streamed);
+	/* a size claim that disagrees with the stream, and a damaged stream */
+	struct ws_entry bad = {.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
+			       .compressed_size = (uint32_t)zn, .uncompressed_size = n - 1};
+	CHECK_EQ_INT(ws_ptx_inspect_zstd(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	CHECK(strstr(err, "decodes past") != NULL, "%s", err);
+	ws_entry_clear(&bad);
+	bad = (struct ws_entry){.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
+				.compressed_size = (uint32_t)zn, .uncompressed_size = n};
+	z[zn / 2] ^= 0x55;
+	z[zn / 2 + 1] ^= 0x55;
+	CHECK_EQ_INT(ws_ptx_inspect_zstd(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	ws_entry_clear(&bad);
+	ws_entry_clear(&whole);
+	ws_strpool_free(&p1);
+	ws_strpool_free(&p2);
+	free(z);
+	free(text);
+}
+
 static void test_strpool(void)
 {
 	struct ws_strpool p;
@@ -380,6 +443,7 @@ int main(void)
 	test_headers();
 	test_payload();
 	test_ptx();
+	test_ptx_stream();
 	test_strpool();
 	test_sniff();
 	test_elf_sections();
