@@ -1,6 +1,8 @@
 /* fuzz_payload.c - libFuzzer target: ws_payload_decode. The first 13 bytes are the
  * entry: u8 compression (mod 3), u32 compressed_size, u64 uncompressed_size (both
- * little-endian); the rest is the payload. A decoded SASS/PTX result is inspected too. */
+ * little-endian); the rest is the payload. A decoded SASS/PTX result is inspected too.
+ * A zstd PTX entry is also read as a stream (ws_ptx_inspect_zstd), which must agree
+ * with the whole-buffer reading on success. */
 #include "fuzz.h"
 #include "ws_decode.h"
 
@@ -48,6 +50,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free((void *)out);
 	} else if (strlen(err) == 0) {
 		abort();                            /* every failure says why */
+	}
+	if (e.kind == WS_KIND_PTX && e.compression == WS_COMP_ZSTD) {
+		struct ws_entry whole = e, streamed = e;
+		whole.kernels = streamed.kernels = NULL;
+		whole.nkernels = streamed.nkernels = 0;
+		whole.producer = whole.tool_options = whole.identifier = whole.options = whole.error = NULL;
+		streamed.producer = streamed.tool_options = streamed.identifier = streamed.options = NULL;
+		streamed.error = NULL;
+		struct ws_strpool p1, p2;
+		ws_strpool_init(&p1);
+		ws_strpool_init(&p2);
+		int rs = ws_ptx_inspect_zstd(p, size - 13, &streamed, &p2, &lim, err, sizeof err);
+		if (rs < 0 && strlen(err) == 0)
+			abort();
+		if (rs == 0 && ws_payload_decode(&e, p, size - 13, &lim, &out, &outlen, &owned, err, sizeof err) == 0) {
+			/* whole-buffer reading of the same bytes: the same kernels (compared only
+			 * below the stream buffer's size: the stream drops longer lines on purpose) */
+			if (outlen < 2 * WS_STREAM_CHUNK &&
+			    ws_ptx_inspect(out, outlen, &whole, &p1, &lim, err, sizeof err) == 0 &&
+			    (whole.nkernels != streamed.nkernels || whole.ptx_major != streamed.ptx_major))
+				abort();
+			if (owned)
+				free((void *)out);
+		}
+		ws_entry_clear(&whole);
+		ws_entry_clear(&streamed);
+		ws_strpool_free(&p1);
+		ws_strpool_free(&p2);
 	}
 	ws_entry_clear(&e);
 	fuzz_ro_free(&ro);
