@@ -42,19 +42,20 @@ int ws_entry_peek(const uint8_t *p, size_t n, uint64_t remaining, uint32_t *hdr_
 int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen);
 
 /* Decompresses an entry payload (p, n = payload_size bytes) into *out.
- * Uncompressed payloads are returned in place (*out = p, *owned = false);
- * otherwise *out is malloc'd (free it when *owned). The output size is
- * capped by the header's claim and lim->max_entry_bytes. */
+ * Uncompressed payloads are returned in place; compressed ones in a buffer of the
+ * calling thread, valid until its next call. *owned is false either way (kept for
+ * callers that free when it is set). The output size is capped by the header's
+ * claim and lim->max_entry_bytes. */
 int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      bool *owned, char *err, size_t errlen);
 
-/* Large zstd PTX is read as a stream, in chunks of this size, instead of whole. */
+/* Large compressed PTX is read as a stream, in chunks of this size, instead of whole. */
 #define WS_STREAM_CHUNK ((size_t)1 << 20)
 #define WS_STREAM_MIN ((uint64_t)4 << 20)
 typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n);
-/* Decompresses a zstd entry chunk by chunk into sink (which returns -1 to stop),
- * with the same size checks as ws_payload_decode. */
+/* Decompresses an LZ4 or zstd entry chunk by chunk into sink (which returns -1 to
+ * stop), with the same size checks as ws_payload_decode. */
 int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen);
 
@@ -68,14 +69,14 @@ int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		   const struct ws_limits *lim, char *err, size_t errlen);
 
-/* Same for a large zstd-compressed PTX entry, decoded as a stream through a bounded
- * buffer (a 30 MB module never needs 30 MB of memory). */
+/* Same for a large compressed PTX entry, decoded as a stream through a bounded
+ * buffer (a 35 MB module never needs 35 MB of memory). */
 static inline bool ws_ptx_streamed(const struct ws_entry *e)
 {
-	return e->kind == WS_KIND_PTX && e->compression == WS_COMP_ZSTD &&
+	return e->kind == WS_KIND_PTX && e->compression != WS_COMP_NONE &&
 	       e->uncompressed_size >= WS_STREAM_MIN;
 }
-int ws_ptx_inspect_zstd(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen);
 
 /* Short names for reports. */

@@ -26,7 +26,7 @@ static void decode(struct ws_decode_task *t, const struct ws_limits *lim)
 	bool owned;
 	char err[WS_ERRMAX];
 	if (ws_ptx_streamed(&t->res)) {
-		t->rc = ws_ptx_inspect_zstd(t->payload, t->n, &t->res, &t->names, lim, t->err, sizeof t->err);
+		t->rc = ws_ptx_inspect_stream(t->payload, t->n, &t->res, &t->names, lim, t->err, sizeof t->err);
 		return;
 	}
 	if (ws_payload_decode(&t->res, t->payload, t->n, lim, &out, &outlen, &owned, err, sizeof err) < 0) {

@@ -61,6 +61,44 @@ static int check_claim(const struct ws_entry *e, size_t n, const struct ws_limit
 	return 0;
 }
 
+/* One output buffer per thread, reused from entry to entry: a fresh allocation per
+ * cubin costs a page fault per 4 KiB (torch decodes gigabytes), and freed large blocks
+ * fragment the heap. It only grows, to the largest entry the thread has decoded. */
+struct scratch {
+	uint8_t *p;
+	size_t cap;
+};
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static void scratch_free(void *v)
+{
+	struct scratch *s = v;
+	free(s->p);
+	free(s);
+}
+static void scratch_init(void) { pthread_key_create(&scratch_key, scratch_free); }
+
+static uint8_t *scratch(size_t n)
+{
+	pthread_once(&scratch_once, scratch_init);
+	struct scratch *s = pthread_getspecific(scratch_key);
+	if (!s) {
+		if (!(s = calloc(1, sizeof *s)) || pthread_setspecific(scratch_key, s) != 0) {
+			free(s);
+			return NULL;
+		}
+	}
+	if (n > s->cap) {
+		uint8_t *p = ws_malloc(n);
+		if (!p)
+			return NULL;
+		free(s->p);
+		s->p = p;
+		s->cap = n;
+	}
+	return s->p;
+}
+
 int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      bool *owned, char *err, size_t errlen)
@@ -74,14 +112,13 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 	if (check_claim(e, n, lim, err, errlen) < 0)
 		return -1;
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size;
-	uint8_t *buf = ws_malloc((size_t)usz);
+	uint8_t *buf = scratch((size_t)usz);
 	if (!buf)
 		return ws_fmt(err, errlen, "out of memory for %llu decompressed bytes",
 			      (unsigned long long)usz), -1;
 	if (e->compression == WS_COMP_LZ4) {
 		int r = LZ4_decompress_safe((const char *)p, (char *)buf, (int)csz, (int)usz);
 		if (r < 0 || (uint64_t)r != usz) {
-			free(buf);
 			return r < 0 ? (ws_fmt(err, errlen, "corrupt LZ4 data"), -1)
 				     : (ws_fmt(err, errlen, "LZ4 data decodes to %d bytes, header says %llu",
 					       r, (unsigned long long)usz), -1);
@@ -89,11 +126,9 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 	} else {
 		unsigned long long fcs = ZSTD_getFrameContentSize(p, (size_t)csz);
 		if (fcs == ZSTD_CONTENTSIZE_ERROR) {
-			free(buf);
 			return ws_fmt(err, errlen, "corrupt zstd frame header"), -1;
 		}
 		if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != usz) {
-			free(buf);
 			return ws_fmt(err, errlen, "zstd frame holds %llu bytes, header says %llu",
 				      fcs, (unsigned long long)usz), -1;
 		}
@@ -101,7 +136,6 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		size_t r = dctx ? ZSTD_decompressDCtx(dctx, buf, (size_t)usz, p, (size_t)csz)
 				: ZSTD_decompress(buf, (size_t)usz, p, (size_t)csz);
 		if (ZSTD_isError(r) || r != usz) {
-			free(buf);
 			return ZSTD_isError(r) ? (ws_fmt(err, errlen, "corrupt zstd data: %s",
 							 ZSTD_getErrorName(r)), -1)
 					       : (ws_fmt(err, errlen, "zstd data decodes to %zu bytes, header says %llu",
@@ -110,15 +144,121 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 	}
 	*out = buf;
 	*outlen = (size_t)usz;
-	*owned = true;
 	return 0;
+}
+
+/* LZ4 raw block, decoded as a stream (liblz4 only decodes a block whole). Format: a token
+ * (literal length << 4 | match length - 4, 15 = more bytes follow, each adding up to 255),
+ * the literals, then a 2-byte offset back into the output (1..65535) and the match; the
+ * last sequence has literals only. The decoder keeps 64 KiB of history before the
+ * chunk it fills, so no match can reach past what it holds. */
+#define LZ4_HISTORY ((size_t)64 << 10)
+
+struct lz4_out {
+	uint8_t *b;
+	size_t pos, flushed, cap;
+	uint64_t total, limit;
+	ws_chunk_fn sink;
+	void *ctx;
+};
+
+static int lz4_flush(struct lz4_out *o)
+{
+	if (o->pos > o->flushed && o->sink(o->ctx, o->b + o->flushed, o->pos - o->flushed) < 0)
+		return -1;
+	size_t keep = o->pos < LZ4_HISTORY ? o->pos : LZ4_HISTORY;
+	memmove(o->b, o->b + o->pos - keep, keep);
+	o->pos = o->flushed = keep;
+	return 0;
+}
+
+/* Reads a length continuation: bytes of 255 add up until one that is not. */
+static bool lz4_len(const uint8_t *p, size_t n, size_t *i, uint64_t *len)
+{
+	uint8_t b;
+	do {
+		if (*i >= n)
+			return false;
+		b = p[(*i)++];
+		*len += b;
+		if (*len > ((uint64_t)1 << 40))
+			return false;
+	} while (b == 255);
+	return true;
+}
+
+static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, size_t errlen)
+{
+	size_t i = 0;
+	for (;;) {
+		if (i >= n)
+			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		uint8_t token = p[i++];
+		uint64_t lit = token >> 4, mlen = token & 15;
+		if (lit == 15 && !lz4_len(p, n, &i, &lit))
+			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		if (lit > n - i || lit > o->limit - o->total)
+			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		while (lit > 0) {
+			if (o->pos == o->cap && lz4_flush(o) < 0)
+				return -1;
+			size_t k = o->cap - o->pos < lit ? o->cap - o->pos : (size_t)lit;
+			memcpy(o->b + o->pos, p + i, k);
+			o->pos += k;
+			i += k;
+			lit -= k;
+			o->total += k;
+		}
+		if (i == n)
+			return 0;                        /* the last sequence: literals only */
+		if (n - i < 2)
+			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		size_t off = (size_t)p[i] | (size_t)p[i + 1] << 8;
+		i += 2;
+		if (mlen == 15 && !lz4_len(p, n, &i, &mlen))
+			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		mlen += 4;
+		if (off == 0 || off > o->total || mlen > o->limit - o->total)
+			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		while (mlen > 0) {
+			if (o->pos == o->cap && lz4_flush(o) < 0)
+				return -1;
+			/* the source may overlap the destination: copy no more than the offset at once */
+			size_t k = o->cap - o->pos;
+			if (k > mlen)
+				k = (size_t)mlen;
+			if (k > off)
+				k = off;
+			memcpy(o->b + o->pos, o->b + o->pos - off, k);
+			o->pos += k;
+			mlen -= k;
+			o->total += k;
+		}
+	}
 }
 
 int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen)
 {
+	if (e->compression == WS_COMP_LZ4) {
+		if (check_claim(e, n, lim, err, errlen) < 0)
+			return -1;
+		struct lz4_out o = {.cap = LZ4_HISTORY + WS_STREAM_CHUNK, .limit = e->uncompressed_size,
+				    .sink = sink, .ctx = ctx};
+		if (!(o.b = ws_malloc(o.cap)))
+			return ws_fmt(err, errlen, "out of memory for an LZ4 stream"), -1;
+		err[0] = '\0';
+		int rc = lz4_stream(p, e->compressed_size, &o, err, errlen);
+		if (rc == 0 && o.pos > o.flushed && sink(ctx, o.b + o.flushed, o.pos - o.flushed) < 0)
+			rc = -1;
+		if (rc == 0 && o.total != e->uncompressed_size)
+			rc = (ws_fmt(err, errlen, "LZ4 data decodes to %llu bytes, header says %llu",
+				     (unsigned long long)o.total, (unsigned long long)e->uncompressed_size), -1);
+		free(o.b);
+		return rc;
+	}
 	if (e->compression != WS_COMP_ZSTD)
-		return ws_fmt(err, errlen, "internal: only zstd entries are streamed"), -1;
+		return ws_fmt(err, errlen, "internal: entry is not compressed"), -1;
 	if (check_claim(e, n, lim, err, errlen) < 0)
 		return -1;
 	ZSTD_DCtx *d = thread_dctx();

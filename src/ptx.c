@@ -185,7 +185,7 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n)
 	return 0;
 }
 
-int ws_ptx_inspect_zstd(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen)
 {
 	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true, .err = err, .errlen = errlen};

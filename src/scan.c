@@ -127,7 +127,7 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 	size_t outlen;
 	bool owned;
 	if (ws_ptx_streamed(e)) {
-		if (ws_ptx_inspect_zstd(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
+		if (ws_ptx_inspect_stream(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
 			entry_error(s, o, e, err);
 		return;
 	}

@@ -235,7 +235,7 @@ static void test_ptx_stream(void)
 	strcpy(streamed.name, "compute_120");
 	CHECK(ws_ptx_streamed(&streamed));
 	CHECK_EQ_INT(ws_ptx_inspect((uint8_t *)text, n, &whole, &p1, &lim, err, sizeof err), 0);
-	CHECK_EQ_INT(ws_ptx_inspect_zstd(z, zn, &streamed, &p2, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(z, zn, &streamed, &p2, &lim, err, sizeof err), 0);
 	CHECK_EQ_INT(whole.nkernels, k + 1);
 	CHECK_EQ_INT(streamed.nkernels, whole.nkernels);
 	bool same = streamed.nkernels == whole.nkernels;
@@ -249,20 +249,93 @@ static void test_ptx_stream(void)
 	/* a size claim that disagrees with the stream, and a damaged stream */
 	struct ws_entry bad = {.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
 			       .compressed_size = (uint32_t)zn, .uncompressed_size = n - 1};
-	CHECK_EQ_INT(ws_ptx_inspect_zstd(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
 	CHECK(strstr(err, "decodes past") != NULL, "%s", err);
 	ws_entry_clear(&bad);
 	bad = (struct ws_entry){.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
 				.compressed_size = (uint32_t)zn, .uncompressed_size = n};
 	z[zn / 2] ^= 0x55;
 	z[zn / 2 + 1] ^= 0x55;
-	CHECK_EQ_INT(ws_ptx_inspect_zstd(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
 	ws_entry_clear(&bad);
+	/* the same module as LZ4 */
+	int lcap = LZ4_compressBound((int)n);
+	char *lz = malloc((size_t)lcap);
+	int ln = LZ4_compress_default(text, lz, (int)n, lcap);
+	struct ws_entry l4 = {.kind = WS_KIND_PTX, .compression = WS_COMP_LZ4, .compressed_size = (uint32_t)ln,
+			      .uncompressed_size = n};
+	struct ws_strpool p3;
+	ws_strpool_init(&p3);
+	CHECK(ws_ptx_streamed(&l4));
+	CHECK_EQ_INT(ws_ptx_inspect_stream((uint8_t *)lz, (size_t)ln, &l4, &p3, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(l4.nkernels, whole.nkernels);
+	CHECK_EQ_STR(p3.str[l4.kernels[l4.nkernels - 1]], "last_one");
+	ws_entry_clear(&l4);
+	ws_strpool_free(&p3);
+	free(lz);
 	ws_entry_clear(&whole);
 	ws_strpool_free(&p1);
 	ws_strpool_free(&p2);
 	free(z);
 	free(text);
+}
+
+/* ws_payload_stream gives back exactly the bytes liblz4 and libzstd decode. */
+struct acc { uint8_t *p; size_t n, cap; };
+static int acc_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct acc *a = ctx;
+	if (a->n + n > a->cap)
+		return -1;
+	memcpy(a->p + a->n, p, n);
+	a->n += n;
+	return 0;
+}
+
+static void test_payload_stream(void)
+{
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	size_t n = (5u << 20) + 12345;
+	uint8_t *src = malloc(n);
+	uint32_t x = 1;
+	for (size_t i = 0; i < n; i++) {         /* compressible, with long and short matches */
+		x = x * 1103515245u + 12345u;
+		src[i] = (i % 70000 < 30000) ? (uint8_t)("kernel_entry_"[i % 13]) : (uint8_t)(x >> 24 & 7);
+	}
+	int lcap = LZ4_compressBound((int)n);
+	char *lz = malloc((size_t)lcap);
+	int ln = LZ4_compress_default((const char *)src, lz, (int)n, lcap);
+	size_t zcap = ZSTD_compressBound(n);
+	uint8_t *zs = malloc(zcap);
+	size_t zn = ZSTD_compress(zs, zcap, src, n, 3);
+	CHECK(ln > 0 && !ZSTD_isError(zn));
+	char err[WS_ERRMAX];
+	for (int c = 0; c < 2; c++) {
+		struct ws_entry e = {.compression = c ? WS_COMP_ZSTD : WS_COMP_LZ4,
+				     .compressed_size = c ? (uint32_t)zn : (uint32_t)ln, .uncompressed_size = n};
+		struct acc a = {malloc(n), 0, n};
+		int rc = ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a,
+					   err, sizeof err);
+		CHECK_EQ_INT(rc, 0);
+		CHECK(a.n == n && memcmp(a.p, src, n) == 0, "%s stream differs", c ? "zstd" : "lz4");
+		/* damaged: a match offset past the start, and a length claim one byte short */
+		e.uncompressed_size = n - 1;
+		a.n = 0;
+		CHECK_EQ_INT(ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a,
+					       err, sizeof err), -1);
+		free(a.p);
+	}
+	static const uint8_t bad_offset[] = {0x10, 'a', 0x09, 0x00, 0x50, 'b', 'c', 'd', 'e', 'f'};
+	struct ws_entry e = {.compression = WS_COMP_LZ4, .compressed_size = sizeof bad_offset,
+			     .uncompressed_size = 40};
+	struct acc a = {malloc(64), 0, 64};
+	CHECK_EQ_INT(ws_payload_stream(&e, bad_offset, sizeof bad_offset, &lim, acc_sink, &a, err, sizeof err), -1);
+	CHECK(strstr(err, "corrupt LZ4") != NULL, "%s", err);
+	free(a.p);
+	free(src);
+	free(lz);
+	free(zs);
 }
 
 static void test_strpool(void)
@@ -444,6 +517,7 @@ int main(void)
 	test_payload();
 	test_ptx();
 	test_ptx_stream();
+	test_payload_stream();
 	test_strpool();
 	test_sniff();
 	test_elf_sections();
