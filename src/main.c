@@ -1,4 +1,5 @@
 /* main.c - argv to options to run to exit status; the only file that calls exit. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,6 +10,10 @@
 
 int main(int argc, char **argv)
 {
+	/* Blocks of 1 MiB and more (windows, decoded entries) come from mmap and go back
+	 * when freed. glibc's default raises this threshold after each such free, after
+	 * which big blocks stay in the heap and peak memory grows with the threads. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	struct ws_config cfg;
 	int rc = ws_cli_parse(argc, argv, &cfg);
 	if (rc != 0) {
