@@ -51,11 +51,12 @@ $(O)/%.o: src/%.c | $(O)
 $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ $< $(O)/libws.a $(LDLIBS)
 
-# The decoder tests again with a 4 KiB read window, so that the fixtures reach the window's
-# compaction and growth paths (the real window is 1 MiB).
-$(O)/test_decode_small_window: src/test/test_decode.c src/window.c $(O)/libws.a src/test/tap.h
-	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 $(CFLAGS) $(LDFLAGS) -Isrc/test \
-	  -o $@ src/test/test_decode.c src/window.c $(O)/libws.a $(LDLIBS)
+# The decoder tests again with a 4 KiB read window and stream chunk, so that the fixtures
+# reach the compaction, growth and chunk-boundary paths (the real sizes are 1 MiB).
+SMALL_SRC := src/window.c src/payload.c src/ptx.c
+$(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a src/test/tap.h
+	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 \
+	  $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a $(LDLIBS)
 
 $(O):
 	mkdir -p $@

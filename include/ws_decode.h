@@ -51,7 +51,9 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      bool *owned, char *err, size_t errlen);
 
 /* Large compressed PTX is read as a stream, in chunks of this size, instead of whole. */
+#ifndef WS_STREAM_CHUNK                 /* fuzz builds shrink it to reach chunk boundaries */
 #define WS_STREAM_CHUNK ((size_t)1 << 20)
+#endif
 #define WS_STREAM_MIN ((uint64_t)4 << 20)
 typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n);
 /* Decompresses an LZ4 or zstd entry chunk by chunk into sink (which returns -1 to
