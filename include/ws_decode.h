@@ -43,12 +43,11 @@ int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, s
 
 /* Decompresses an entry payload (p, n = payload_size bytes) into *out.
  * Uncompressed payloads are returned in place; compressed ones in a buffer of the
- * calling thread, valid until its next call. *owned is false either way (kept for
- * callers that free when it is set). The output size is capped by the header's
- * claim and lim->max_entry_bytes. */
+ * calling thread, valid until its next call (never freed by the caller). The
+ * output size is capped by the header's claim and lim->max_entry_bytes. */
 int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
-		      bool *owned, char *err, size_t errlen);
+		      char *err, size_t errlen);
 
 /* Large compressed PTX is read as a stream, in chunks of this size, instead of whole. */
 #ifndef WS_STREAM_CHUNK                 /* fuzz builds shrink it to reach chunk boundaries */

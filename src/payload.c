@@ -101,9 +101,8 @@ static uint8_t *scratch(size_t n)
 
 int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
-		      bool *owned, char *err, size_t errlen)
+		      char *err, size_t errlen)
 {
-	*owned = false;
 	if (e->compression == WS_COMP_NONE) {
 		*out = p;
 		*outlen = n;

@@ -125,13 +125,12 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
 	const uint8_t *out;
 	size_t outlen;
-	bool owned;
 	if (ws_ptx_streamed(e)) {
 		if (ws_ptx_inspect_stream(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
 			entry_error(s, o, e, err);
 		return;
 	}
-	if (ws_payload_decode(e, p, n, &s->lim, &out, &outlen, &owned, err, sizeof err) < 0) {
+	if (ws_payload_decode(e, p, n, &s->lim, &out, &outlen, err, sizeof err) < 0) {
 		entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: %s", e->name, err));
 		return;
 	}
@@ -141,8 +140,6 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 		: ws_ptx_inspect(out, outlen, e, &o->kernels, &s->lim, err, sizeof err);
 	if (r < 0)
 		entry_error(s, o, e, err);
-	if (owned)
-		free((void *)out);
 }
 
 static int cmp_u32(const void *x, const void *y)

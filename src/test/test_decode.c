@@ -143,41 +143,36 @@ static void test_payload(void)
 			     .uncompressed_size = sizeof src};
 	const uint8_t *out;
 	size_t outlen;
-	bool owned;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, &owned, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, err, sizeof err), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
-	if (owned)
-		free((void *)out);
 	e.compression = WS_COMP_ZSTD;
 	e.compressed_size = (uint32_t)zsn;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, &owned, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
-	if (owned)
-		free((void *)out);
 	/* a zstd frame whose content size disagrees with the header */
 	e.uncompressed_size = sizeof src - 1;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, &owned, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), -1);
 	CHECK(strstr(err, "zstd frame holds") != NULL, "%s", err);
 	/* a claim of gigabytes from 100 bytes is refused before allocating */
 	e.compression = WS_COMP_LZ4;
 	e.compressed_size = 100;
 	e.uncompressed_size = 3ull << 30;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, 100, &lim, &out, &outlen, &owned, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
 	CHECK(strstr(err, "limit") || strstr(err, "impossible"), "%s", err);
 	e.uncompressed_size = 100000;             /* under the limit but over 255:1 */
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, 100, &lim, &out, &outlen, &owned, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
 	CHECK(strstr(err, "impossible") != NULL, "%s", err);
 	/* corrupt streams */
 	char junk[64];
 	memset(junk, 0xff, sizeof junk);
 	e.compressed_size = sizeof junk;
 	e.uncompressed_size = 1000;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, &owned, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
 	e.compression = WS_COMP_ZSTD;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, &owned, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
 	/* compressed size larger than the payload */
 	e.compressed_size = 65;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, &owned, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
 }
 
 static void test_ptx(void)
