@@ -83,6 +83,9 @@ int ws_verdict_fails(enum ws_verdict v);
  * what the final link can contain. Objects/artifacts roll up their containers with
  * ws_verdict_worst; containers without kernels (WS_V_NONE) drop out by construction.
  * Returns 0, or -1 on allocation failure or nt > WS_MAX_TARGETS. */
+/* False only for a container that provably holds no kernels (nvcc's device-link output):
+ * none listed, no container error, every entry decoded with known kernels. */
+bool ws_fatbin_has_kernels(const struct ws_fatbin *f);
 /* Whether f counts in its object's roll-up: relocatable containers (link inputs, never
  * loaded) count only in an object that holds no loadable container. */
 bool ws_fatbin_in_rollup(const struct ws_object *o, const struct ws_fatbin *f);

@@ -9,8 +9,6 @@
 void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		   const struct ws_target *targets, size_t nt, int driver_cuda,
 		   struct ws_findings *out);
-/* False only for a container that provably holds no kernels (nvcc's device-link output). */
-bool ws_fatbin_has_kernels(const struct ws_fatbin *f);
 /* The member path, or the artifact path for a plain file. */
 const char *ws_object_name(const struct ws_artifact *a, const struct ws_object *o);
 

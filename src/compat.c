@@ -323,6 +323,11 @@ static bool kernels_unknown(const struct ws_fatbin *f)
 	return false;
 }
 
+bool ws_fatbin_has_kernels(const struct ws_fatbin *f)
+{
+	return f->nkernels != 0 || kernels_unknown(f);
+}
+
 enum ws_verdict ws_fatbin_verdict(const struct ws_fatbin *f, const struct ws_target *t, int driver_cuda)
 {
 	bool native = false, compat = false, jit = false, too_new = false;
@@ -330,7 +335,7 @@ enum ws_verdict ws_fatbin_verdict(const struct ws_fatbin *f, const struct ws_tar
 	if (!f || !t)
 		return WS_V_NO_IMAGE;
 	/* issue 4: a container without kernels (nvcc's device-link stub) cannot fail a launch */
-	if (f->nkernels == 0 && !kernels_unknown(f))
+	if (!ws_fatbin_has_kernels(f))
 		return WS_V_NONE;
 	for (uint32_t i = 0; i < f->nentries; i++) {
 		switch (ws_entry_verdict(&f->entries[i], t, driver_cuda)) {

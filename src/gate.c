@@ -44,12 +44,6 @@ void ws_findings_free(struct ws_findings *f)
 	memset(f, 0, sizeof *f);
 }
 
-bool ws_fatbin_has_kernels(const struct ws_fatbin *f)
-{
-	static const struct ws_target any = {"sm_0", 0, ""};
-	return ws_fatbin_verdict(f, &any, 0) != WS_V_NONE;
-}
-
 const char *ws_object_name(const struct ws_artifact *a, const struct ws_object *o)
 {
 	return o->member ? o->member : a->path;
