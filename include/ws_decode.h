@@ -30,6 +30,8 @@ int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, char *err, 
  * a plausible first entry header (needs WS_FATBIN_PROBE_BYTES). Used by the
  * magic search so that stray 0xBA55ED50 words in data are not taken. */
 bool ws_fatbin_candidate(const uint8_t *p, size_t n);
+/* The first occurrence of the container magic in (p, n), or NULL. */
+const uint8_t *ws_fatbin_find(const uint8_t *p, size_t n);
 
 /* Decodes the fixed part of an entry header (64 bytes at p) and returns the
  * header size in *hdr_size so the caller can make the whole header available.
@@ -41,6 +43,9 @@ int ws_entry_peek(const uint8_t *p, size_t n, uint64_t remaining, uint32_t *hdr_
  * name, flags, sizes, compression, identifier and options strings. */
 int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen);
 
+/* The size checks every decoder makes first: compressed size within the payload,
+ * decompressed size within lim->max_entry_bytes and possible for the format. */
+int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim, char *err, size_t errlen);
 /* Decompresses an entry payload (p, n = payload_size bytes) into *out.
  * Uncompressed payloads are returned in place; compressed ones in a buffer of the
  * calling thread, valid until its next call (never freed by the caller). The
@@ -49,7 +54,7 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      char *err, size_t errlen);
 
-/* Large compressed PTX is read as a stream, in chunks of this size, instead of whole. */
+/* Large compressed PTX and cubins are read as a stream, in chunks of this size, instead of whole. */
 #ifndef WS_STREAM_CHUNK                 /* fuzz builds shrink it to reach chunk boundaries */
 #define WS_STREAM_CHUNK ((size_t)1 << 20)
 #endif
@@ -79,6 +84,20 @@ static inline bool ws_ptx_streamed(const struct ws_entry *e)
 }
 int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen);
+/* Same for a large compressed cubin: the decoded bytes go into a sparse image that keeps
+ * only the ELF header, section table, symbol and string tables and notes; the result is
+ * what ws_cubin_inspect gives on the whole cubin (src/cubin_stream.c). */
+static inline bool ws_sass_streamed(const struct ws_entry *e)
+{
+	return e->kind == WS_KIND_SASS && e->compression != WS_COMP_NONE &&
+	       e->uncompressed_size >= WS_STREAM_MIN;
+}
+int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+			    const struct ws_limits *lim, char *err, size_t errlen);
+/* A SASS or PTX payload (n = payload_size bytes at p) to the entry's facts, decoded
+ * whole or as a stream by size. Errors name the entry. */
+int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		     const struct ws_limits *lim, char *err, size_t errlen);
 
 /* Short names for reports. */
 const char *ws_kind_name(uint16_t kind);          /* "sass", "ptx", "ltoir", "unknown" */

@@ -31,6 +31,17 @@ void *ws_calloc(size_t count, size_t size);
 void *ws_reallocarray(void *p, size_t count, size_t size);
 char *ws_strndup(const char *s, size_t n);
 char *ws_strdup(const char *s);
+/* Buffers that belong to the calling thread and are reused from call to call: a fresh
+ * megabyte per entry costs 256 page faults (torch decodes tens of thousands of entries).
+ * Each slot grows to the largest size asked of it; contents are not kept when it grows.
+ * Freed when the thread ends. NULL when out of memory. */
+enum ws_tbuf_slot {
+	WS_TBUF_DECODE,              /* a whole decompressed entry (src/payload.c) */
+	WS_TBUF_STREAM,              /* the output chunk of a streamed entry (src/payload.c) */
+	WS_TBUF_PTX,                 /* lines of a streamed PTX module (src/ptx.c) */
+	WS_TBUF_SLOTS
+};
+void *ws_tbuf(enum ws_tbuf_slot slot, size_t n);
 /* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
 bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
 

@@ -21,22 +21,7 @@ struct ws_decodeq {
 
 static void decode(struct ws_decode_task *t, const struct ws_limits *lim)
 {
-	const uint8_t *out;
-	size_t outlen;
-	char err[WS_ERRMAX];
-	if (ws_ptx_streamed(&t->res)) {
-		t->rc = ws_ptx_inspect_stream(t->payload, t->n, &t->res, &t->names, lim, t->err, sizeof t->err);
-		return;
-	}
-	if (ws_payload_decode(&t->res, t->payload, t->n, lim, &out, &outlen, err, sizeof err) < 0) {
-		snprintf(t->err, sizeof t->err, "%s: %.200s", t->res.name, err);
-		t->rc = -1;
-		return;
-	}
-	t->res.content_size = outlen;
-	t->rc = t->res.kind == WS_KIND_SASS
-		? ws_cubin_inspect(out, outlen, &t->res, &t->names, lim, t->err, sizeof t->err)
-		: ws_ptx_inspect(out, outlen, &t->res, &t->names, lim, t->err, sizeof t->err);
+	t->rc = ws_entry_inspect(t->payload, t->n, &t->res, &t->names, lim, t->err, sizeof t->err);
 }
 
 static void *worker(void *arg)

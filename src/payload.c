@@ -39,7 +39,7 @@ static ZSTD_DCtx *thread_dctx(void)
 }
 
 /* Checks the header's compressed and decompressed sizes before anything is allocated. */
-static int check_claim(const struct ws_entry *e, size_t n, const struct ws_limits *lim,
+int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim,
 		       char *err, size_t errlen)
 {
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size, bound;
@@ -61,44 +61,6 @@ static int check_claim(const struct ws_entry *e, size_t n, const struct ws_limit
 	return 0;
 }
 
-/* One output buffer per thread, reused from entry to entry: a fresh allocation per
- * cubin costs a page fault per 4 KiB (torch decodes gigabytes), and freed large blocks
- * fragment the heap. It only grows, to the largest entry the thread has decoded. */
-struct scratch {
-	uint8_t *p;
-	size_t cap;
-};
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-static void scratch_free(void *v)
-{
-	struct scratch *s = v;
-	free(s->p);
-	free(s);
-}
-static void scratch_init(void) { pthread_key_create(&scratch_key, scratch_free); }
-
-static uint8_t *scratch(size_t n)
-{
-	pthread_once(&scratch_once, scratch_init);
-	struct scratch *s = pthread_getspecific(scratch_key);
-	if (!s) {
-		if (!(s = calloc(1, sizeof *s)) || pthread_setspecific(scratch_key, s) != 0) {
-			free(s);
-			return NULL;
-		}
-	}
-	if (n > s->cap) {
-		uint8_t *p = ws_malloc(n);
-		if (!p)
-			return NULL;
-		free(s->p);
-		s->p = p;
-		s->cap = n;
-	}
-	return s->p;
-}
-
 int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      char *err, size_t errlen)
@@ -108,10 +70,10 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 		*outlen = n;
 		return 0;
 	}
-	if (check_claim(e, n, lim, err, errlen) < 0)
+	if (ws_payload_check(e, n, lim, err, errlen) < 0)
 		return -1;
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size;
-	uint8_t *buf = scratch((size_t)usz);
+	uint8_t *buf = ws_tbuf(WS_TBUF_DECODE, (size_t)usz);
 	if (!buf)
 		return ws_fmt(err, errlen, "out of memory for %llu decompressed bytes",
 			      (unsigned long long)usz), -1;
@@ -150,12 +112,18 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
  * (literal length << 4 | match length - 4, 15 = more bytes follow, each adding up to 255),
  * the literals, then a 2-byte offset back into the output (1..65535) and the match; the
  * last sequence has literals only. The decoder keeps 64 KiB of history before the
- * chunk it fills, so no match can reach past what it holds. */
+ * chunk it fills, so no match can reach past what it holds.
+ * Speed (torch's libtorch_cuda streams 1.9 GB of LZ4 cubins): short literal runs and
+ * matches are copied in fixed 16- and 8-byte steps that may write up to LZ4_SLACK bytes
+ * past their end (the buffer has that slack; the next copy or flush overwrites or
+ * ignores them), and matches that overlap their source closely (offset < 8, runs of
+ * one byte) are written from a 16-byte copy of their repeating pattern. */
 #define LZ4_HISTORY ((size_t)64 << 10)
+#define LZ4_SLACK 32
 
 struct lz4_out {
 	uint8_t *b;
-	size_t pos, flushed, cap;
+	size_t pos, flushed, end;      /* end: flush when pos reaches it; b has end + LZ4_SLACK bytes */
 	uint64_t total, limit;
 	ws_chunk_fn sink;
 	void *ctx;
@@ -186,65 +154,108 @@ static bool lz4_len(const uint8_t *p, size_t n, size_t *i, uint64_t *len)
 	return true;
 }
 
+/* Copies a match of len bytes from off back to d; d - off and everything after it up to
+ * d is output already. May write up to 16 bytes past len (the buffer's slack). */
+static void lz4_copy_match(uint8_t *d, size_t off, size_t len)
+{
+	if (off >= 16) {                 /* each 16-byte step reads only bytes already final */
+		if (off >= len && len > 32) {
+			memcpy(d, d - off, len);
+			return;
+		}
+		for (size_t j = 0; j < len; j += 16)
+			memcpy(d + j, d + j - off, 16);
+		return;
+	}
+	if (off >= 8) {
+		for (size_t j = 0; j < len; j += 8)
+			memcpy(d + j, d + j - off, 8);
+		return;
+	}
+	/* The output repeats with period off: build 16 bytes of the pattern once and store
+	 * them every `step` bytes, step being the largest multiple of off up to 16. */
+	uint8_t pat[16];
+	for (size_t j = 0; j < 16; j++)
+		pat[j] = d[(ptrdiff_t)(j % off) - (ptrdiff_t)off];
+	size_t step = 16 - 16 % off;
+	for (size_t j = 0; j < len; j += step)
+		memcpy(d + j, pat, 16);
+}
+
+/* The decode loop keeps the positions in locals (the compiler cannot keep struct fields
+ * in registers across the sink call) and stores them back only around a flush. */
 static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, size_t errlen)
 {
-	size_t i = 0;
+	uint8_t *b = o->b;
+	const size_t end = o->end;
+	const uint64_t limit = o->limit;
+	size_t i = 0, pos = o->pos;
+	uint64_t total = o->total;
+#define FLUSH() do { o->pos = pos; o->total = total; if (lz4_flush(o) < 0) return -1; pos = o->pos; } while (0)
+#define CORRUPT() return ws_fmt(err, errlen, "corrupt LZ4 data"), -1
 	for (;;) {
 		if (i >= n)
-			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+			CORRUPT();
 		uint8_t token = p[i++];
 		uint64_t lit = token >> 4, mlen = token & 15;
 		if (lit == 15 && !lz4_len(p, n, &i, &lit))
-			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
-		if (lit > n - i || lit > o->limit - o->total)
-			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
-		while (lit > 0) {
-			if (o->pos == o->cap && lz4_flush(o) < 0)
-				return -1;
-			size_t k = o->cap - o->pos < lit ? o->cap - o->pos : (size_t)lit;
-			memcpy(o->b + o->pos, p + i, k);
-			o->pos += k;
-			i += k;
-			lit -= k;
-			o->total += k;
+			CORRUPT();
+		if (lit > n - i || lit > limit - total)
+			CORRUPT();
+		if (lit <= 16 && n - i >= 16 && end - pos >= lit) {
+			memcpy(b + pos, p + i, 16);
+			pos += lit;
+			i += lit;
+			total += lit;
+		} else {
+			while (lit > 0) {
+				if (pos >= end)
+					FLUSH();
+				size_t k = end - pos < lit ? end - pos : (size_t)lit;
+				memcpy(b + pos, p + i, k);
+				pos += k;
+				i += k;
+				lit -= k;
+				total += k;
+			}
 		}
 		if (i == n)
-			return 0;                        /* the last sequence: literals only */
+			break;                           /* the last sequence: literals only */
 		if (n - i < 2)
-			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+			CORRUPT();
 		size_t off = (size_t)p[i] | (size_t)p[i + 1] << 8;
 		i += 2;
 		if (mlen == 15 && !lz4_len(p, n, &i, &mlen))
-			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+			CORRUPT();
 		mlen += 4;
-		if (off == 0 || off > o->total || mlen > o->limit - o->total)
-			return ws_fmt(err, errlen, "corrupt LZ4 data"), -1;
+		if (off == 0 || off > total || mlen > limit - total)
+			CORRUPT();
 		while (mlen > 0) {
-			if (o->pos == o->cap && lz4_flush(o) < 0)
-				return -1;
-			/* the source may overlap the destination: copy no more than the offset at once */
-			size_t k = o->cap - o->pos;
-			if (k > mlen)
-				k = (size_t)mlen;
-			if (k > off)
-				k = off;
-			memcpy(o->b + o->pos, o->b + o->pos - off, k);
-			o->pos += k;
+			if (pos >= end)
+				FLUSH();
+			size_t k = end - pos < mlen ? end - pos : (size_t)mlen;
+			lz4_copy_match(b + pos, off, k);
+			pos += k;
 			mlen -= k;
-			o->total += k;
+			total += k;
 		}
 	}
+#undef FLUSH
+#undef CORRUPT
+	o->pos = pos;
+	o->total = total;
+	return 0;
 }
 
 int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen)
 {
 	if (e->compression == WS_COMP_LZ4) {
-		if (check_claim(e, n, lim, err, errlen) < 0)
+		if (ws_payload_check(e, n, lim, err, errlen) < 0)
 			return -1;
-		struct lz4_out o = {.cap = LZ4_HISTORY + WS_STREAM_CHUNK, .limit = e->uncompressed_size,
+		struct lz4_out o = {.end = LZ4_HISTORY + WS_STREAM_CHUNK, .limit = e->uncompressed_size,
 				    .sink = sink, .ctx = ctx};
-		if (!(o.b = ws_malloc(o.cap)))
+		if (!(o.b = ws_tbuf(WS_TBUF_STREAM, o.end + LZ4_SLACK)))
 			return ws_fmt(err, errlen, "out of memory for an LZ4 stream"), -1;
 		err[0] = '\0';
 		int rc = lz4_stream(p, e->compressed_size, &o, err, errlen);
@@ -253,17 +264,15 @@ int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, cons
 		if (rc == 0 && o.total != e->uncompressed_size)
 			rc = (ws_fmt(err, errlen, "LZ4 data decodes to %llu bytes, header says %llu",
 				     (unsigned long long)o.total, (unsigned long long)e->uncompressed_size), -1);
-		free(o.b);
 		return rc;
 	}
 	if (e->compression != WS_COMP_ZSTD)
 		return ws_fmt(err, errlen, "internal: entry is not compressed"), -1;
-	if (check_claim(e, n, lim, err, errlen) < 0)
+	if (ws_payload_check(e, n, lim, err, errlen) < 0)
 		return -1;
 	ZSTD_DCtx *d = thread_dctx();
-	uint8_t *buf = ws_malloc(WS_STREAM_CHUNK);
+	uint8_t *buf = ws_tbuf(WS_TBUF_STREAM, WS_STREAM_CHUNK);
 	if (!d || !buf) {
-		free(buf);
 		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;
 	}
 	ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
@@ -297,6 +306,5 @@ int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, cons
 	if (rc == 0 && total != e->uncompressed_size)
 		rc = (ws_fmt(err, errlen, "zstd data decodes to %llu bytes, header says %llu",
 			    (unsigned long long)total, (unsigned long long)e->uncompressed_size), -1);
-	free(buf);
 	return rc;
 }

@@ -189,13 +189,12 @@ int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct
 			const struct ws_limits *lim, char *err, size_t errlen)
 {
 	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true, .err = err, .errlen = errlen};
-	if (!(ps.buf = ws_malloc(2 * WS_STREAM_CHUNK)))
+	if (!(ps.buf = ws_tbuf(WS_TBUF_PTX, 2 * WS_STREAM_CHUNK)))
 		return ws_fmt(err, errlen, "out of memory"), -1;
 	char perr[WS_ERRMAX] = "";
 	int rc = ws_payload_stream(e, p, n, lim, ptx_sink, &ps, perr, sizeof perr);
 	if (rc == 0 && ps.len > 0)                  /* a last line without a newline */
 		rc = ptx_sink(&ps, (const uint8_t *)"", 1);
-	free(ps.buf);
 	if (rc < 0) {
 		if (perr[0])                         /* else the sink already wrote err */
 			ws_fmt(err, errlen, "%s: %s", e->name, perr);

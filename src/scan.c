@@ -122,23 +122,8 @@ static void entry_error(const struct scan *s, struct ws_object *o, struct ws_ent
 static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry *e,
 			    const uint8_t *p, size_t n)
 {
-	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
-	const uint8_t *out;
-	size_t outlen;
-	if (ws_ptx_streamed(e)) {
-		if (ws_ptx_inspect_stream(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
-			entry_error(s, o, e, err);
-		return;
-	}
-	if (ws_payload_decode(e, p, n, &s->lim, &out, &outlen, err, sizeof err) < 0) {
-		entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: %s", e->name, err));
-		return;
-	}
-	e->content_size = outlen;
-	int r = e->kind == WS_KIND_SASS
-		? ws_cubin_inspect(out, outlen, e, &o->kernels, &s->lim, err, sizeof err)
-		: ws_ptx_inspect(out, outlen, e, &o->kernels, &s->lim, err, sizeof err);
-	if (r < 0)
+	char err[WS_ERRMAX];
+	if (ws_entry_inspect(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
 		entry_error(s, o, e, err);
 }
 
@@ -336,7 +321,6 @@ static void finish_object(struct scan *s, struct ws_object *o)
 static int search_containers(struct scan *s, struct ws_object *o, uint64_t origin,
 			     uint64_t from, uint64_t to)
 {
-	static const uint8_t magic[4] = {0x50, 0xED, 0x55, 0xBA};
 	uint64_t pos = from;
 	while (pos < to) {
 		uint64_t left = to - pos;
@@ -350,7 +334,7 @@ static int search_containers(struct scan *s, struct ws_object *o, uint64_t origi
 			break;                              /* end of a stream of unknown size */
 		size_t span = got < chunk ? got : chunk;
 		size_t hay = span + 3 <= got ? span + 3 : got;
-		const uint8_t *hit = memmem(p, hay, magic, sizeof magic);
+		const uint8_t *hit = ws_fatbin_find(p, hay);
 		if (!hit || (size_t)(hit - p) >= span) {
 			pos += span;
 			ws_window_release(s->w, pos);

@@ -1,8 +1,9 @@
 /* fuzz_payload.c - libFuzzer target: ws_payload_decode. The first 13 bytes are the
  * entry: u8 compression (mod 3), u32 compressed_size, u64 uncompressed_size (both
  * little-endian); the rest is the payload. A decoded SASS/PTX result is inspected too.
- * A compressed PTX entry is also read as a stream (ws_ptx_inspect_stream), which must agree
- * with the whole-buffer reading on success. */
+ * A compressed PTX entry is also read as a stream (ws_ptx_inspect_stream), and a compressed
+ * cubin through its sparse image (ws_cubin_inspect_stream); both must agree with the
+ * whole-buffer reading whenever the payload decodes. */
 #include "fuzz.h"
 #include "ws_decode.h"
 
@@ -12,6 +13,56 @@ static uint64_t le(const uint8_t *p, int n)
 	for (int i = n - 1; i >= 0; i--)
 		v = v << 8 | p[i];
 	return v;
+}
+
+/* A fresh entry with hdr's header fields and nothing decoded. */
+static struct ws_entry header_only(const struct ws_entry *hdr)
+{
+	struct ws_entry e;
+	memset(&e, 0, sizeof e);
+	e.kind = hdr->kind;
+	e.compression = hdr->compression;
+	e.compressed_size = hdr->compressed_size;
+	e.uncompressed_size = hdr->uncompressed_size;
+	memcpy(e.name, hdr->name, sizeof e.name);
+	return e;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The sparse image must read exactly like the whole cubin: same result, same facts. */
+static void compare_cubin_stream(const struct ws_entry *hdr, const uint8_t *p, size_t n,
+				 const struct ws_limits *lim)
+{
+	struct ws_entry whole = header_only(hdr), streamed = header_only(hdr);
+	struct ws_strpool p1, p2;
+	char err[WS_ERRMAX], serr[WS_ERRMAX];
+	const uint8_t *out;
+	size_t outlen;
+	ws_strpool_init(&p1);
+	ws_strpool_init(&p2);
+	int rs = ws_cubin_inspect_stream(p, n, &streamed, &p2, lim, serr, sizeof serr);
+	if (rs < 0 && strlen(serr) == 0)
+		abort();
+	if (ws_payload_decode(&whole, p, n, lim, &out, &outlen, err, sizeof err) == 0) {
+		int rw = ws_cubin_inspect(out, outlen, &whole, &p1, lim, err, sizeof err);
+		if (rw != rs || (rw == 0 && (whole.nkernels != streamed.nkernels || whole.toolkit != streamed.toolkit ||
+					     whole.elf_sm != streamed.elf_sm ||
+					     whole.relocatable != streamed.relocatable ||
+					     !same_str(whole.producer, streamed.producer) ||
+					     !same_str(whole.tool_options, streamed.tool_options))))
+			abort();
+		for (uint32_t k = 0; rw == 0 && k < whole.nkernels; k++)
+			if (strcmp(p1.str[whole.kernels[k]], p2.str[streamed.kernels[k]]) != 0)
+				abort();
+	}
+	ws_entry_clear(&whole);
+	ws_entry_clear(&streamed);
+	ws_strpool_free(&p1);
+	ws_strpool_free(&p2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,6 +125,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ws_strpool_free(&p1);
 		ws_strpool_free(&p2);
 	}
+	if (e.kind == WS_KIND_SASS && e.compression != WS_COMP_NONE)
+		compare_cubin_stream(&e, p, size - 13, &lim);
 	ws_entry_clear(&e);
 	fuzz_ro_free(&ro);
 	return 0;

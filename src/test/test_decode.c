@@ -333,6 +333,175 @@ static void test_payload_stream(void)
 	free(zs);
 }
 
+/* ---- large cubins read as a stream ---------------------------------------- */
+
+enum cubin_layout {
+	NVCC_LAYOUT,        /* tables first, .text, section table last (what nvcc writes) */
+	TABLE_FIRST,        /* section table first, notes last (cuBLASLt's cask cubins) */
+	SYMTAB_LATE,        /* symbol table after .text, before the table: a second pass */
+	EXTENDED_COUNT,     /* e_shnum 0, the count in section 0: the whole-decode fallback */
+};
+
+/* A synthetic cubin: two kernels and a device function in .symtab, a cuinfo note
+ * (sm_120, toolkit 13.0) and text_size bytes of compressible .text, laid out as asked. */
+static uint8_t *make_cubin(enum cubin_layout l, size_t text_size, size_t *len)
+{
+	static const char shstr[] = "\0.shstrtab\0.strtab\0.symtab\0.note.nv.cuinfo\0.text";
+	static const char str[] = "\0kern_a\0dev_fn\0kern_b";
+	enum { NSEC = 6, SHSTR = 1, STR = 2, SYM = 3, NOTE = 4, TEXT = 5 };
+	uint8_t sym[4 * 24] = {0}, note[12 + 4 + 8] = {0};
+	static const uint32_t names[4] = {0, 1, 8, 15};
+	static const uint8_t other[4] = {0, 0x10, 0, 0x10};
+	for (int i = 1; i < 4; i++) {
+		put32(sym + i * 24, names[i]);
+		sym[i * 24 + 4] = 0x12;           /* STB_GLOBAL, STT_FUNC */
+		sym[i * 24 + 5] = other[i];
+		put16(sym + i * 24 + 6, TEXT);
+	}
+	put32(note, 3);                            /* namesz "NV\0", descsz 8, type 1000 */
+	put32(note + 4, 8);
+	put32(note + 8, 1000);
+	memcpy(note + 12, "NV", 3);
+	put16(note + 16, 2);
+	put16(note + 18, 120);
+	put32(note + 20, 130);
+	const struct { const void *p; size_t n; } body[NSEC] = {
+		{NULL, 0}, {shstr, sizeof shstr}, {str, sizeof str}, {sym, sizeof sym}, {note, sizeof note},
+		{NULL, text_size}};
+	static const int order[][NSEC] = {
+		[NVCC_LAYOUT] = {SHSTR, STR, SYM, NOTE, TEXT, -1},
+		[TABLE_FIRST] = {-1, TEXT, SHSTR, STR, SYM, NOTE},
+		[SYMTAB_LATE] = {SHSTR, TEXT, STR, SYM, NOTE, -1},
+		[EXTENDED_COUNT] = {SHSTR, STR, SYM, NOTE, TEXT, -1},
+	};
+	size_t total = 64 + NSEC * 64 + text_size + 1024;
+	uint8_t *b = calloc(1, total);
+	uint64_t off[NSEC] = {0}, shoff = 0, pos = 64;
+	for (int i = 0; i < NSEC; i++) {
+		int sec = order[l][i];
+		pos = (pos + 7) & ~(uint64_t)7;
+		if (sec < 0) {
+			shoff = pos;
+			pos += NSEC * 64;
+			continue;
+		}
+		off[sec] = pos;
+		if (body[sec].p)
+			memcpy(b + pos, body[sec].p, body[sec].n);
+		else                                  /* .text: compressible, not trivial */
+			for (size_t k = 0; k < body[sec].n; k++)
+				b[pos + k] = (uint8_t)((k * 2654435761u) >> 28) ^ (uint8_t)(k >> 12);
+		pos += body[sec].n;
+	}
+	static const uint32_t type[NSEC] = {0, 3, 3, 2, 7, 1};
+	static const uint32_t sname[NSEC] = {0, 1, 11, 19, 27, 44};
+	for (int i = 1; i < NSEC; i++) {
+		uint8_t *sh = b + shoff + (size_t)i * 64;
+		put32(sh, sname[i]);
+		put32(sh + 4, type[i]);
+		put64(sh + 24, off[i]);
+		put64(sh + 32, body[i].n);
+		if (i == SYM) {
+			put32(sh + 40, STR);
+			put32(sh + 44, 1);
+			put64(sh + 56, 24);
+		}
+		put64(sh + 48, i == SYM || i == NOTE ? 8 : 1);
+	}
+	memcpy(b, "\x7f" "ELF\x02\x01\x01\x33\x08", 9);
+	put16(b + 16, 2);                          /* ET_EXEC */
+	put16(b + 18, 190);                        /* EM_CUDA */
+	put32(b + 20, 1);
+	put64(b + 40, shoff);
+	put32(b + 48, 120u << 8);
+	put16(b + 52, 64);
+	put16(b + 58, 64);
+	put16(b + 60, l == EXTENDED_COUNT ? 0 : NSEC);
+	put16(b + 62, SHSTR);
+	if (l == EXTENDED_COUNT)
+		put64(b + shoff + 32, NSEC);       /* section 0's sh_size holds the count */
+	*len = pos;
+	return b;
+}
+
+static void test_cubin_stream(void)
+{
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	char err[WS_ERRMAX];
+	for (int l = NVCC_LAYOUT; l <= EXTENDED_COUNT; l++) {
+		size_t n;
+		uint8_t *raw = make_cubin((enum cubin_layout)l, (size_t)5 << 20, &n);
+		struct ws_strpool p1;
+		ws_strpool_init(&p1);
+		struct ws_entry whole = {.kind = WS_KIND_SASS};
+		strcpy(whole.name, "sm_120");
+		CHECK(ws_cubin_inspect(raw, n, &whole, &p1, &lim, err, sizeof err) == 0, "layout %d: %s", l, err);
+		CHECK(whole.nkernels == 2, "layout %d: %u kernels", l, whole.nkernels);
+		CHECK(whole.toolkit == 130, "layout %d: toolkit %u", l, whole.toolkit);
+		CHECK(whole.elf_sm == 120, "layout %d: sm %u", l, whole.elf_sm);
+		size_t zcap = ZSTD_compressBound(n);
+		uint8_t *z = malloc(zcap);
+		size_t zn = ZSTD_compress(z, zcap, raw, n, 1);
+		int lcap = LZ4_compressBound((int)n);
+		char *lz = malloc((size_t)lcap);
+		int ln = LZ4_compress_default((const char *)raw, lz, (int)n, lcap);
+		CHECK(!ZSTD_isError(zn) && ln > 0);
+		for (int c = 0; c < 2; c++) {
+			struct ws_strpool p2;
+			ws_strpool_init(&p2);
+			struct ws_entry e = {.kind = WS_KIND_SASS, .compression = c ? WS_COMP_LZ4 : WS_COMP_ZSTD,
+					     .compressed_size = c ? (uint32_t)ln : (uint32_t)zn, .uncompressed_size = n};
+			strcpy(e.name, "sm_120");
+			CHECK(ws_sass_streamed(&e));
+			int rc = ws_entry_inspect(c ? (uint8_t *)lz : z, c ? (size_t)ln : zn, &e, &p2, &lim,
+						  err, sizeof err);
+			CHECK(rc == 0, "layout %d %s: %s", l, c ? "lz4" : "zstd", err);
+			bool same = e.nkernels == whole.nkernels && e.toolkit == whole.toolkit &&
+				    e.elf_sm == whole.elf_sm && e.content_size == n && e.kernels_known;
+			for (uint32_t k = 0; same && k < e.nkernels; k++)
+				same = strcmp(p1.str[whole.kernels[k]], p2.str[e.kernels[k]]) == 0;
+			CHECK(same, "layout %d %s: streamed cubin reads differently (%u kernels, toolkit %u, sm %u, size %llu, known %d)", l, c ? "lz4" : "zstd", e.nkernels, e.toolkit, e.elf_sm, (unsigned long long)e.content_size, e.kernels_known);
+			ws_entry_clear(&e);
+			/* the stream ends early: the error names the entry */
+			e = (struct ws_entry){.kind = WS_KIND_SASS, .compression = WS_COMP_ZSTD,
+					      .compressed_size = (uint32_t)(zn / 2), .uncompressed_size = n};
+			strcpy(e.name, "sm_120");
+			CHECK_EQ_INT(ws_cubin_inspect_stream(z, zn / 2, &e, &p2, &lim, err, sizeof err), -1);
+			CHECK(strncmp(err, "sm_120: ", 8) == 0, "%s", err);
+			ws_entry_clear(&e);
+			ws_strpool_free(&p2);
+		}
+		ws_entry_clear(&whole);
+		ws_strpool_free(&p1);
+		free(z);
+		free(lz);
+		free(raw);
+	}
+}
+
+/* ws_fatbin_find agrees with memmem at every alignment, near both ends, and on near misses. */
+static void test_find(void)
+{
+	static const uint8_t magic[4] = {0x50, 0xED, 0x55, 0xBA};
+	uint8_t buf[300];
+	unsigned bad = 0;
+	uint32_t x = 7;
+	for (size_t n = 0; n <= 64; n++)
+		for (size_t at = 0; at <= n + 3; at++) {
+			for (size_t i = 0; i < sizeof buf; i++) {     /* noise full of partial magics */
+				x = x * 1103515245u + 12345u;
+				buf[i] = magic[(x >> 16) & 3] ^ (uint8_t)((x >> 24) & 1);
+			}
+			if (at + 4 <= n)
+				memcpy(buf + at, magic, 4);
+			if (ws_fatbin_find(buf, n) != (const uint8_t *)memmem(buf, n, magic, 4))
+				bad++;
+		}
+	CHECK(bad == 0, "%u searches disagree with memmem", bad);
+	CHECK(ws_fatbin_find(buf, 0) == NULL);
+}
+
 static void test_strpool(void)
 {
 	struct ws_strpool p;
@@ -509,10 +678,12 @@ static void test_sniff(void)
 int main(void)
 {
 	test_headers();
+	test_find();
 	test_payload();
 	test_ptx();
 	test_ptx_stream();
 	test_payload_stream();
+	test_cubin_stream();
 	test_strpool();
 	test_sniff();
 	test_elf_sections();

@@ -1,0 +1,285 @@
+/* cubin_stream.c - a large compressed cubin decoded as a stream, keeping only what the
+ * cubin reader looks at.
+ *
+ * A 16 MB cubin is mostly .text. Kernels and notes need the ELF header, the section
+ * header table, the symbol table with its string table, and the notes. The payload is
+ * decoded chunk by chunk into a sparse image: an anonymous mapping of the cubin's full
+ * size in which only the kept ranges are written, so the pages never written never
+ * become resident. ws_cubin_inspect then reads the image exactly as it reads a whole
+ * cubin (libelf touches only the header, the table and the sections it is asked for).
+ *
+ * What is kept, in one pass:
+ *   - the first WS_CUBIN_PREFIX bytes: nvcc writes .shstrtab, .strtab and .symtab right
+ *     after the ELF header and the section table at the end (fatbin-format.md (e));
+ *   - the section table, once the ELF header says where it is;
+ *   - once the table is in, every section the reader needs that has not streamed past
+ *     (cuBLASLt's cask cubins put the table first and the notes last).
+ * A needed section that streamed past before the table arrived (a symbol table beyond
+ * the prefix) costs a second pass that keeps exactly the needed ranges. Anything
+ * unusual (no table, extended section numbering) falls back to the whole decode.
+ *
+ * The mapping belongs to the thread and is reused: the prefix is rewritten whole by
+ * every entry, so its pages stay resident (no page faults per entry); the other kept
+ * ranges are given back after each entry, so no stale byte is ever read.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "ws_decode.h"
+#include "ws_util.h"
+
+#ifndef WS_CUBIN_PREFIX                 /* fuzz builds shrink it to reach the second pass */
+#define WS_CUBIN_PREFIX ((uint64_t)2 << 20)
+#endif
+#define EHDR_SIZE 64
+#define SHDR_SIZE 64
+#define SHT_SYMTAB_ 2
+#define SHT_NOTE_ 7
+
+struct range {
+	uint64_t off, end;
+};
+
+struct keep {
+	uint8_t *img;
+	uint64_t size;               /* the cubin's declared size: the image's size */
+	uint64_t pos;                /* bytes decoded so far */
+	struct range *r;             /* ranges to write into the image */
+	size_t nr, cap;
+	bool pass1;                  /* add the section table, then the needed sections */
+	bool table_added, needs_added;
+	struct range table;
+	bool missed;                 /* a needed section streamed past unkept: pass 2 */
+	bool unusual;                /* no usable section table: decode whole instead */
+	bool oom;
+};
+
+struct image {
+	uint8_t *p;
+	size_t cap;
+};
+static pthread_key_t image_key;
+static pthread_once_t image_once = PTHREAD_ONCE_INIT;
+static void image_free(void *v)
+{
+	struct image *im = v;
+	munmap(im->p, im->cap);
+	free(im);
+}
+static void image_init(void) { pthread_key_create(&image_key, image_free); }
+
+/* The thread's sparse mapping, at least n bytes; NULL when out of address space. */
+static uint8_t *thread_image(size_t n)
+{
+	pthread_once(&image_once, image_init);
+	struct image *im = pthread_getspecific(image_key);
+	if (!im) {
+		if (!(im = calloc(1, sizeof *im)) || pthread_setspecific(image_key, im) != 0) {
+			free(im);
+			return NULL;
+		}
+	}
+	if (n > im->cap) {
+		void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		if (im->p)
+			munmap(im->p, im->cap);
+		im->p = p;
+		im->cap = n;
+	}
+	return im->p;
+}
+
+/* Gives back the pages written outside the prefix (they would hold this entry's bytes). */
+static void image_release(const struct keep *k, uint64_t prefix_end)
+{
+	const uintptr_t page = 4096;
+	for (size_t i = 0; i < k->nr; i++) {
+		uint64_t off = k->r[i].off > prefix_end ? k->r[i].off : prefix_end;
+		if (off >= k->r[i].end)
+			continue;
+		uintptr_t from = ((uintptr_t)k->img + off) & ~(page - 1);
+		uintptr_t to = ((uintptr_t)k->img + k->r[i].end + page - 1) & ~(page - 1);
+		madvise((void *)from, to - from, MADV_DONTNEED);
+	}
+}
+
+static bool add_range(struct keep *k, uint64_t off, uint64_t len)
+{
+	uint64_t end;
+	if (off >= k->size || len == 0)
+		return true;
+	if (!ws_add_u64(off, len, &end) || end > k->size)
+		end = k->size;               /* libelf refuses what lies past the image itself */
+	if (k->nr == k->cap) {
+		size_t ncap = k->cap ? k->cap * 2 : 8;
+		struct range *v = ws_reallocarray(k->r, ncap, sizeof *v);
+		if (!v)
+			return k->oom = true, false;
+		k->r = v;
+		k->cap = ncap;
+	}
+	k->r[k->nr++] = (struct range){off, end};
+	return true;
+}
+
+/* True when [off, end) lies inside the prefix and the section table: the only ranges
+ * kept from the start of the stream. */
+static bool kept_from_start(const struct keep *k, uint64_t off, uint64_t end)
+{
+	const struct range *pre = &k->r[0], *tab = &k->table;
+	for (int moved = 1; moved && off < end;) {
+		moved = 0;
+		if (pre->off <= off && off < pre->end)
+			off = pre->end, moved = 1;
+		if (tab->off <= off && off < tab->end)
+			off = tab->end, moved = 1;
+	}
+	return off >= end;
+}
+
+/* Reads the ELF header (kept: the prefix holds it) for the section table's range. */
+static void find_table(struct keep *k)
+{
+	const uint8_t *h = k->img;
+	uint64_t shoff = ws_le64(h + 40), size;
+	uint16_t shentsize = ws_le16(h + 58), shnum = ws_le16(h + 60);
+	k->table_added = true;
+	if (shoff == 0 || shnum == 0 || shentsize != SHDR_SIZE ||
+	    !ws_in_bounds(shoff, size = (uint64_t)shnum * SHDR_SIZE, k->size)) {
+		k->unusual = true;           /* none, extended numbering, or not ours to judge */
+		return;
+	}
+	k->table = (struct range){shoff, shoff + size};
+	add_range(k, shoff, size);
+}
+
+/* The sections ws_cubin_inspect reads: symbol tables, their string tables, notes.
+ * In pass 1 a needed range that already streamed past unkept sets k->missed. */
+static void add_needed(struct keep *k, bool pass1)
+{
+	const uint8_t *t = k->img + k->table.off;
+	uint64_t n = (k->table.end - k->table.off) / SHDR_SIZE;
+	k->needs_added = true;
+	for (uint64_t i = 0; i < n && !k->oom; i++) {
+		const uint8_t *s = t + i * SHDR_SIZE;
+		uint32_t type = ws_le32(s + 4), link = ws_le32(s + 40);
+		const uint8_t *want[2];
+		int nw = 0;
+		if (type == SHT_SYMTAB_ || type == SHT_NOTE_)
+			want[nw++] = s;
+		if (type == SHT_SYMTAB_ && link < n)
+			want[nw++] = t + (uint64_t)link * SHDR_SIZE;
+		for (int w = 0; w < nw; w++) {
+			uint64_t off = ws_le64(want[w] + 24), end;
+			if (off >= k->size)
+				continue;
+			if (!ws_add_u64(off, ws_le64(want[w] + 32), &end) || end > k->size)
+				end = k->size;
+			if (pass1 && off < k->pos && !kept_from_start(k, off, end < k->pos ? end : k->pos))
+				k->missed = true;
+			add_range(k, off, end - off);
+		}
+	}
+}
+
+/* Writes the parts of the chunk [from, to) that ranges first.. keep into the image. */
+static void copy_ranges(struct keep *k, size_t first, const uint8_t *p, uint64_t from, uint64_t to)
+{
+	for (size_t i = first; i < k->nr; i++) {
+		uint64_t lo = k->r[i].off > from ? k->r[i].off : from;
+		uint64_t hi = k->r[i].end < to ? k->r[i].end : to;
+		if (lo < hi)
+			memcpy(k->img + lo, p + (lo - from), (size_t)(hi - lo));
+	}
+}
+
+static int keep_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct keep *k = ctx;
+	uint64_t from = k->pos, to;
+	if (!ws_add_u64(from, n, &to) || to > k->size)
+		return -1;                   /* cannot happen: the decoder caps the output */
+	size_t nr = k->nr;
+	copy_ranges(k, 0, p, from, to);
+	k->pos = to;
+	if (k->pass1) {
+		if (!k->table_added && to >= EHDR_SIZE)
+			find_table(k);
+		if (!k->unusual && !k->needs_added && to >= k->table.end)
+			add_needed(k, true);
+		copy_ranges(k, nr, p, from, to);   /* ranges just added may start in this chunk */
+	}
+	return k->oom ? -1 : 0;
+}
+
+/* The fallback: the whole cubin in the thread's buffer (bounded by the entry limit). */
+static int whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		 const struct ws_limits *lim, char *err, size_t errlen)
+{
+	const uint8_t *out;
+	size_t outlen;
+	char perr[WS_ERRMAX];
+	if (ws_payload_decode(e, p, n, lim, &out, &outlen, perr, sizeof perr) < 0)
+		return ws_fmt(err, errlen, "%s: %s", e->name, perr), -1;
+	e->content_size = outlen;
+	return ws_cubin_inspect(out, outlen, e, pool, lim, err, errlen);
+}
+
+int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+			    const struct ws_limits *lim, char *err, size_t errlen)
+{
+	char perr[WS_ERRMAX] = "";
+	if (ws_payload_check(e, n, lim, perr, sizeof perr) < 0)
+		return ws_fmt(err, errlen, "%s: %s", e->name, perr), -1;
+	struct keep k = {.size = e->uncompressed_size, .pass1 = true};
+	uint64_t prefix = WS_CUBIN_PREFIX > EHDR_SIZE ? WS_CUBIN_PREFIX : EHDR_SIZE;
+	if (!(k.img = thread_image((size_t)k.size)))
+		return ws_fmt(err, errlen, "%s: out of memory for a %llu-byte cubin", e->name,
+			      (unsigned long long)k.size), -1;
+	int rc = -1;
+	if (!add_range(&k, 0, prefix))
+		goto oom;
+	if (ws_payload_stream(e, p, n, lim, keep_sink, &k, perr, sizeof perr) < 0) {
+		if (k.oom)
+			goto oom;
+		ws_fmt(err, errlen, "%s: %s", e->name, perr);
+		goto out;
+	}
+	if (k.unusual || !k.table_added) {
+		rc = whole(p, n, e, pool, lim, err, errlen);
+		goto out;
+	}
+	if (!k.needs_added)
+		add_needed(&k, true);
+	if (k.missed) {
+		/* pass 2: the table is known now; keep exactly what the reader needs (the
+		 * same ranges as pass 1 beyond the prefix, so the release below covers both) */
+		k.nr = 0;
+		k.pos = 0;
+		k.pass1 = false;
+		if (!add_range(&k, k.table.off, k.table.end - k.table.off))
+			goto oom;
+		add_needed(&k, false);
+		if (k.oom)
+			goto oom;
+		if (ws_payload_stream(e, p, n, lim, keep_sink, &k, perr, sizeof perr) < 0) {
+			if (k.oom)
+				goto oom;
+			ws_fmt(err, errlen, "%s: %s", e->name, perr);
+			goto out;
+		}
+	}
+	e->content_size = k.size;
+	rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err, errlen);
+	goto out;
+oom:
+	ws_fmt(err, errlen, "%s: out of memory", e->name);
+out:
+	image_release(&k, prefix);
+	free(k.r);
+	return rc;
+}

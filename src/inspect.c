@@ -1,0 +1,27 @@
+/* inspect.c - one SASS or PTX entry payload to its facts (kernels, versions, notes).
+ *
+ * Small payloads are decoded whole into the thread's buffer; compressed ones of
+ * WS_STREAM_MIN bytes or more are read as streams, so that memory per thread stays
+ * bounded by the stream buffers, not by the largest entry (cuSPARSE: 30 MB of PTX,
+ * 18 MB cubins). */
+#include <stdio.h>
+
+#include "ws_decode.h"
+#include "ws_util.h"
+
+int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		     const struct ws_limits *lim, char *err, size_t errlen)
+{
+	if (ws_ptx_streamed(e))
+		return ws_ptx_inspect_stream(p, n, e, pool, lim, err, errlen);
+	if (ws_sass_streamed(e))
+		return ws_cubin_inspect_stream(p, n, e, pool, lim, err, errlen);
+	const uint8_t *out;
+	size_t outlen;
+	char perr[WS_ERRMAX];
+	if (ws_payload_decode(e, p, n, lim, &out, &outlen, perr, sizeof perr) < 0)
+		return ws_fmt(err, errlen, "%s: %.200s", e->name, perr), -1;
+	e->content_size = outlen;
+	return e->kind == WS_KIND_SASS ? ws_cubin_inspect(out, outlen, e, pool, lim, err, errlen)
+				       : ws_ptx_inspect(out, outlen, e, pool, lim, err, errlen);
+}
