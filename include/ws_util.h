@@ -31,6 +31,9 @@ void *ws_calloc(size_t count, size_t size);
 void *ws_reallocarray(void *p, size_t count, size_t size);
 char *ws_strndup(const char *s, size_t n);
 char *ws_strdup(const char *s);
+/* The first occurrence of needle (m bytes) in (p, n), or NULL: memmem, faster. */
+const uint8_t *ws_find(const uint8_t *p, size_t n, const uint8_t *needle, size_t m);
+
 /* Buffers that belong to the calling thread and are reused from call to call: a fresh
  * megabyte per entry costs 256 page faults (torch decodes tens of thousands of entries).
  * Each slot grows to the largest size asked of it; contents are not kept when it grows.

@@ -66,36 +66,10 @@ bool ws_fatbin_candidate(const uint8_t *p, size_t n)
 			     err, sizeof err) == 0 && ws_le16(p + WS_FATBIN_HEADER_SIZE) != 0;
 }
 
-/* Sixteen positions at a time: the four magic bytes compared at offsets 0..3 of each
- * (GCC/Clang vector extensions; SSE2 or NEON code, about twice glibc's memmem here,
- * which matters because the search covers every byte of every library). */
-typedef uint8_t ws_v16 __attribute__((vector_size(16)));
-typedef int8_t ws_m16 __attribute__((vector_size(16)));
-
 const uint8_t *ws_fatbin_find(const uint8_t *p, size_t n)
 {
 	static const uint8_t magic[4] = {0x50, 0xED, 0x55, 0xBA};   /* WS_FATBIN_MAGIC, little-endian */
-	size_t i = 0;
-	if (n >= 16 + 3) {
-		const ws_v16 k0 = (ws_v16){0} + magic[0], k1 = (ws_v16){0} + magic[1];
-		const ws_v16 k2 = (ws_v16){0} + magic[2], k3 = (ws_v16){0} + magic[3];
-		for (; i <= n - (16 + 3); i += 16) {
-			ws_v16 a, b, c, d;
-			memcpy(&a, p + i, 16);
-			memcpy(&b, p + i + 1, 16);
-			memcpy(&c, p + i + 2, 16);
-			memcpy(&d, p + i + 3, 16);
-			ws_m16 m = (a == k0) & (b == k1) & (c == k2) & (d == k3);
-			uint64_t w[2];
-			memcpy(w, &m, sizeof w);
-			if (w[0] | w[1])
-				break;           /* the scalar loop below finds which position */
-		}
-	}
-	for (; n >= 4 && i <= n - 4; i++)
-		if (p[i] == magic[0] && p[i + 1] == magic[1] && p[i + 2] == magic[2] && p[i + 3] == magic[3])
-			return p + i;
-	return NULL;
+	return ws_find(p, n, magic, sizeof magic);
 }
 
 const char *ws_kind_name(uint16_t kind)

@@ -92,7 +92,9 @@ static void ptx_header(const char *text, const char *end, struct ws_entry *e, bo
 static int ptx_entries(const char *text, const char *end, struct ws_entry *e, struct ws_strpool *pool,
 		       const struct ws_limits *lim, char *err, size_t errlen)
 {
-	for (const char *d = text; (d = memmem(d, (size_t)(end - d), ".entry", 6)) != NULL; d += 6) {
+	for (const char *d = text;
+	     (d = (const char *)ws_find((const uint8_t *)d, (size_t)(end - d), (const uint8_t *)".entry", 6)) != NULL;
+	     d += 6) {
 		const char *v = d + 6;
 		if (v >= end || (*v != ' ' && *v != '\t'))
 			continue;

@@ -9,6 +9,42 @@
 /* No single allocation may exceed this: sizes come from files we do not trust. */
 #define WS_ALLOC_CAP ((size_t)4 << 30)
 
+/* Sixteen positions at a time: the needle's first and last bytes are compared at once
+ * (GCC/Clang vector extensions: SSE2 or NEON code), and only positions where both
+ * match are compared whole. About twice glibc's memmem on libraries and PTX, which
+ * matters because every byte of every library is searched. */
+typedef uint8_t ws_v16 __attribute__((vector_size(16)));
+typedef int8_t ws_m16 __attribute__((vector_size(16)));
+
+const uint8_t *ws_find(const uint8_t *p, size_t n, const uint8_t *needle, size_t m)
+{
+	if (m == 0)
+		return p;
+	if (n < m)
+		return NULL;
+	size_t i = 0, last = n - m;            /* the last possible start */
+	if (m >= 2 && last >= 16) {
+		const ws_v16 first = (ws_v16){0} + needle[0], final = (ws_v16){0} + needle[m - 1];
+		for (; i <= last - 16; i += 16) {
+			ws_v16 a, b;
+			memcpy(&a, p + i, 16);
+			memcpy(&b, p + i + m - 1, 16);
+			ws_m16 hit = (a == first) & (b == final);
+			uint64_t w[2];
+			memcpy(w, &hit, sizeof w);
+			if (!(w[0] | w[1]))
+				continue;
+			for (size_t k = 0; k < 16; k++)
+				if (p[i + k] == needle[0] && memcmp(p + i + k, needle, m) == 0)
+					return p + i + k;
+		}
+	}
+	for (; i <= last; i++)
+		if (p[i] == needle[0] && memcmp(p + i, needle, m) == 0)
+			return p + i;
+	return NULL;
+}
+
 struct tbufs {
 	void *p[WS_TBUF_SLOTS];
 	size_t cap[WS_TBUF_SLOTS];

@@ -500,6 +500,25 @@ static void test_find(void)
 		}
 	CHECK(bad == 0, "%u searches disagree with memmem", bad);
 	CHECK(ws_fatbin_find(buf, 0) == NULL);
+	/* ws_find with other needles: PTX's ".entry", one byte, and needles longer than 16 */
+	static const char *needles[] = {".entry", "y", ".e", "0123456789abcdefXYZ"};
+	bad = 0;
+	for (size_t k = 0; k < sizeof needles / sizeof *needles; k++) {
+		size_t m = strlen(needles[k]);
+		for (size_t n = 0; n <= 80; n++)
+			for (size_t at = 0; at <= n; at++) {
+				for (size_t i = 0; i < sizeof buf; i++) {
+					x = x * 1103515245u + 12345u;
+					buf[i] = (uint8_t)needles[k][(x >> 16) % m] ^ (uint8_t)((x >> 28) == 0);
+				}
+				if (at + m <= n)
+					memcpy(buf + at, needles[k], m);
+				if (ws_find(buf, n, (const uint8_t *)needles[k], m) !=
+				    (const uint8_t *)memmem(buf, n, needles[k], m))
+					bad++;
+			}
+	}
+	CHECK(bad == 0, "%u ws_find searches disagree with memmem", bad);
 }
 
 static void test_strpool(void)
