@@ -98,6 +98,9 @@ int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, stru
  * whole or as a stream by size. Errors name the entry. */
 int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		     const struct ws_limits *lim, char *err, size_t errlen);
+/* The same, always decoding the payload whole into the thread's buffer. */
+int ws_entry_inspect_whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+			   const struct ws_limits *lim, char *err, size_t errlen);
 
 /* Short names for reports. */
 const char *ws_kind_name(uint16_t kind);          /* "sass", "ptx", "ltoir", "unknown" */

@@ -216,17 +216,15 @@ static int keep_sink(void *ctx, const uint8_t *p, size_t n)
 	return k->oom ? -1 : 0;
 }
 
-/* The fallback: the whole cubin in the thread's buffer (bounded by the entry limit). */
-static int whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		 const struct ws_limits *lim, char *err, size_t errlen)
+/* One decoding pass through the sink; -1 with err set (naming the entry) on failure. */
+static int stream_pass(struct keep *k, const uint8_t *p, size_t n, struct ws_entry *e,
+		       const struct ws_limits *lim, char *err, size_t errlen)
 {
-	const uint8_t *out;
-	size_t outlen;
-	char perr[WS_ERRMAX];
-	if (ws_payload_decode(e, p, n, lim, &out, &outlen, perr, sizeof perr) < 0)
-		return ws_fmt(err, errlen, "%s: %s", e->name, perr), -1;
-	e->content_size = outlen;
-	return ws_cubin_inspect(out, outlen, e, pool, lim, err, errlen);
+	char perr[WS_ERRMAX] = "";
+	if (ws_payload_stream(e, p, n, lim, keep_sink, k, perr, sizeof perr) == 0)
+		return 0;
+	ws_fmt(err, errlen, "%s: %s", e->name, k->oom ? "out of memory" : perr);
+	return -1;
 }
 
 int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
@@ -243,14 +241,10 @@ int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, stru
 	int rc = -1;
 	if (!add_range(&k, 0, prefix))
 		goto oom;
-	if (ws_payload_stream(e, p, n, lim, keep_sink, &k, perr, sizeof perr) < 0) {
-		if (k.oom)
-			goto oom;
-		ws_fmt(err, errlen, "%s: %s", e->name, perr);
+	if (stream_pass(&k, p, n, e, lim, err, errlen) < 0)
 		goto out;
-	}
 	if (k.unusual || !k.table_added) {
-		rc = whole(p, n, e, pool, lim, err, errlen);
+		rc = ws_entry_inspect_whole(p, n, e, pool, lim, err, errlen);
 		goto out;
 	}
 	if (!k.needs_added)
@@ -266,12 +260,8 @@ int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, stru
 		add_needed(&k, false);
 		if (k.oom)
 			goto oom;
-		if (ws_payload_stream(e, p, n, lim, keep_sink, &k, perr, sizeof perr) < 0) {
-			if (k.oom)
-				goto oom;
-			ws_fmt(err, errlen, "%s: %s", e->name, perr);
+		if (stream_pass(&k, p, n, e, lim, err, errlen) < 0)
 			goto out;
-		}
 	}
 	e->content_size = k.size;
 	rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err, errlen);

@@ -9,13 +9,9 @@
 #include "ws_decode.h"
 #include "ws_util.h"
 
-int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		     const struct ws_limits *lim, char *err, size_t errlen)
+int ws_entry_inspect_whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+			   const struct ws_limits *lim, char *err, size_t errlen)
 {
-	if (ws_ptx_streamed(e))
-		return ws_ptx_inspect_stream(p, n, e, pool, lim, err, errlen);
-	if (ws_sass_streamed(e))
-		return ws_cubin_inspect_stream(p, n, e, pool, lim, err, errlen);
 	const uint8_t *out;
 	size_t outlen;
 	char perr[WS_ERRMAX];
@@ -24,4 +20,14 @@ int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 	e->content_size = outlen;
 	return e->kind == WS_KIND_SASS ? ws_cubin_inspect(out, outlen, e, pool, lim, err, errlen)
 				       : ws_ptx_inspect(out, outlen, e, pool, lim, err, errlen);
+}
+
+int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+		     const struct ws_limits *lim, char *err, size_t errlen)
+{
+	if (ws_ptx_streamed(e))
+		return ws_ptx_inspect_stream(p, n, e, pool, lim, err, errlen);
+	if (ws_sass_streamed(e))
+		return ws_cubin_inspect_stream(p, n, e, pool, lim, err, errlen);
+	return ws_entry_inspect_whole(p, n, e, pool, lim, err, errlen);
 }
