@@ -53,10 +53,11 @@ $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
 
 # The decoder tests again with a 4 KiB read window and stream chunk, so that the fixtures
 # reach the compaction, growth and chunk-boundary paths (the real sizes are 1 MiB), and a
-# 4 KiB cubin prefix sends streamed cubins down the second-pass path.
-SMALL_SRC := src/window.c src/payload.c src/ptx.c src/cubin_stream.c
+# 4 KiB cubin prefix and stream threshold send the fixtures' compressed entries through the
+# streamed PTX and cubin readers, down to the second-pass path.
+SMALL_SRC := src/window.c src/payload.c src/ptx.c src/cubin_stream.c src/inspect.c
 $(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a src/test/tap.h
-	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 -DWS_CUBIN_PREFIX=4096 \
+	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 -DWS_CUBIN_PREFIX=4096 -DWS_STREAM_MIN=4096 \
 	  $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a $(LDLIBS)
 
 $(O):

@@ -58,7 +58,9 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 #ifndef WS_STREAM_CHUNK                 /* fuzz builds shrink it to reach chunk boundaries */
 #define WS_STREAM_CHUNK ((size_t)1 << 20)
 #endif
+#ifndef WS_STREAM_MIN                   /* fuzz and small-window test builds lower it */
 #define WS_STREAM_MIN ((uint64_t)4 << 20)
+#endif
 typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n);
 /* Decompresses an LZ4 or zstd entry chunk by chunk into sink (which returns -1 to
  * stop), with the same size checks as ws_payload_decode. */
