@@ -158,7 +158,7 @@ static void find_table(struct keep *k)
 }
 
 /* The sections ws_cubin_inspect reads: symbol tables, their string tables, notes.
- * In pass 1 a needed range that already streamed past unkept sets k->missed. */
+ * In pass 1 a needed range with bytes before k->pos that were not kept sets k->missed. */
 static void add_needed(struct keep *k, bool pass1)
 {
 	const uint8_t *t = k->img + k->table.off;
@@ -203,16 +203,22 @@ static int keep_sink(void *ctx, const uint8_t *p, size_t n)
 	uint64_t from = k->pos, to;
 	if (!ws_add_u64(from, n, &to) || to > k->size)
 		return -1;                   /* cannot happen: the decoder caps the output */
-	size_t nr = k->nr;
 	copy_ranges(k, 0, p, from, to);
-	k->pos = to;
 	if (k->pass1) {
-		if (!k->table_added && to >= EHDR_SIZE)
+		/* Ranges learnt from this chunk may start inside it: copy them from it too. While
+		 * this runs k->pos is the chunk's start, so only bytes before it count as gone. */
+		size_t nr = k->nr;
+		if (!k->table_added && to >= EHDR_SIZE) {
 			find_table(k);
-		if (!k->unusual && !k->needs_added && to >= k->table.end)
+			copy_ranges(k, nr, p, from, to);
+			nr = k->nr;
+		}
+		if (!k->unusual && !k->needs_added && to >= k->table.end) {
 			add_needed(k, true);
-		copy_ranges(k, nr, p, from, to);   /* ranges just added may start in this chunk */
+			copy_ranges(k, nr, p, from, to);
+		}
 	}
+	k->pos = to;
 	return k->oom ? -1 : 0;
 }
 

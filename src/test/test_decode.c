@@ -340,6 +340,8 @@ enum cubin_layout {
 	TABLE_FIRST,        /* section table first, notes last (cuBLASLt's cask cubins) */
 	SYMTAB_LATE,        /* symbol table after .text, before the table: a second pass */
 	EXTENDED_COUNT,     /* e_shnum 0, the count in section 0: the whole-decode fallback */
+	TABLE_AFTER_GAP,    /* section table 16 KiB in, notes last: with a small prefix the table
+			     * lies past it yet in the first LZ4 chunk */
 };
 
 /* A synthetic cubin: two kernels and a device function in .symtab, a cuinfo note
@@ -368,18 +370,25 @@ static uint8_t *make_cubin(enum cubin_layout l, size_t text_size, size_t *len)
 	const struct { const void *p; size_t n; } body[NSEC] = {
 		{NULL, 0}, {shstr, sizeof shstr}, {str, sizeof str}, {sym, sizeof sym}, {note, sizeof note},
 		{NULL, text_size}};
-	static const int order[][NSEC] = {
+	static const int order[][NSEC + 1] = {      /* -1: the section table, -2: a 16 KiB gap */
 		[NVCC_LAYOUT] = {SHSTR, STR, SYM, NOTE, TEXT, -1},
+		[TABLE_AFTER_GAP] = {SHSTR, -2, -1, TEXT, STR, SYM, NOTE},
 		[TABLE_FIRST] = {-1, TEXT, SHSTR, STR, SYM, NOTE},
 		[SYMTAB_LATE] = {SHSTR, TEXT, STR, SYM, NOTE, -1},
 		[EXTENDED_COUNT] = {SHSTR, STR, SYM, NOTE, TEXT, -1},
 	};
-	size_t total = 64 + NSEC * 64 + text_size + 1024;
+	size_t total = 64 + NSEC * 64 + text_size + 16384 + 1024;
 	uint8_t *b = calloc(1, total);
 	uint64_t off[NSEC] = {0}, shoff = 0, pos = 64;
-	for (int i = 0; i < NSEC; i++) {
+	for (int i = 0; i < NSEC + 1; i++) {
 		int sec = order[l][i];
+		if (sec == 0)
+			continue;                     /* rows shorter than NSEC + 1 end in zeros */
 		pos = (pos + 7) & ~(uint64_t)7;
+		if (sec == -2) {
+			pos += 16384;
+			continue;
+		}
 		if (sec < 0) {
 			shoff = pos;
 			pos += NSEC * 64;
@@ -429,7 +438,7 @@ static void test_cubin_stream(void)
 	struct ws_limits lim;
 	ws_limits_default(&lim);
 	char err[WS_ERRMAX];
-	for (int l = NVCC_LAYOUT; l <= EXTENDED_COUNT; l++) {
+	for (int l = NVCC_LAYOUT; l <= TABLE_AFTER_GAP; l++) {
 		size_t n;
 		uint8_t *raw = make_cubin((enum cubin_layout)l, (size_t)5 << 20, &n);
 		struct ws_strpool p1;
