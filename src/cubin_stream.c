@@ -93,18 +93,24 @@ static uint8_t *thread_image(size_t n)
 	return im->p;
 }
 
-/* Gives back the pages written outside the prefix (they would hold this entry's bytes). */
+/* Gives back the pages written outside the prefix (they would hold this entry's bytes):
+ * one call over the span of every range past it (pages never touched cost nothing). */
 static void image_release(const struct keep *k, uint64_t prefix_end)
 {
 	const uintptr_t page = 4096;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	for (size_t i = 0; i < k->nr; i++) {
 		uint64_t off = k->r[i].off > prefix_end ? k->r[i].off : prefix_end;
-		if (off >= k->r[i].end)
-			continue;
-		uintptr_t from = ((uintptr_t)k->img + off) & ~(page - 1);
-		uintptr_t to = ((uintptr_t)k->img + k->r[i].end + page - 1) & ~(page - 1);
-		madvise((void *)from, to - from, MADV_DONTNEED);
+		if (off < k->r[i].end) {
+			lo = off < lo ? off : lo;
+			hi = k->r[i].end > hi ? k->r[i].end : hi;
+		}
 	}
+	if (lo >= hi)
+		return;
+	uintptr_t from = ((uintptr_t)k->img + lo) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)k->img + hi + page - 1) & ~(page - 1);
+	madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 static bool add_range(struct keep *k, uint64_t off, uint64_t len)
