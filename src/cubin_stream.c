@@ -259,8 +259,8 @@ int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, stru
 		rc = ws_entry_inspect_whole(p, n, e, pool, lim, err, errlen);
 		goto out;
 	}
-	if (!k.needs_added)
-		add_needed(&k, true);
+	/* the sink has added the needed sections: every byte, the table's last among them,
+	 * went through it */
 	if (k.missed) {
 		/* pass 2: the table is known now; keep exactly what the reader needs (the
 		 * same ranges as pass 1 beyond the prefix, so the release below covers both) */
