@@ -39,6 +39,27 @@ static inline struct ws_artifact *fuzz_artifact(void)
 	return a;
 }
 
+/* An entry holding only the header fields a decoder is given; nothing decoded yet. */
+static inline struct ws_entry fuzz_entry(uint16_t kind, enum ws_compression c, uint32_t csize, uint64_t usize)
+{
+	struct ws_entry e;
+	memset(&e, 0, sizeof e);
+	e.kind = kind;
+	e.compression = c;
+	e.compressed_size = csize;
+	e.uncompressed_size = usize;
+	strcpy(e.name, kind == WS_KIND_PTX ? "compute_90" : "sm_90");
+	return e;
+}
+
+/* Aborts unless every kernel of e names a string of pool. */
+static inline void fuzz_check_kernels(const struct ws_entry *e, const struct ws_strpool *pool)
+{
+	for (uint32_t i = 0; i < e->nkernels; i++)
+		if (e->kernels[i] >= pool->n)
+			abort();
+}
+
 /* A read-only private copy of data, or NULL for size 0 (a write faults). */
 struct fuzz_ro { uint8_t *p; size_t len; };
 static inline const uint8_t *fuzz_ro_copy(struct fuzz_ro *r, const uint8_t *data, size_t size)

@@ -15,19 +15,6 @@ static uint64_t le(const uint8_t *p, int n)
 	return v;
 }
 
-/* A fresh entry with hdr's header fields and nothing decoded. */
-static struct ws_entry header_only(const struct ws_entry *hdr)
-{
-	struct ws_entry e;
-	memset(&e, 0, sizeof e);
-	e.kind = hdr->kind;
-	e.compression = hdr->compression;
-	e.compressed_size = hdr->compressed_size;
-	e.uncompressed_size = hdr->uncompressed_size;
-	memcpy(e.name, hdr->name, sizeof e.name);
-	return e;
-}
-
 static bool same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -37,7 +24,8 @@ static bool same_str(const char *a, const char *b)
 static void compare_cubin_stream(const struct ws_entry *hdr, const uint8_t *p, size_t n,
 				 const struct ws_limits *lim)
 {
-	struct ws_entry whole = header_only(hdr), streamed = header_only(hdr);
+	struct ws_entry whole = fuzz_entry(hdr->kind, hdr->compression, hdr->compressed_size, hdr->uncompressed_size);
+	struct ws_entry streamed = whole;
 	struct ws_strpool p1, p2;
 	char err[WS_ERRMAX], serr[WS_ERRMAX];
 	const uint8_t *out;
@@ -71,13 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	struct ws_limits lim;
 	fuzz_limits(&lim);
-	struct ws_entry e;
-	memset(&e, 0, sizeof e);
-	e.compression = (enum ws_compression)(data[0] % 3);
-	e.kind = (data[0] & 0x80) ? WS_KIND_PTX : WS_KIND_SASS;
-	strcpy(e.name, "sm_90");
-	e.compressed_size = (uint32_t)le(data + 1, 4);
-	e.uncompressed_size = le(data + 5, 8);
+	struct ws_entry e = fuzz_entry((data[0] & 0x80) ? WS_KIND_PTX : WS_KIND_SASS,
+				       (enum ws_compression)(data[0] % 3), (uint32_t)le(data + 1, 4), le(data + 5, 8));
 	struct fuzz_ro ro;
 	const uint8_t *p = fuzz_ro_copy(&ro, data + 13, size - 13);
 	e.payload_size = size - 13;
@@ -100,12 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();                            /* every failure says why */
 	}
 	if (e.kind == WS_KIND_PTX && e.compression != WS_COMP_NONE) {
-		struct ws_entry whole = e, streamed = e;
-		whole.kernels = streamed.kernels = NULL;
-		whole.nkernels = streamed.nkernels = 0;
-		whole.producer = whole.tool_options = whole.identifier = whole.options = whole.error = NULL;
-		streamed.producer = streamed.tool_options = streamed.identifier = streamed.options = NULL;
-		streamed.error = NULL;
+		struct ws_entry whole = fuzz_entry(e.kind, e.compression, e.compressed_size, e.uncompressed_size);
+		struct ws_entry streamed = whole;
 		struct ws_strpool p1, p2;
 		ws_strpool_init(&p1);
 		ws_strpool_init(&p2);

@@ -7,10 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ws_limits lim;
 	fuzz_limits(&lim);
 	lim.max_kernels = 256;
-	struct ws_entry e;
-	memset(&e, 0, sizeof e);
-	e.kind = WS_KIND_PTX;
-	strcpy(e.name, "compute_90");
+	struct ws_entry e = fuzz_entry(WS_KIND_PTX, WS_COMP_NONE, 0, 0);
 	struct ws_strpool pool;
 	ws_strpool_init(&pool);
 	struct fuzz_ro ro;
@@ -19,9 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ws_ptx_inspect(p, size, &e, &pool, &lim, err, sizeof err) == 0) {
 		if (strnlen(e.ptx_target, sizeof e.ptx_target) == sizeof e.ptx_target)
 			abort();
-		for (uint32_t i = 0; i < e.nkernels; i++)
-			if (e.kernels[i] >= pool.n)
-				abort();
+		fuzz_check_kernels(&e, &pool);
 	}
 	ws_entry_clear(&e);
 	ws_strpool_free(&pool);
