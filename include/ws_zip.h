@@ -109,5 +109,7 @@ size_t ws_b64url_nopad(const uint8_t *p, size_t n, char *out, size_t cap);
 /* SHA-256 hex of an open file read from its start; stores its size.
  * Returns 0, or -1 with a reason in err. */
 int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen);
+/* SHA-256 of a memory span as lowercase hex; 0, or -1 with the reason in err. */
+int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], char *err, size_t errlen);
 
 #endif

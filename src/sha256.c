@@ -111,6 +111,31 @@ size_t ws_b64url_nopad(const uint8_t *p, size_t n, char *out, size_t cap)
 	return o;
 }
 
+/* Ends a SHA-256 context into hex; 0, or -1 with the reason in err. */
+static int final_hex(struct ws_digest *d, char hex[65], char *err, size_t errlen)
+{
+	uint8_t md[WS_DIGEST_MAX];
+	if (ws_digest_final(d, md) != 32) {
+		ws_fmt(err, errlen, "sha-256 failed");
+		return -1;
+	}
+	ws_hex(md, 32, hex);
+	return 0;
+}
+
+int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], char *err, size_t errlen)
+{
+	struct ws_digest *d = ws_digest_new("sha256");
+	if (!d) {
+		ws_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	ws_digest_update(d, p, n);
+	int rc = final_hex(d, hex, err, errlen);
+	ws_digest_free(d);
+	return rc;
+}
+
 int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
 {
 	enum { CHUNK = 1 << 20 };
@@ -135,12 +160,8 @@ int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
 		ws_digest_update(d, buf, (size_t)k);
 		total += (uint64_t)k;
 	}
-	uint8_t md[WS_DIGEST_MAX];
-	if (ws_digest_final(d, md) != 32) {
-		ws_fmt(err, errlen, "sha-256 failed");
+	if (final_hex(d, hex, err, errlen) < 0)
 		goto out;
-	}
-	ws_hex(md, 32, hex);
 	if (size)
 		*size = total;
 	rc = 0;

@@ -687,23 +687,8 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
 
 static int hash_source(const struct zsrc *s, char hex[65], char *err, size_t errlen)
 {
-	if (!s->path) {
-		struct ws_digest *d = ws_digest_new("sha256");
-		uint8_t md[WS_DIGEST_MAX];
-		if (!d) {
-			ws_fmt(err, errlen, "out of memory");
-			return -1;
-		}
-		ws_digest_update(d, s->mem, s->len);
-		size_t dl = ws_digest_final(d, md);
-		ws_digest_free(d);
-		if (dl != 32) {
-			ws_fmt(err, errlen, "sha-256 failed");
-			return -1;
-		}
-		ws_hex(md, 32, hex);
-		return 0;
-	}
+	if (!s->path)
+		return ws_sha256_mem(s->mem, s->len, hex, err, errlen);
 	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ws_fmt(err, errlen, "%s", strerror(errno));
