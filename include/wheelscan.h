@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_SCHEMA_VERSION 1
+#define WS_SCHEMA_VERSION 2
 #define WS_ERRMAX 256
 
 /* Entry kinds as stored in the fatbin entry header (fatbin-format.md (c)). */
@@ -75,12 +75,63 @@ struct ws_entry {
 
 /* Per-target verdicts, in the order of the targets given to the rules. */
 enum ws_verdict {
-	WS_V_NONE = 0,        /* nothing to judge (container without kernels) */
+	WS_V_NONE = 0,        /* nothing to judge (no kernels, or a link input) */
 	WS_V_NATIVE,
 	WS_V_COMPATIBLE,
 	WS_V_JIT,
 	WS_V_PTX_TOO_NEW,
 	WS_V_NO_IMAGE,
+	WS_V_OTHER_GPU,       /* containers only: no image for this GPU, built for other GPUs */
+};
+
+/* What a container is for (src/judge.c). The first, third and fourth are properties of the
+ * container; REQUIRED or OTHER_GPU is decided per target GPU. */
+enum ws_role {
+	WS_ROLE_REQUIRED = 0, /* loadable code with kernels that the library needs on this GPU */
+	WS_ROLE_OTHER_GPU,    /* loadable code built for other GPUs: the library picks kernels by GPU */
+	WS_ROLE_LINK_INPUT,   /* relocatable or LTO-IR only: input to a later link, never loaded as is */
+	WS_ROLE_NO_KERNELS,   /* provably no kernels (nvcc's device-link stub): cannot fail a launch */
+};
+
+/* Reason codes behind an object's or artifact's verdict on one target (bits). */
+enum ws_reason {
+	WS_R_NOTHING_SERVES = 1u << 0,  /* no loadable container has an image for the target */
+	WS_R_PREDATES = 1u << 1,        /* failing code built with a CUDA older than the target */
+	WS_R_LEFT_OUT = 1u << 2,        /* built with a CUDA that supports the target, left it out */
+	WS_R_DROPPED = 1u << 3,         /* built with a CUDA that no longer supports the target */
+	WS_R_PTX_DRIVER = 1u << 4,      /* only PTX serves, and the driver is too old for its ISA */
+	WS_R_DRIVER_GPU = 1u << 5,      /* the driver is older than the GPU: it cannot run it at all */
+	WS_R_OTHER_GPU = 1u << 6,       /* containers built for other GPUs were not counted */
+	WS_R_JIT = 1u << 7,             /* some needed code runs only through PTX JIT */
+	WS_R_KERNELS_ASSUMED = 1u << 8, /* failing containers not decoded (--no-kernels): kernels assumed */
+	WS_R_STRICT = 1u << 9,          /* --strict: every loadable container with kernels counted */
+	WS_R_ALTERNATIVES = 1u << 10,   /* artifact: decided by the variant that would be loaded */
+	WS_R_LINK_INPUTS_ONLY = 1u << 11, /* only link inputs: judged where they are linked */
+	WS_R_KERNEL_GAPS = 1u << 12,    /* the image the driver picks lacks kernels other images have */
+};
+#define WS_R_COUNT 13
+
+/* One object or artifact judged on one target: the reasons behind its verdict, the
+ * container counts they rest on, and the lines people read. Written by src/judge.c. */
+struct ws_judgement {
+	uint32_t reasons;             /* WS_R_* bits */
+	uint32_t with_kernels;        /* loadable containers with kernels (artifacts: summed) */
+	uint32_t serving;             /* of those, with an image for the target */
+	uint32_t other_gpu;           /* of those, built for other GPUs (not failures) */
+	uint32_t failing;             /* required and without a usable image */
+	uint32_t kernel_gaps;         /* kernels missing from the images the driver picks */
+	uint32_t objects;             /* artifacts: objects with kernels (alternatives count once) */
+	uint32_t objects_failing;     /* artifacts: of those, failing on the target */
+	int build_cuda;               /* CUDA the failing code was built with (12040); 0 unknown */
+	char *why;                    /* one line on what decides the verdict, or NULL */
+	char *advice;                 /* what would make it run, or NULL */
+};
+
+/* Kernels (object pool indices) that a container's other images have and the image the
+ * driver picks for one target lacks. */
+struct ws_gap {
+	uint32_t *kernels;
+	uint32_t n;
 };
 
 /* One fatbin container (a "blob" of 16 + fat_size bytes). */
@@ -92,7 +143,11 @@ struct ws_fatbin {
 	struct ws_entry *entries;
 	uint32_t nentries;
 	uint32_t nkernels;             /* distinct kernels over all entries (0: cannot fail a launch) */
+	enum ws_role role;             /* REQUIRED (loadable, with kernels), LINK_INPUT or NO_KERNELS */
+	enum ws_role *roles;           /* ntargets: role on each target, filled by ws_judge */
 	enum ws_verdict *verdicts;     /* ntargets, filled by ws_judge */
+	struct ws_gap *gaps;           /* ntargets, or NULL when no image lacks a kernel */
+	uint16_t njudged;              /* targets in roles, verdicts and gaps */
 	int *live;                     /* ntargets CUresult values or WS_LIVE_*, filled by the live check */
 	int *live_nojit;               /* the same with PTX JIT disabled (--live-nojit), or NULL */
 	char *error;                   /* container-level decode problem, or NULL */
@@ -126,7 +181,22 @@ struct ws_object {
 	uint32_t nfatbins;
 	struct ws_strpool kernels;
 	enum ws_verdict *verdicts;     /* ntargets, filled by ws_judge */
+	struct ws_judgement *judged;   /* ntargets, filled by ws_judge */
+	uint16_t njudged;
+	uint32_t alt_group;            /* 1 + index into the artifact's alts, 0 if none */
+	int alt_cuda;                  /* the CUDA version its name carries (12080); major-only: 12000 */
+	bool alt_major_only;           /* the name carried a major only ("cu12") */
 	uint64_t size;                 /* bytes of the object */
+};
+
+/* Objects of one artifact whose names differ only by a CUDA version token
+ * (libx_cuda118.so ... libx_cuda130.so): one of them is loaded, chosen at run time by
+ * the CUDA runtime version. */
+struct ws_altgroup {
+	char *pattern;                 /* the member path with the token's digits as '*' */
+	uint32_t *objects;             /* object indices, by CUDA version */
+	uint32_t n;
+	enum ws_verdict *verdicts;     /* ntargets: the best variant's */
 };
 
 struct ws_error {
@@ -149,6 +219,7 @@ struct ws_wheel_info {
 	char *python_tag, *abi_tag, *platform_tag;
 	char *meta_name, *meta_version;
 	int requires_cuda_major;       /* from Requires-Dist: nvidia-*-cuNN, 0 if none */
+	int requires_cuda_runtime;     /* pinned nvidia-cuda-runtime-cuNN==X.Y.*: 1000*X+10*Y, 0 if none */
 	char *generator;               /* WHEEL Generator: */
 };
 
@@ -166,6 +237,10 @@ struct ws_artifact {
 	uint64_t members_scanned;
 	uint64_t bytes_inflated;
 	enum ws_verdict *verdicts;     /* ntargets */
+	struct ws_judgement *judged;   /* ntargets */
+	uint16_t njudged;
+	struct ws_altgroup *alts;      /* filled by ws_judge */
+	uint32_t nalts;
 };
 
 void ws_wheel_info_free(struct ws_wheel_info *w);
@@ -173,6 +248,11 @@ void ws_entry_clear(struct ws_entry *e);
 void ws_fatbin_clear(struct ws_fatbin *f);
 void ws_object_clear(struct ws_object *o);
 void ws_artifact_free(struct ws_artifact *a);
+/* Drops what ws_judge wrote (verdicts, roles, judgements, alternatives). */
+void ws_judgement_clear(struct ws_judgement *j);
+void ws_fatbin_unjudge(struct ws_fatbin *f);
+void ws_object_unjudge(struct ws_object *o);
+void ws_artifact_unjudge(struct ws_artifact *a);
 
 /* Appends an empty object / fatbin / entry; NULL on allocation failure. */
 struct ws_object *ws_artifact_add_object(struct ws_artifact *a);

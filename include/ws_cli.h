@@ -29,6 +29,7 @@ struct ws_config {
 	bool gpu_auto;
 	int driver_cuda;               /* 0: assume new enough */
 	bool driver_given;
+	bool strict;                   /* --strict: no container counts as built for other GPUs */
 	/* gates */
 	struct ws_target *require;     /* --require: SASS needed for each */
 	size_t nrequire;

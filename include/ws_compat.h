@@ -1,4 +1,5 @@
 /* ws_compat.h - the compatibility rules (pure: no I/O besides ws_gpus_print):
+ * compat.c (tables, entry and container verdicts), judge.c (roles, roll-ups), explain.c (sentences):
  * target GPUs, driver versions, per-entry / per-container verdicts, explanations
  * and advice. Sources of every rule and table: ../shared/compat-rules.md. */
 #ifndef WS_COMPAT_H
@@ -78,18 +79,45 @@ const char *ws_verdict_name(enum ws_verdict v);
 /* True for the verdicts that fail a --gpu gate (no-image, ptx-too-new). */
 int ws_verdict_fails(enum ws_verdict v);
 
-/* Fills the verdicts arrays (malloc'd, nt entries; old ones freed) on every fatbin, object
- * and artifact. Relocatable containers are judged like the others: their device code is
- * what the final link can contain. Objects/artifacts roll up their containers with
- * ws_verdict_worst; containers without kernels (WS_V_NONE) drop out by construction.
- * Returns 0, or -1 on allocation failure or nt > WS_MAX_TARGETS. */
 /* False only for a container that provably holds no kernels (nvcc's device-link output):
  * none listed, no container error, every entry decoded with known kernels. */
 bool ws_fatbin_has_kernels(const struct ws_fatbin *f);
-/* Whether f counts in its object's roll-up: relocatable containers (link inputs, never
- * loaded) count only in an object that holds no loadable container. */
-bool ws_fatbin_in_rollup(const struct ws_object *o, const struct ws_fatbin *f);
-int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, int driver_cuda);
+/* Severity for roll-ups: NONE = OTHER_GPU < NATIVE < COMPATIBLE < JIT < PTX_TOO_NEW < NO_IMAGE. */
+int ws_verdict_rank(enum ws_verdict v);
+/* The entry's a/f marker ('a', 'f' or 0): the decoder's, else the PTX ".target" suffix. */
+char ws_entry_suffix(const struct ws_entry *e);
+/* The PTX ISA of a PTX entry: the ".version" line, else the entry header's version. */
+void ws_entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor);
+/* The CUDA driver a PTX ISA needs for the rules: a gap in the table takes the next newer
+ * row, newer than the table is INT_MAX, ISA 0.0 (not recorded) is 0. */
+int ws_isa_need_cuda(unsigned major, unsigned minor);
+/* The first driver branch (570) that supports a CUDA version (12080); 0 if none known. */
+int ws_driver_branch_for(int cuda);
+
+/* ---- judging (src/judge.c) ---- */
+struct ws_judge_opts {
+	int driver_cuda;      /* 0: assume a driver new enough */
+	bool strict;          /* --strict: every loadable container with kernels must load */
+};
+/* Decides what every container is for on each target (role), and the verdicts, reasons,
+ * explanations and advice of every container, object and artifact; groups alternatives
+ * (objects whose names differ by a CUDA version token). Replaces an earlier judgement.
+ * Returns 0, or -1 on allocation failure or nt > WS_MAX_TARGETS. */
+int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_judge_opts *opt);
+/* --require: of the containers this object needs on target t (role REQUIRED there; in an
+ * object of link inputs only, its link inputs with kernels), how many lack SASS for t's
+ * exact arch. An alternative whose CUDA version cannot build t is exempt (returns 0 with
+ * *considered 0). */
+uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_target *t, bool strict,
+				uint32_t *considered);
+/* The code a container stands for, target aside: loadable with kernels (role REQUIRED
+ * before targets); in an object of link inputs only, a link input with kernels (what its
+ * link will contain). --require-ptx and --baseline look at these. Needs ws_judge's roles. */
+bool ws_fatbin_carries_code(const struct ws_object *o, const struct ws_fatbin *f);
+/* Name of a reason bit ("nothing-serves", ...); NULL for an unknown bit. */
+const char *ws_reason_name(uint32_t bit);
+/* Name of a role ("required", "other-gpu", "link-input", "no-kernels"). */
+const char *ws_role_name(enum ws_role r);
 
 /* One line on why the worst of these containers gets its verdict for t, e.g.
  * "newest SASS sm_90, no PTX; sm_120 needs SASS sm_120 or PTX <= compute_120". */
@@ -100,5 +128,17 @@ void ws_explain(const struct ws_fatbin *const *fatbins, size_t nf, const struct 
  * as "cu124", also the tag of a build that would cover t ("cu128"), derived from the
  * toolkit table. Returns 0 and fills buf, -1 when there is no advice (unknown arch). */
 int ws_advise(const struct ws_target *t, const char *local_tag, char *buf, size_t len);
+/* Advice for code that fails on t, from the CUDA version it was built with (build_cuda,
+ * 1000*major+10*minor; major_only when only "12.x" is known), whether it carries PTX, and
+ * the wheel's local tag ("cu124" or NULL). Never suggests a CUDA version the build has.
+ * Returns the reason (WS_R_PREDATES, WS_R_LEFT_OUT or WS_R_DROPPED) and fills buf; 0 with
+ * ws_advise's text when build_cuda is 0 or t is not in the toolkit table. */
+uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_only, bool has_ptx,
+			 const char *local_tag, char *buf, size_t len);
+/* A wheel local tag "cu124" / "cu92" / "cu12" -> CUDA version (12040), *major_only for
+ * "cuNN" with NN in 10..19; 0 if not such a tag. */
+int ws_cuda_tag_parse(const char *tag, bool *major_only);
+/* The tag of a CUDA version: "cu128", or "cu13" for a major-only style. */
+void ws_cuda_tag(int cuda, bool major_only, char *buf, size_t len);
 
 #endif

@@ -32,6 +32,12 @@ enum ws_content {
 };
 /* n should be at least WS_SNIFF_BYTES when the input is that long. */
 #define WS_SNIFF_BYTES 4096
+/* With --no-kernels, containers up to this size are still decoded: whether a container
+ * holds kernels decides its role, and the kernel-less ones (device-link stubs, units with
+ * only data) measured at most 18.5 KiB in every CUDA 13.0 toolkit library, so decoding
+ * the small ones costs little and keeps verdicts equal to a full scan. Larger ones are
+ * assumed to hold kernels (reason "kernels-assumed" where that decides a failure). */
+#define WS_SMALL_CONTAINER ((uint64_t)64 << 10)
 enum ws_content ws_sniff(const uint8_t *p, size_t n);
 const char *ws_content_name(enum ws_content c);
 

@@ -13,7 +13,7 @@ enum {
 	OPT_JSON = 256, OPT_JSONL, OPT_FORMAT, OPT_FILES_FROM, OPT_GPU, OPT_DRIVER, OPT_LIST_GPUS,
 	OPT_REQUIRE, OPT_REQUIRE_PTX, OPT_KERNELS, OPT_BASELINE, OPT_NO_REGRESS, OPT_NO_VERIFY,
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_NO_SANDBOX, OPT_COLOR, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
+	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
 };
 
 struct ws_option {
@@ -31,7 +31,8 @@ static const struct ws_option options[] = {
 	{"gpu", OPT_GPU, required_argument, "LIST", "judge for these GPUs: sm_120, 12.0, 120, 'RTX 5090', ... or auto"},
 	{"driver", OPT_DRIVER, required_argument, "VER", "driver as a CUDA version (12.8) or driver version (570.124.06)"},
 	{"list-gpus", OPT_LIST_GPUS, no_argument, NULL, "print the GPU name table and exit"},
-	{"require", OPT_REQUIRE, required_argument, "LIST", "fail unless every container with kernels has SASS for each"},
+	{"strict", OPT_STRICT, no_argument, NULL, "count every loadable container, also those built for other GPUs"},
+	{"require", OPT_REQUIRE, required_argument, "LIST", "fail unless every container needed on each has its SASS"},
 	{"require-ptx", OPT_REQUIRE_PTX, no_argument, NULL, "fail unless every container with kernels has PTX"},
 	{"kernels", OPT_KERNELS, no_argument, NULL, "list the kernels that cannot run on a target"},
 	{"baseline", OPT_BASELINE, required_argument, "OLD", "compare the input against OLD (wheel, file or directory)"},
@@ -165,6 +166,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			break;
 		case OPT_LIST_GPUS: cfg->list_gpus = true; break;
 		case OPT_REQUIRE: require = optarg; break;
+		case OPT_STRICT: cfg->strict = true; break;
 		case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;
 		case OPT_KERNELS: cfg->kernels = true; break;
 		case OPT_BASELINE: cfg->baseline = optarg; break;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "ws_compare.h"
+#include "ws_compat.h"
 #include "ws_inputs.h"
 #include "ws_report.h"
 #include "ws_run.h"
@@ -24,8 +25,10 @@ struct side {
 	uint32_t errors;
 };
 
-static void side_add(struct side *s, const char *prefix, const struct ws_artifact *a)
+static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 {
+	if (ws_judge(a, NULL, 0, NULL) < 0)      /* the roles, which do not depend on a target */
+		s->errors++;
 	for (uint32_t i = 0; i < a->nobjects; i++) {
 		const struct ws_object *o = &a->objects[i];
 		struct cover *v = ws_reallocarray(s->v, s->n + 1, sizeof *v);
@@ -40,8 +43,10 @@ static void side_add(struct side *s, const char *prefix, const struct ws_artifac
 		else
 			snprintf(key, sizeof key, "%s", prefix);
 		c->key = ws_strdup(key);
+		/* architectures of the code that matters: not device-link stubs, and link
+		 * inputs only where the object is nothing but link inputs */
 		for (uint32_t k = 0; k < o->nfatbins; k++)
-			for (uint32_t e = 0; e < o->fatbins[k].nentries; e++) {
+			for (uint32_t e = 0; ws_fatbin_carries_code(o, &o->fatbins[k]) && e < o->fatbins[k].nentries; e++) {
 				const struct ws_entry *en = &o->fatbins[k].entries[e];
 				ws_strpool_intern(&c->archs, en->name, strlen(en->name));
 			}

@@ -81,7 +81,7 @@ int ws_ptx_isa_min_cuda(unsigned major, unsigned minor)
 /* The driver an ISA needs, for the rules: exact row; a gap in the table takes the next
  * newer row (the ISA came later than the row below it); newer than the table -> INT_MAX,
  * i.e. newer than any driver we can name. ISA 0.0 (not recorded) -> 0: not judged. */
-static int isa_need(unsigned major, unsigned minor)
+int ws_isa_need_cuda(unsigned major, unsigned minor)
 {
 	unsigned v = major * 10 + minor;
 	int c;
@@ -110,6 +110,14 @@ int ws_last_toolkit_for_arch(unsigned arch)
 	for (size_t i = 0; i < sizeof toolkits / sizeof toolkits[0]; i++)
 		if (toolkits[i].arch == arch && toolkits[i].suffix == 0)
 			return toolkits[i].last;
+	return 0;
+}
+
+int ws_driver_branch_for(int cuda)
+{
+	for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++)
+		if (drivers[i].cuda >= cuda)
+			return drivers[i].branch;
 	return 0;
 }
 
@@ -193,15 +201,17 @@ const char *ws_verdict_name(enum ws_verdict v)
 	case WS_V_JIT: return "jit";
 	case WS_V_PTX_TOO_NEW: return "ptx-too-new";
 	case WS_V_NO_IMAGE: return "no-image";
+	case WS_V_OTHER_GPU: return "other-gpu";
 	}
 	return "unknown";
 }
 
 /* Severity for the roll-up; an out-of-range value counts as the worst. */
-static int rank(enum ws_verdict v)
+int ws_verdict_rank(enum ws_verdict v)
 {
 	switch (v) {
 	case WS_V_NONE: return 0;
+	case WS_V_OTHER_GPU: return 0;   /* not a failure: code the library runs on other GPUs */
 	case WS_V_NATIVE: return 1;
 	case WS_V_COMPATIBLE: return 2;
 	case WS_V_JIT: return 3;
@@ -213,7 +223,7 @@ static int rank(enum ws_verdict v)
 
 enum ws_verdict ws_verdict_worst(enum ws_verdict a, enum ws_verdict b)
 {
-	return rank(a) >= rank(b) ? a : b;
+	return ws_verdict_rank(a) >= ws_verdict_rank(b) ? a : b;
 }
 
 int ws_verdict_fails(enum ws_verdict v)
@@ -223,7 +233,7 @@ int ws_verdict_fails(enum ws_verdict v)
 
 /* The entry's a/f marker: the decoder's, else the PTX ".target" suffix (§3: the marker
  * lives in the entry flags and the PTX .target line). */
-static char entry_suffix(const struct ws_entry *e)
+char ws_entry_suffix(const struct ws_entry *e)
 {
 	if (e->suffix == 'a' || e->suffix == 'f')
 		return e->suffix;
@@ -237,7 +247,7 @@ static char entry_suffix(const struct ws_entry *e)
 }
 
 /* The PTX ISA of a PTX entry: the ".version" line, else the entry header's version. */
-static void entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor)
+void ws_entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor)
 {
 	if (e->ptx_major || e->ptx_minor) {
 		*major = e->ptx_major;
@@ -294,13 +304,13 @@ enum ws_verdict ws_entry_verdict(const struct ws_entry *e, const struct ws_targe
 		return WS_V_NO_IMAGE;
 	switch (e->kind) {
 	case WS_KIND_SASS:
-		return sass_verdict(e->arch, entry_suffix(e), t->cc);
+		return sass_verdict(e->arch, ws_entry_suffix(e), t->cc);
 	case WS_KIND_PTX:
-		if (!ptx_serves(e->arch, entry_suffix(e), t->cc))
+		if (!ptx_serves(e->arch, ws_entry_suffix(e), t->cc))
 			return WS_V_NO_IMAGE;
 		/* §2.1 / §4: the driver must know the PTX ISA, else error 222 */
-		entry_isa(e, &isa_major, &isa_minor);
-		need = isa_need(isa_major, isa_minor);
+		ws_entry_isa(e, &isa_major, &isa_minor);
+		need = ws_isa_need_cuda(isa_major, isa_minor);
 		if (driver_cuda > 0 && need > driver_cuda)
 			return WS_V_PTX_TOO_NEW;
 		return WS_V_JIT;
@@ -359,325 +369,3 @@ enum ws_verdict ws_fatbin_verdict(const struct ws_fatbin *f, const struct ws_tar
 	return WS_V_NO_IMAGE;
 }
 
-static enum ws_verdict *new_verdicts(size_t nt)
-{
-	return nt ? ws_calloc(nt, sizeof(enum ws_verdict)) : NULL;
-}
-
-bool ws_fatbin_in_rollup(const struct ws_object *o, const struct ws_fatbin *f)
-{
-	if (!f->relocatable)
-		return true;
-	for (uint32_t i = 0; i < o->nfatbins; i++)
-		if (!o->fatbins[i].relocatable)
-			return false;
-	return true;
-}
-
-int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, int driver_cuda)
-{
-	if (!a)
-		return 0;
-	if (nt > WS_MAX_TARGETS || (nt && !t))
-		return -1;
-	free(a->verdicts);
-	if (!(a->verdicts = new_verdicts(nt)) && nt)
-		return -1;
-	for (uint32_t o = 0; o < a->nobjects; o++) {
-		struct ws_object *obj = &a->objects[o];
-		free(obj->verdicts);
-		if (!(obj->verdicts = new_verdicts(nt)) && nt)
-			return -1;
-		/* Relocatable containers (__nv_relfatbin, -rdc) are link inputs: the driver never
-		 * loads them, it loads the device-linked container in .nv_fatbin. So when an object
-		 * holds a loadable container, the relocatable ones get their own verdicts but stay
-		 * out of the roll-up (bitsandbytes' cuda12x libraries carry PTX only in their
-		 * relocatable containers, and fail on sm_120). An object of link inputs only (a -dc
-		 * .o) is judged by them: they are all the linked result can contain. */
-		for (uint32_t i = 0; i < obj->nfatbins; i++) {
-			struct ws_fatbin *f = &obj->fatbins[i];
-			free(f->verdicts);
-			if (!(f->verdicts = new_verdicts(nt)) && nt)
-				return -1;
-			for (size_t k = 0; k < nt; k++) {
-				f->verdicts[k] = ws_fatbin_verdict(f, &t[k], driver_cuda);
-				/* WS_V_NONE ranks lowest, so kernel-less containers drop out of the roll-up */
-				if (ws_fatbin_in_rollup(obj, f))
-					obj->verdicts[k] = ws_verdict_worst(obj->verdicts[k], f->verdicts[k]);
-			}
-		}
-		for (size_t k = 0; k < nt; k++)
-			a->verdicts[k] = ws_verdict_worst(a->verdicts[k], obj->verdicts[k]);
-	}
-	return 0;
-}
-
-/* ---- explanations and advice --------------------------------------------------------- */
-
-/* Appends printf output to buf at *pos, never past len. */
-__attribute__((format(printf, 4, 5)))
-static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	if (*pos >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*pos = (size_t)n < len - *pos ? *pos + (size_t)n : len - 1;
-}
-
-/* "sm_90a" / "compute_120" / "lto_100f" for an entry, from its numbers (not file text). */
-static const char *entry_name(const struct ws_entry *e, char *buf, size_t len)
-{
-	const char *prefix = e->kind == WS_KIND_SASS ? "sm_" : e->kind == WS_KIND_PTX ? "compute_" :
-			     e->kind == WS_KIND_LTOIR ? "lto_" : "kind?_";
-	char s = entry_suffix(e);
-	snprintf(buf, len, "%s%u%s", prefix, e->arch, s == 'a' ? "a" : s == 'f' ? "f" : "");
-	return buf;
-}
-
-/* Newest entry of a kind (highest arch); with serving, only those that can serve t. */
-static const struct ws_entry *newest(const struct ws_fatbin *f, uint16_t kind,
-				     const struct ws_target *t, int driver_cuda, enum ws_verdict want)
-{
-	const struct ws_entry *best = NULL;
-	for (uint32_t i = 0; i < f->nentries; i++) {
-		const struct ws_entry *e = &f->entries[i];
-		if (e->kind != kind || e->opaque)
-			continue;
-		if (t && ws_entry_verdict(e, t, driver_cuda) != want)
-			continue;
-		if (!best || e->arch > best->arch)
-			best = e;
-	}
-	return best;
-}
-
-static void explain_fail(const struct ws_fatbin *f, const struct ws_target *t,
-			 char *buf, size_t len, size_t *pos)
-{
-	const struct ws_entry *sass = newest(f, WS_KIND_SASS, NULL, 0, WS_V_NONE);
-	const struct ws_entry *ptx = newest(f, WS_KIND_PTX, NULL, 0, WS_V_NONE);
-	const struct ws_entry *lto = newest(f, WS_KIND_LTOIR, NULL, 0, WS_V_NONE);
-	char n1[32];
-	unsigned cc = t->cc, opaque = 0;
-
-	for (uint32_t i = 0; i < f->nentries; i++)
-		opaque += f->entries[i].opaque;
-	if (sass) {
-		append(buf, len, pos, "newest SASS %s", entry_name(sass, n1, sizeof n1));
-		/* an arch-specific cubin for the right major: say why it does not count */
-		for (uint32_t i = 0; i < f->nentries; i++) {
-			const struct ws_entry *e = &f->entries[i];
-			if (e->kind == WS_KIND_SASS && !e->opaque && entry_suffix(e) == 'a' &&
-			    e->arch / 10 == cc / 10 && e->arch != cc) {
-				append(buf, len, pos, " (%s runs only on %u.%u)", entry_name(e, n1, sizeof n1),
-				       e->arch / 10, e->arch % 10);
-				break;
-			}
-		}
-	} else {
-		append(buf, len, pos, "no SASS");
-	}
-	if (ptx) {
-		char s = entry_suffix(ptx);
-		append(buf, len, pos, ", newest PTX %s", entry_name(ptx, n1, sizeof n1));
-		if (s == 'a')
-			append(buf, len, pos, " (arch-specific: %u.%u only)", ptx->arch / 10, ptx->arch % 10);
-		else if (s == 'f')
-			append(buf, len, pos, " (family-specific: %u.%u and newer %u.x only)", ptx->arch / 10,
-			       ptx->arch % 10, ptx->arch / 10);
-	} else {
-		append(buf, len, pos, ", no PTX");
-	}
-	if (lto)
-		append(buf, len, pos, ", LTO-IR %s needs linking first", entry_name(lto, n1, sizeof n1));
-	if (opaque)
-		append(buf, len, pos, ", %u undecoded entr%s", opaque, opaque == 1 ? "y" : "ies");
-	if (cc % 10)
-		append(buf, len, pos, "; %s needs SASS sm_%u..sm_%u or PTX <= compute_%u",
-		       t->name, cc - cc % 10, cc, cc);
-	else
-		append(buf, len, pos, "; %s needs SASS %s or PTX <= compute_%u", t->name, t->name, cc);
-}
-
-static void explain_one(const struct ws_fatbin *f, enum ws_verdict v, const struct ws_target *t,
-			int driver_cuda, char *buf, size_t len)
-{
-	const struct ws_entry *e;
-	char n1[32], c1[16], c2[16];
-	unsigned im, in;
-	size_t pos = 0;
-	int need;
-
-	switch (v) {
-	case WS_V_NONE:
-		append(buf, len, &pos, "no kernels in this container (e.g. nvcc's device-link stub): it cannot fail a launch");
-		return;
-	case WS_V_NATIVE:
-	case WS_V_COMPATIBLE:
-		e = newest(f, WS_KIND_SASS, t, driver_cuda, v);
-		if (!e)
-			break;
-		if (v == WS_V_NATIVE)
-			append(buf, len, &pos, "SASS %s runs natively on %s", entry_name(e, n1, sizeof n1), t->name);
-		else
-			append(buf, len, &pos, "SASS %s runs on %s (same major, lower minor)",
-			       entry_name(e, n1, sizeof n1), t->name);
-		return;
-	case WS_V_JIT:
-		e = newest(f, WS_KIND_PTX, t, driver_cuda, WS_V_JIT);
-		if (!e)
-			break;
-		append(buf, len, &pos, "no SASS for %s; PTX %s is JIT-compiled at first load (slow first launch,"
-		       " cached in ~/.nv/ComputeCache)", t->name, entry_name(e, n1, sizeof n1));
-		entry_isa(e, &im, &in);
-		need = isa_need(im, in);
-		if (driver_cuda <= 0 && need > 0 && need != INT_MAX)
-			append(buf, len, &pos, "; needs a driver for CUDA >= %s (PTX ISA %u.%u)",
-			       ws_cuda_str(need, c1, sizeof c1), im, in);
-		return;
-	case WS_V_PTX_TOO_NEW:
-		/* the PTX closest to usable: lowest driver need */
-		e = NULL;
-		need = INT_MAX;
-		for (uint32_t i = 0; i < f->nentries; i++) {
-			const struct ws_entry *x = &f->entries[i];
-			if (ws_entry_verdict(x, t, driver_cuda) != WS_V_PTX_TOO_NEW)
-				continue;
-			entry_isa(x, &im, &in);
-			if (!e || isa_need(im, in) < need) {
-				e = x;
-				need = isa_need(im, in);
-			}
-		}
-		if (!e)
-			break;
-		entry_isa(e, &im, &in);
-		if (need == INT_MAX)
-			append(buf, len, &pos, "PTX %s has ISA %u.%u, newer than any CUDA release wheelscan knows; "
-			       "driver supports %s", entry_name(e, n1, sizeof n1), im, in,
-			       ws_cuda_str(driver_cuda, c2, sizeof c2));
-		else
-			append(buf, len, &pos, "PTX %s has ISA %u.%u, needs a CUDA %s driver; driver supports %s",
-			       entry_name(e, n1, sizeof n1), im, in, ws_cuda_str(need, c1, sizeof c1),
-			       ws_cuda_str(driver_cuda, c2, sizeof c2));
-		if (!newest(f, WS_KIND_SASS, NULL, 0, WS_V_NONE))
-			append(buf, len, &pos, " (no SASS)");
-		return;
-	default:
-		break;
-	}
-	explain_fail(f, t, buf, len, &pos);
-}
-
-void ws_explain(const struct ws_fatbin *const *fatbins, size_t nf, const struct ws_target *t,
-		int driver_cuda, char *buf, size_t len)
-{
-	const struct ws_fatbin *w = NULL;
-	enum ws_verdict wv = WS_V_NONE;
-
-	if (!buf || !len)
-		return;
-	buf[0] = 0;
-	if (!t)
-		return;
-	/* explain the worst container: that is the one that decides the roll-up */
-	for (size_t i = 0; i < nf; i++) {
-		enum ws_verdict v;
-		if (!fatbins || !fatbins[i])
-			continue;
-		v = ws_fatbin_verdict(fatbins[i], t, driver_cuda);
-		if (!w || rank(v) > rank(wv)) {
-			w = fatbins[i];
-			wv = v;
-		}
-	}
-	if (!w) {
-		snprintf(buf, len, "no device code");
-		return;
-	}
-	explain_one(w, wv, t, driver_cuda, buf, len);
-}
-
-/* Parses a wheel local tag "cu124" / "cu92" / "cu12" (major only). Returns the CUDA
- * version (12040), with *major_only set for "cuNN" tags with NN in 10..19; 0 if not a tag. */
-static int parse_cu_tag(const char *tag, bool *major_only)
-{
-	size_t k = 0;
-	unsigned v = 0;
-	*major_only = false;
-	if (!tag || tolower((unsigned char)tag[0]) != 'c' || tolower((unsigned char)tag[1]) != 'u')
-		return 0;
-	tag += 2;
-	while (k < 4 && isdigit((unsigned char)tag[k]))
-		v = v * 10 + (unsigned)(tag[k++] - '0');
-	if (isalnum((unsigned char)tag[k]))
-		return 0;
-	if (k == 3)
-		return (int)(v / 10 * 1000 + v % 10 * 10);       /* cu124 -> 12.4 */
-	if (k == 2 && v >= 10 && v <= 19) {
-		*major_only = true;                          /* cu12 -> 12.x */
-		return (int)(v * 1000);
-	}
-	if (k == 2)
-		return (int)(v / 10 * 1000 + v % 10 * 10);       /* cu92 -> 9.2 */
-	return 0;
-}
-
-/* The local tag of a CUDA version: "cu128", or "cu13" for a major-only style. */
-static void cu_tag(int cuda, bool major_only, char *buf, size_t len)
-{
-	if (major_only)
-		snprintf(buf, len, "cu%d", cuda / 1000);
-	else
-		snprintf(buf, len, "cu%d%d", cuda / 1000, cuda % 1000 / 10);
-}
-
-int ws_advise(const struct ws_target *t, const char *local_tag, char *buf, size_t len)
-{
-	int first, last, tag = 0;
-	bool major_only = false;
-	char c1[16], c2[16], want[16], have[16];
-	size_t pos = 0;
-
-	if (!t || !buf || !len)
-		return -1;
-	buf[0] = 0;
-	first = ws_first_toolkit_for_arch(t->cc, 0);
-	last = ws_last_toolkit_for_arch(t->cc);
-	if (!first)
-		return -1;
-	/* §6: the toolkit window that can emit SASS for this CC */
-	if (last)
-		append(buf, len, &pos, "needs a build made with CUDA %s to %s", ws_cuda_str(first, c1, sizeof c1),
-		       ws_cuda_str(last, c2, sizeof c2));
-	else
-		append(buf, len, &pos, "needs a build made with CUDA >= %s", ws_cuda_str(first, c1, sizeof c1));
-	if (t->cc == 101)
-		append(buf, len, &pos, " (sm_101 is called sm_110 from CUDA 13.0)");
-	else if (last)
-		append(buf, len, &pos, " (CUDA %d dropped %s)", last / 1000 + 1, t->name);
-
-	if (local_tag && (tag = parse_cu_tag(local_tag, &major_only)) != 0) {
-		int tag_hi = major_only ? tag + 990 : tag;
-		cu_tag(tag, major_only, have, sizeof have);
-		if (tag_hi < first) {
-			cu_tag(first, major_only, want, sizeof want);
-			append(buf, len, &pos, ", e.g. +%s instead of +%s", want, have);
-		} else if (last && tag > last) {
-			cu_tag(last, major_only, want, sizeof want);
-			append(buf, len, &pos, ", e.g. +%s instead of +%s", want, have);
-		} else if (major_only && tag < first) {
-			append(buf, len, &pos, "; a +%s build qualifies only if made with CUDA >= %s", have,
-			       ws_cuda_str(first, c1, sizeof c1));
-		} else {
-			append(buf, len, &pos, "; CUDA of this +%s build can target %s, the build left it out",
-			       have, t->name);
-		}
-	}
-	return 0;
-}

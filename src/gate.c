@@ -49,21 +49,6 @@ const char *ws_object_name(const struct ws_artifact *a, const struct ws_object *
 	return o->member ? o->member : a->path;
 }
 
-/* The containers the gates look at: those that can hold kernels and that the
- * driver would load (see ws_fatbin_in_rollup). */
-static bool counts(const struct ws_object *o, const struct ws_fatbin *f)
-{
-	return ws_fatbin_has_kernels(f) && ws_fatbin_in_rollup(o, f);
-}
-
-static bool has_sass(const struct ws_fatbin *f, unsigned arch)
-{
-	for (uint32_t i = 0; i < f->nentries; i++)
-		if (f->entries[i].kind == WS_KIND_SASS && f->entries[i].arch == arch)
-			return true;
-	return false;
-}
-
 static bool has_ptx(const struct ws_fatbin *f)
 {
 	for (uint32_t i = 0; i < f->nentries; i++)
@@ -72,52 +57,42 @@ static bool has_ptx(const struct ws_fatbin *f)
 	return false;
 }
 
+/* A failing object is not a finding when it is an alternative and another variant of
+ * its group runs (the one the user's CUDA runtime picks). */
+static bool excused(const struct ws_artifact *a, const struct ws_object *o, size_t t)
+{
+	return o->alt_group && !ws_verdict_fails(a->alts[o->alt_group - 1].verdicts[t]);
+}
+
 void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
-		   const struct ws_target *targets, size_t nt, int driver_cuda,
-		   struct ws_findings *out)
+		   const struct ws_target *targets, size_t nt, struct ws_findings *out)
 {
 	for (uint32_t i = 0; i < a->nobjects; i++) {
 		const struct ws_object *o = &a->objects[i];
 		const char *name = ws_object_name(a, o);
-		uint32_t with_kernels = 0;
-		for (uint32_t k = 0; k < o->nfatbins; k++)
-			with_kernels += counts(o, &o->fatbins[k]);
-		if (with_kernels == 0)
-			continue;
-		for (size_t t = 0; t < nt && o->verdicts; t++) {
-			if (!ws_verdict_fails(o->verdicts[t]))
+		for (size_t t = 0; t < nt && o->verdicts && a->verdicts; t++) {
+			if (!ws_verdict_fails(o->verdicts[t]) || excused(a, o, t))
 				continue;
-			uint32_t bad = 0;
-			const struct ws_fatbin **fb = ws_calloc(o->nfatbins, sizeof *fb);
-			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (counts(o, &o->fatbins[k]) && ws_verdict_fails(o->fatbins[k].verdicts[t]) && fb)
-					fb[bad++] = &o->fatbins[k];
-			char why[512] = "";
-			if (fb)
-				ws_explain(fb, bad, &targets[t], driver_cuda, why, sizeof why);
-			free(fb);
-			ws_findings_add(out, "gpu", name, "%s on %s%s%s%s: %u of %u containers with kernels; %s",
-					ws_verdict_name(o->verdicts[t]), targets[t].name,
-					targets[t].label[0] ? " (" : "", targets[t].label,
-					targets[t].label[0] ? ")" : "", bad, with_kernels, why);
+			ws_findings_add(out, "gpu", name, "%s on %s%s%s%s: %s", ws_verdict_name(o->verdicts[t]),
+					targets[t].name, targets[t].label[0] ? " (" : "", targets[t].label,
+					targets[t].label[0] ? ")" : "", o->judged[t].why ? o->judged[t].why : "");
 		}
 		for (size_t r = 0; r < cfg->nrequire; r++) {
-			unsigned arch = cfg->require[r].cc, missing = 0;
-			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (counts(o, &o->fatbins[k]) && !has_sass(&o->fatbins[k], arch))
-					missing++;
+			uint32_t considered, missing = ws_object_require_sass(o, &cfg->require[r], cfg->strict, &considered);
 			if (missing)
-				ws_findings_add(out, "require", name, "no SASS sm_%u in %u of %u containers with kernels",
-						arch, missing, with_kernels);
+				ws_findings_add(out, "require", name, "no SASS %s in %u of the %u containers with "
+						"kernels it needs there", cfg->require[r].name, missing, considered);
 		}
 		if (cfg->require_ptx) {
-			unsigned missing = 0;
+			unsigned missing = 0, considered = 0;
 			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (counts(o, &o->fatbins[k]) && !has_ptx(&o->fatbins[k]))
-					missing++;
+				if (ws_fatbin_carries_code(o, &o->fatbins[k])) {
+					considered++;
+					missing += !has_ptx(&o->fatbins[k]);
+				}
 			if (missing)
 				ws_findings_add(out, "require-ptx", name, "no PTX in %u of %u containers with kernels",
-						missing, with_kernels);
+						missing, considered);
 		}
 	}
 }

@@ -121,7 +121,7 @@ void ws_fatbin_clear(struct ws_fatbin *f)
 	for (uint32_t i = 0; i < f->nentries; i++)
 		ws_entry_clear(&f->entries[i]);
 	free(f->entries);
-	free(f->verdicts);
+	ws_fatbin_unjudge(f);
 	free(f->live);
 	free(f->live_nojit);
 	free(f->error);
@@ -132,13 +132,68 @@ void ws_object_clear(struct ws_object *o)
 {
 	if (!o)
 		return;
+	ws_object_unjudge(o);
 	for (uint32_t i = 0; i < o->nfatbins; i++)
 		ws_fatbin_clear(&o->fatbins[i]);
 	free(o->fatbins);
 	free(o->member);
-	free(o->verdicts);
 	ws_strpool_free(&o->kernels);
 	memset(o, 0, sizeof *o);
+}
+
+void ws_judgement_clear(struct ws_judgement *j)
+{
+	free(j->why);
+	free(j->advice);
+	memset(j, 0, sizeof *j);
+}
+
+void ws_fatbin_unjudge(struct ws_fatbin *f)
+{
+	for (uint32_t k = 0; f->gaps && k < f->njudged; k++)
+		free(f->gaps[k].kernels);
+	free(f->gaps);
+	free(f->roles);
+	free(f->verdicts);
+	f->gaps = NULL;
+	f->roles = NULL;
+	f->verdicts = NULL;
+	f->njudged = 0;
+}
+
+void ws_object_unjudge(struct ws_object *o)
+{
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		ws_fatbin_unjudge(&o->fatbins[i]);
+	for (uint32_t k = 0; o->judged && k < o->njudged; k++)
+		ws_judgement_clear(&o->judged[k]);
+	free(o->judged);
+	free(o->verdicts);
+	o->judged = NULL;
+	o->verdicts = NULL;
+	o->njudged = 0;
+	o->alt_group = 0;
+}
+
+void ws_artifact_unjudge(struct ws_artifact *a)
+{
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		ws_object_unjudge(&a->objects[i]);
+	for (uint32_t k = 0; a->judged && k < a->njudged; k++)
+		ws_judgement_clear(&a->judged[k]);
+	for (uint32_t g = 0; g < a->nalts; g++) {
+		free(a->alts[g].pattern);
+		free(a->alts[g].objects);
+		free(a->alts[g].verdicts);
+	}
+	free(a->alts);
+	free(a->judged);
+	free(a->verdicts);
+	a->alts = NULL;
+	a->nalts = 0;
+	a->judged = NULL;
+	a->verdicts = NULL;
+	a->njudged = 0;
 }
 
 static void free_list(char **v, size_t n)
@@ -152,6 +207,7 @@ void ws_artifact_free(struct ws_artifact *a)
 {
 	if (!a)
 		return;
+	ws_artifact_unjudge(a);
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		ws_object_clear(&a->objects[i]);
 	free(a->objects);
@@ -164,7 +220,6 @@ void ws_artifact_free(struct ws_artifact *a)
 	free_list(a->record.mismatched, a->record.nmismatched);
 	free_list(a->record.missing, a->record.nmissing);
 	free_list(a->record.unlisted, a->record.nunlisted);
-	free(a->verdicts);
 	free(a->path);
 	free(a);
 }

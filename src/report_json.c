@@ -78,6 +78,115 @@ static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k,
 	close_with(b, '}');
 }
 
+static void roles_json(struct ws_buf *b, const struct ws_report *r, const struct ws_fatbin *f)
+{
+	kv_str(b, "role", ws_role_name(f->role));
+	if (!f->roles || !r->ntargets)
+		return;
+	key(b, "roles");
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t < r->ntargets; t++)
+		kv_str(b, r->targets[t].name, ws_role_name(f->roles[t]));
+	close_with(b, '}');
+}
+
+static void gaps_json(struct ws_buf *b, const struct ws_report *r, const struct ws_object *o, const struct ws_fatbin *f)
+{
+	bool any = false;
+	for (size_t t = 0; f->gaps && t < r->ntargets; t++)
+		any |= f->gaps[t].n != 0;
+	if (!any)
+		return;
+	key(b, "kernel_gaps");
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t < r->ntargets; t++) {
+		if (!f->gaps[t].n)
+			continue;
+		key(b, r->targets[t].name);
+		ws_buf_add(b, "[", 1);
+		for (uint32_t i = 0; i < f->gaps[t].n; i++) {
+			ws_json_str(b, o->kernels.str ? o->kernels.str[f->gaps[t].kernels[i]] : NULL);
+			ws_buf_add(b, ",", 1);
+		}
+		close_with(b, ']');
+	}
+	close_with(b, '}');
+}
+
+/* "judgement": {"sm_120": {"reasons": [...], "why": ..., "advice": ..., counts}} */
+static void judgement_json(struct ws_buf *b, const struct ws_report *r, const struct ws_judgement *j, bool artifact)
+{
+	if (!j || !r->ntargets)
+		return;
+	key(b, "judgement");
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t < r->ntargets; t++) {
+		key(b, r->targets[t].name);
+		ws_buf_add(b, "{", 1);
+		key(b, "reasons");
+		ws_buf_add(b, "[", 1);
+		for (unsigned bit = 0; bit < WS_R_COUNT; bit++)
+			if (j[t].reasons & (1u << bit)) {
+				ws_json_str(b, ws_reason_name(1u << bit));
+				ws_buf_add(b, ",", 1);
+			}
+		close_with(b, ']');
+		kv_str(b, "why", j[t].why);
+		kv_str(b, "advice", j[t].advice);
+		if (artifact) {
+			kv_u64(b, "objects", j[t].objects);
+			kv_u64(b, "objects_failing", j[t].objects_failing);
+		}
+		kv_u64(b, "containers_with_kernels", j[t].with_kernels);
+		kv_u64(b, "containers_serving", j[t].serving);
+		kv_u64(b, "containers_other_gpu", j[t].other_gpu);
+		kv_u64(b, "containers_failing", j[t].failing);
+		kv_u64(b, "kernel_gaps", j[t].kernel_gaps);
+		char v[16];
+		kv_str(b, "build_cuda", j[t].build_cuda ? ws_cuda_str(j[t].build_cuda, v, sizeof v) : NULL);
+		close_with(b, '}');
+	}
+	close_with(b, '}');
+}
+
+static void alt_cuda_str(const struct ws_object *o, char *buf, size_t len)
+{
+	if (o->alt_major_only)
+		snprintf(buf, len, "%d.x", o->alt_cuda / 1000);
+	else
+		ws_cuda_str(o->alt_cuda, buf, len);
+}
+
+static void alternatives_json(struct ws_buf *b, const struct ws_report *r, const struct ws_artifact *a)
+{
+	if (!a->nalts)
+		return;
+	key(b, "alternatives");
+	ws_buf_add(b, "[", 1);
+	for (uint32_t g = 0; g < a->nalts; g++) {
+		const struct ws_altgroup *ag = &a->alts[g];
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "pattern", ag->pattern);
+		kv_str(b, "chosen_by", "cuda-runtime-version");
+		verdicts(b, r, "verdicts", ag->verdicts);
+		key(b, "variants");
+		ws_buf_add(b, "[", 1);
+		for (uint32_t i = 0; i < ag->n; i++) {
+			const struct ws_object *o = &a->objects[ag->objects[i]];
+			char cv[16];
+			alt_cuda_str(o, cv, sizeof cv);
+			ws_buf_add(b, "{", 1);
+			kv_str(b, "member", o->member);
+			kv_str(b, "cuda", cv);
+			verdicts(b, r, "verdicts", o->verdicts);
+			close_with(b, '}');
+		}
+		close_with(b, ']');
+		close_with(b, '}');
+	}
+	close_with(b, ']');
+}
+
 static void live_results(struct ws_buf *b, const struct ws_report *r, const char *k, const int *v)
 {
 	if (!v || !r->ntargets)
@@ -197,6 +306,8 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip")))
 		kv_u64(b, "members_scanned", a->members_scanned);
 	verdicts(b, r, "verdicts", a->verdicts);
+	judgement_json(b, r, a->judged, true);
+	alternatives_json(b, r, a);
 	key(b, "objects");
 	ws_buf_add(b, "[", 1);
 	for (uint32_t i = 0; i < a->nobjects; i++) {
@@ -207,6 +318,16 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		kv_u64(b, "size", o->size);
 		kv_u64(b, "kernels", o->kernels.n);
 		verdicts(b, r, "verdicts", o->verdicts);
+		judgement_json(b, r, o->judged, false);
+		if (o->alt_group) {
+			char cv[16];
+			alt_cuda_str(o, cv, sizeof cv);
+			key(b, "alternative");
+			ws_buf_add(b, "{", 1);
+			kv_str(b, "pattern", a->alts[o->alt_group - 1].pattern);
+			kv_str(b, "cuda", cv);
+			close_with(b, '}');
+		}
 		key(b, "fatbins");
 		ws_buf_add(b, "[", 1);
 		for (uint32_t k = 0; k < o->nfatbins; k++) {
@@ -217,7 +338,9 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			kv_u64(b, "size", f->size);
 			kv_bool(b, "relocatable", f->relocatable);
 			kv_u64(b, "kernels", f->nkernels == UINT32_MAX ? 0 : f->nkernels);
+			roles_json(b, r, f);
 			verdicts(b, r, "verdicts", f->verdicts);
+			gaps_json(b, r, o, f);
 			live_results(b, r, "live", f->live);
 			live_results(b, r, "live_nojit", f->live_nojit);
 			if (f->error)

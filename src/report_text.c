@@ -181,6 +181,20 @@ static void kernel_names(struct ws_report *r, const struct ws_object *o, const s
 	(void)shown;
 }
 
+/* The kernels that the images the driver picks for target t lack (other images have them). */
+static void kernel_gaps(struct ws_report *r, const struct ws_object *o, size_t t, const char *indent)
+{
+	fprintf(r->out, "%skernels missing from the image the driver picks for %s (%u):\n", indent,
+		r->targets[t].name, o->judged[t].kernel_gaps);
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		const struct ws_fatbin *f = &o->fatbins[k];
+		for (uint32_t i = 0; f->gaps && i < f->gaps[t].n; i++) {
+			const char *n = o->kernels.str ? o->kernels.str[f->gaps[t].kernels[i]] : NULL;
+			fprintf(r->out, "%s  %s\n", indent, n ? n : "(name not kept)");
+		}
+	}
+}
+
 static void container_details(struct ws_report *r, const struct ws_object *o)
 {
 	for (uint32_t k = 0; k < o->nfatbins; k++) {
@@ -191,6 +205,16 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 			human(f->size, hb, sizeof hb), f->nentries, f->nentries == 1 ? "y" : "ies",
 			f->nkernels, f->nkernels == 1 ? "" : "s", f->relocatable ? ", relocatable" : "",
 			f->error ? ", damaged" : "");
+		for (size_t t = 0; f->verdicts && t < r->ntargets; t++) {
+			fprintf(r->out, "        %s: %s, %s", r->targets[t].name, ws_role_name(f->roles[t]),
+				ws_verdict_name(f->verdicts[t]));
+			if (f->gaps && f->gaps[t].n)
+				fprintf(r->out, ", %u kernel%s missing from the picked image", f->gaps[t].n,
+					f->gaps[t].n == 1 ? "" : "s");
+			fputc('\n', r->out);
+		}
+		if (!f->verdicts)
+			fprintf(r->out, "        role: %s\n", ws_role_name(f->role));
 		for (size_t t = 0; f->live && t < r->ntargets; t++)
 			if (f->live[t] != WS_LIVE_NOT_RUN)
 				fprintf(r->out, "        %s: predicted %s, driver says %s%s%s\n", r->targets[t].name,
@@ -255,15 +279,20 @@ static void live_tally(struct ws_report *r, const struct ws_object *o, size_t t,
 		fprintf(r->out, ", other x%u", other);
 }
 
-/* --kernels: the kernels of containers that fail target t. */
+/* --kernels: the kernels of the containers the object needs on target t that have no
+ * image there, then the kernels that the images the driver picks lack. */
 static void failing_kernels(struct ws_report *r, const struct ws_object *o, size_t t)
 {
-	fprintf(r->out, "      kernels without an image for %s:\n", r->targets[t].name);
-	for (uint32_t k = 0; k < o->nfatbins; k++) {
-		const struct ws_fatbin *f = &o->fatbins[k];
-		if (f->verdicts && ws_verdict_fails(f->verdicts[t]))
-			kernel_names(r, o, f, "        ");
+	if (ws_verdict_fails(o->verdicts[t])) {
+		fprintf(r->out, "      kernels without an image for %s:\n", r->targets[t].name);
+		for (uint32_t k = 0; k < o->nfatbins; k++) {
+			const struct ws_fatbin *f = &o->fatbins[k];
+			if (f->roles && f->roles[t] == WS_ROLE_REQUIRED && ws_verdict_fails(f->verdicts[t]))
+				kernel_names(r, o, f, "        ");
+		}
 	}
+	if (o->judged[t].kernel_gaps)
+		kernel_gaps(r, o, t, "        ");
 }
 
 static void object_block(struct ws_report *r, const struct ws_artifact *a, const struct ws_object *o)
@@ -290,28 +319,32 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 	compression_line(r, o);
 	for (size_t t = 0; t < r->ntargets && o->verdicts; t++) {
 		enum ws_verdict v = o->verdicts[t];
-		fprintf(r->out, "    %-7s %s%-11s%s", r->targets[t].name, col(r, verdict_color(v)),
+		const struct ws_judgement *j = &o->judged[t];
+		fprintf(r->out, "    %-7s %s%s%s", r->targets[t].name, col(r, verdict_color(v)),
 			ws_verdict_name(v), col(r, RESET));
-		if (ws_verdict_fails(v) || v == WS_V_JIT) {
-			const struct ws_fatbin **fb = ws_calloc(o->nfatbins, sizeof *fb);
-			size_t n = 0;
-			for (uint32_t k = 0; fb && k < o->nfatbins; k++)
-				if (o->fatbins[k].verdicts && o->fatbins[k].verdicts[t] == v)
-					fb[n++] = &o->fatbins[k];
-			char why[512] = "";
-			if (fb)
-				ws_explain(fb, n, &r->targets[t], r->driver_cuda, why, sizeof why);
-			fprintf(r->out, " %zu of %u containers: %s", n, o->nfatbins, why);
-			free(fb);
-		}
+		if (j->why)
+			fprintf(r->out, "  %s", j->why);
+		if (j->other_gpu)
+			fprintf(r->out, "%s%u of %u containers built for other GPUs (the library picks kernels by GPU)",
+				j->why ? "; " : "  ", j->other_gpu, j->with_kernels);
+		if (j->reasons & WS_R_KERNELS_ASSUMED)
+			fputs("; kernels assumed in containers not decoded (--no-kernels)", r->out);
+		if (j->kernel_gaps)
+			fprintf(r->out, "; %u kernel%s missing from picked images (-v)", j->kernel_gaps,
+				j->kernel_gaps == 1 ? "" : "s");
+		if (o->alt_group)
+			fprintf(r->out, "%sone of %u alternatives", j->why || j->other_gpu ? "; " : "  ",
+				a->alts[o->alt_group - 1].n);
 		if (r->live && r->live->target_device && r->live->target_device[t] >= 0) {
 			fputs(" |", r->out);
 			live_tally(r, o, t, false);
 			live_tally(r, o, t, true);
 		}
 		fputc('\n', r->out);
-		if (r->cfg->kernels && ws_verdict_fails(v))
+		if (r->cfg->kernels && (ws_verdict_fails(v) || j->kernel_gaps))
 			failing_kernels(r, o, t);
+		if (r->cfg->verbose && j->kernel_gaps && !r->cfg->kernels)
+			kernel_gaps(r, o, t, "      ");
 	}
 	if (r->cfg->verbose)
 		container_details(r, o);
@@ -349,44 +382,37 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 	}
 }
 
-/* The CUDA version a driver needs to JIT the PTX of every container that is
- * ptx-too-new for target t. */
-static int driver_needed(const struct ws_artifact *a, size_t t)
+/* One line per group of alternatives: which variants run on target t. */
+static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, const struct ws_altgroup *g, size_t t)
 {
-	int need = 0;
-	for (uint32_t i = 0; i < a->nobjects; i++)
-		for (uint32_t k = 0; k < a->objects[i].nfatbins; k++) {
-			const struct ws_fatbin *f = &a->objects[i].fatbins[k];
-			if (!f->verdicts || f->verdicts[t] != WS_V_PTX_TOO_NEW)
+	char cv[16];
+	fprintf(r->out, "     alternatives %s (one is loaded, chosen by the CUDA runtime version):", g->pattern);
+	for (int pass = 0; pass < 2; pass++) {
+		bool first = true;
+		for (uint32_t i = 0; i < g->n; i++) {
+			const struct ws_object *o = &a->objects[g->objects[i]];
+			bool fails = ws_verdict_fails(o->verdicts[t]) || o->verdicts[t] == WS_V_NONE;
+			if (fails != (pass == 1))
 				continue;
-			for (uint32_t e = 0; e < f->nentries; e++) {
-				const struct ws_entry *en = &f->entries[e];
-				if (en->kind != WS_KIND_PTX)
-					continue;
-				int c = en->ptx_major ? ws_ptx_isa_min_cuda(en->ptx_major, en->ptx_minor)
-						      : ws_ptx_isa_min_cuda(en->fmt_major, en->fmt_minor);
-				if (c > need)
-					need = c;
-			}
+			if (o->alt_major_only)
+				snprintf(cv, sizeof cv, "%d.x", o->alt_cuda / 1000);
+			else
+				ws_cuda_str(o->alt_cuda, cv, sizeof cv);
+			fprintf(r->out, "%s%s", first ? (pass ? "; not with " : " runs with ") : ", ", cv);
+			first = false;
 		}
-	return need;
+	}
+	fputc('\n', r->out);
 }
 
-/* One line per target for the whole artifact, with advice where it fails. */
+/* One line per target for the whole artifact, with the reason and advice where it fails. */
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
 		return;
-	const char *local = a->wheel ? a->wheel->local : NULL;
 	for (size_t t = 0; t < r->ntargets; t++) {
 		enum ws_verdict v = a->verdicts[t];
-		uint32_t with = 0, bad = 0;
-		for (uint32_t i = 0; i < a->nobjects; i++) {
-			if (!a->objects[i].verdicts || a->objects[i].verdicts[t] == WS_V_NONE)
-				continue;
-			with++;
-			bad += ws_verdict_fails(a->objects[i].verdicts[t]) != 0;
-		}
+		const struct ws_judgement *j = &a->judged[t];
 		const struct ws_target *tg = &r->targets[t];
 		char name[96];
 		if (tg->label[0])
@@ -396,38 +422,46 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		fprintf(r->out, "  => %s: ", name);
 		switch (v) {
 		case WS_V_NONE:
-			fprintf(r->out, "nothing to run (no kernels found)\n");
+			fprintf(r->out, "nothing to run (%s)\n", a->nobjects && (j->reasons & WS_R_LINK_INPUTS_ONLY)
+				? "link inputs only" : "no kernels found");
 			continue;
 		case WS_V_NATIVE:
-			fprintf(r->out, "%sruns%s: native SASS for every kernel\n", col(r, GREEN), col(r, RESET));
-			continue;
+			fprintf(r->out, "%sruns%s: native SASS", col(r, GREEN), col(r, RESET));
+			break;
 		case WS_V_COMPATIBLE:
-			fprintf(r->out, "%sruns%s: SASS of an older minor revision serves some kernels\n",
-				col(r, GREEN), col(r, RESET));
-			continue;
+			fprintf(r->out, "%sruns%s: SASS of an older minor revision serves some kernels", col(r, GREEN),
+				col(r, RESET));
+			break;
 		case WS_V_JIT:
-			fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower\n",
-				col(r, YELLOW), col(r, RESET));
-			continue;
+			fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower", col(r, YELLOW),
+				col(r, RESET));
+			break;
 		default:
+			if (j->reasons & WS_R_DRIVER_GPU)
+				fprintf(r->out, "%swill NOT run%s: this driver cannot run this GPU\n", col(r, RED), col(r, RESET));
+			else
+				fprintf(r->out, "%swill NOT run%s (%s in %u of %u objects with device code)\n", col(r, RED),
+					col(r, RESET), ws_verdict_name(v), j->objects_failing, j->objects);
 			break;
 		}
-		fprintf(r->out, "%swill NOT run%s (%s in %u of %u objects with device code)\n", col(r, RED),
-			col(r, RESET), ws_verdict_name(v), bad, with);
-		char advice[256];
-		int need = v == WS_V_PTX_TOO_NEW ? driver_needed(a, t) : 0;
-		if (need) {
-			char cv[16], dv[16];
-			fprintf(r->out, "     fix: a driver for CUDA >= %s (this one supports %s), or a build with SASS for %s\n",
-				ws_cuda_str(need, cv, sizeof cv), ws_cuda_str(r->driver_cuda, dv, sizeof dv), tg->name);
-		} else if (ws_advise(tg, local, advice, sizeof advice) == 0) {
-			fprintf(r->out, "     fix: %s\n", advice);
+		if (!ws_verdict_fails(v)) {
+			if (j->other_gpu)
+				fprintf(r->out, "; relies on the library picking kernels by GPU (%u of %u containers are "
+					"built for other GPUs; --strict counts them)", j->other_gpu, j->with_kernels);
+			fputc('\n', r->out);
 		}
-		if (bad < with)
+		if (j->why && v != WS_V_JIT)
+			fprintf(r->out, "     why: %s\n", j->why);
+		if (j->advice)
+			fprintf(r->out, "     fix: %s\n", j->advice);
+		for (uint32_t g = 0; g < a->nalts; g++)
+			alternatives_line(r, a, &a->alts[g], t);
+		if (ws_verdict_fails(v) && j->objects_failing < j->objects && !(j->reasons & WS_R_DRIVER_GPU))
 			fprintf(r->out, "     note: %u other object%s with device code do%s load. With lazy loading (the\n"
 				"     default since CUDA 12.2) a small test can pass and a real workload fail later\n"
 				"     with 'CUDA error: no kernel image is available for execution on the device'.\n",
-				with - bad, with - bad == 1 ? "" : "s", with - bad == 1 ? "es" : "");
+				j->objects - j->objects_failing, j->objects - j->objects_failing == 1 ? "" : "s",
+				j->objects - j->objects_failing == 1 ? "es" : "");
 	}
 }
 

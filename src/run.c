@@ -101,7 +101,7 @@ static size_t live_compare(const struct runner *R, struct ws_artifact *a, struct
 			struct ws_fatbin *f = &o->fatbins[k];
 			if (!f->live || !f->verdicts)
 				continue;
-			if (f->relocatable) {     /* -rdc link input: not loadable alone, not compared */
+			if (f->role == WS_ROLE_LINK_INPUT) {  /* not loadable alone, not compared */
 				for (size_t t = 0; t < R->nt; t++) {
 					if (f->live[t] != WS_LIVE_NOT_RUN)
 						f->live[t] = WS_LIVE_SKIPPED;
@@ -243,9 +243,10 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	j->res.a = a;
 	if (!a)
 		return;
-	if (R->nt && ws_judge(a, R->targets, R->nt, R->driver_cuda) < 0)
+	struct ws_judge_opts jo = {.driver_cuda = R->driver_cuda, .strict = R->cfg->strict};
+	if (ws_judge(a, R->targets, R->nt, &jo) < 0)
 		ws_artifact_error(a, a->path, "out of memory judging");
-	ws_gate_check(a, R->cfg, R->targets, R->nt, R->driver_cuda, &j->res.findings);
+	ws_gate_check(a, R->cfg, R->targets, R->nt, &j->res.findings);
 	if (R->live)
 		j->res.live_mismatches = live_compare(R, a, &j->res.findings);
 }

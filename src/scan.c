@@ -233,7 +233,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 		e->offset = off - start;
 		if (ws_entry_header(p, got, e, err, sizeof err) < 0) {
 			entry_error(s, o, e, err);
-		} else if (!e->opaque && s->opt->want_kernels &&
+		} else if (!e->opaque && (s->opt->want_kernels || f->size <= WS_SMALL_CONTAINER) &&
 			   (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX)) {
 			if (ps > s->lim.max_entry_bytes) {
 				entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",

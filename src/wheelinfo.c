@@ -5,6 +5,7 @@
  * RECORD (PEP 376):     CSV rows  path,algo=<urlsafe base64, no padding>,size
  *                       (quoted fields with "" escapes, as Python's csv module writes)
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -102,6 +103,31 @@ struct meta_ctx {
 	int major, extra_major;
 };
 
+/* "nvidia-cuda-runtime-cu12 (==12.4.127) ; ..." -> 12040: the CUDA runtime a wheel pins
+ * is the CUDA it was built with (PyTorch pins the one it built against). 0 if none. */
+static int pinned_runtime(const char *v, size_t vl)
+{
+	static const char name[] = "nvidia-cuda-runtime-cu";
+	size_t i = sizeof name - 1;
+	unsigned major = 0, minor = 0, nd = 0;
+	if (vl < i || strncasecmp(v, name, i) != 0)
+		return 0;
+	while (i < vl && isdigit((unsigned char)v[i]))
+		i++;
+	while (i < vl && (v[i] == ' ' || v[i] == '('))
+		i++;
+	if (i + 2 > vl || v[i] != '=' || v[i + 1] != '=')
+		return 0;
+	for (i += 2; i < vl && isdigit((unsigned char)v[i]) && nd < 3; i++, nd++)
+		major = major * 10 + (unsigned)(v[i] - '0');
+	if (!nd || i >= vl || v[i] != '.' || ++i >= vl || !isdigit((unsigned char)v[i]))
+		return 0;
+	minor = (unsigned)(v[i] - '0');
+	if (i + 1 < vl && isdigit((unsigned char)v[i + 1]))
+		return 0;
+	return (int)(major * 1000 + minor * 10);
+}
+
 static void meta_header(void *ctx, const char *k, size_t kl, const char *v, size_t vl)
 {
 	struct meta_ctx *m = ctx;
@@ -115,6 +141,9 @@ static void meta_header(void *ctx, const char *k, size_t kl, const char *v, size
 		int *slot = extra ? &m->extra_major : &m->major;
 		if (major > *slot)
 			*slot = major;
+		int rt = extra ? 0 : pinned_runtime(v, vl);
+		if (rt)
+			m->w->requires_cuda_runtime = rt;
 	}
 }
 

@@ -1,0 +1,828 @@
+/* judge.c - what each container is for, and the verdicts built on it: roles per target,
+ * the object and artifact roll-ups, alternatives, reasons, explanations and advice.
+ *
+ * A container is usually one translation unit. Whether a library fails on a GPU depends on
+ * the containers it loads there, and libraries differ: most build every unit for one arch
+ * list (PyTorch, most extensions); NVIDIA's math libraries, CUTLASS code, NCCL and ONNX
+ * Runtime build some units for a subset of GPUs and pick kernels by compute capability at
+ * run time (census in the README, "How verdicts are decided"). The rule:
+ *   1. Link inputs (relocatable; LTO-IR or nothing loadable) and containers that provably
+ *      hold no kernels are never required.
+ *   2. If no loadable container with kernels has an image for the target, the object will
+ *      not run there, whatever the shapes of its containers.
+ *   3. Otherwise a container without an image is code built for other GPUs (role OTHER_GPU),
+ *      unless nothing in the object was built for the target's generation or newer (no SASS
+ *      of its major or a higher one) and the container looks like one general arch list:
+ *      not only a/f entries, more than one compute capability, its newest entry older than
+ *      the target. (compat-rules §9 says "no a/f entry"; torch 2.5.1's cuSPARSELt 0.6 has
+ *      sm_80+sm_86+sm_87+sm_90a containers, general lists with one Hopper entry, and that
+ *      release did not support sm_120, so an a/f entry alone does not make a unit targeted.)
+ *      Then it is required and fails: built before the target existed, or leaving it out
+ *      (torch 2.5.1+cu124 on sm_120).
+ *   4. --strict: every loadable container with kernels is required.
+ * The rule is a heuristic about how a library chooses code; every verdict that rests on it
+ * carries WS_R_OTHER_GPU and the count of containers it set aside. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_compat.h"
+#include "ws_util.h"
+
+/* Target-independent facts about one container, computed once per object. */
+struct shape {
+	bool only_af;          /* every loadable entry is 'a' or 'f': built for specific GPUs */
+	bool several_cc;       /* loadable entries for more than one compute capability */
+	uint16_t newest;       /* highest arch among its loadable entries */
+};
+
+static bool loadable_entry(const struct ws_entry *e)
+{
+	return !e->opaque && (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX);
+}
+
+static enum ws_role static_role(const struct ws_fatbin *f)
+{
+	bool loadable = f->error != NULL;     /* damaged: never assume it is only a link input */
+	if (f->relocatable)
+		return WS_ROLE_LINK_INPUT;
+	for (uint32_t i = 0; i < f->nentries && !loadable; i++)
+		loadable = loadable_entry(&f->entries[i]);
+	if (!loadable)
+		return WS_ROLE_LINK_INPUT;
+	if (!ws_fatbin_has_kernels(f))
+		return WS_ROLE_NO_KERNELS;
+	return WS_ROLE_REQUIRED;
+}
+
+static struct shape shape_of(const struct ws_fatbin *f)
+{
+	struct shape s = {.only_af = true};
+	bool any = false;
+	uint16_t first = 0;
+	for (uint32_t i = 0; i < f->nentries; i++) {
+		const struct ws_entry *e = &f->entries[i];
+		if (!loadable_entry(e))
+			continue;
+		s.only_af &= ws_entry_suffix(e) != 0;
+		if (any && e->arch != first)
+			s.several_cc = true;
+		if (!any)
+			first = e->arch;
+		any = true;
+		if (e->arch > s.newest)
+			s.newest = e->arch;
+	}
+	return s;
+}
+
+static bool serves(enum ws_verdict v)
+{
+	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT || v == WS_V_PTX_TOO_NEW;
+}
+
+/* The verdict and role of each container on one target, and the object's verdict. */
+struct pass {
+	const struct ws_object *o;
+	const struct shape *shapes;
+	unsigned max_sass_major;      /* over REQUIRED containers' SASS; 0 if none */
+	const struct ws_target *t;
+	int driver_cuda;
+	bool strict;
+};
+
+/* Fills roles[i] and verdicts[i] for every container and the counts in *j; returns the
+ * object's verdict (before the driver check). */
+static enum ws_verdict judge_pass(const struct pass *p, enum ws_role *roles, enum ws_verdict *verdicts,
+				  struct ws_judgement *j)
+{
+	const struct ws_object *o = p->o;
+	enum ws_verdict worst = WS_V_NONE;
+	bool generation = p->max_sass_major >= p->t->cc / 10u;
+
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct ws_fatbin *f = &o->fatbins[i];
+		roles[i] = f->role;
+		verdicts[i] = WS_V_NONE;
+		if (f->role != WS_ROLE_REQUIRED)
+			continue;
+		verdicts[i] = ws_fatbin_verdict(f, p->t, p->driver_cuda);
+		j->with_kernels++;
+		j->serving += serves(verdicts[i]);
+	}
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct shape *s = &p->shapes[i];
+		if (roles[i] != WS_ROLE_REQUIRED)
+			continue;
+		if (!serves(verdicts[i]) && j->serving && !p->strict &&
+		    (generation || s->only_af || !s->several_cc || s->newest >= p->t->cc)) {
+			roles[i] = WS_ROLE_OTHER_GPU;
+			verdicts[i] = WS_V_OTHER_GPU;
+			j->other_gpu++;
+			continue;
+		}
+		if (ws_verdict_fails(verdicts[i]))
+			j->failing++;
+		worst = ws_verdict_worst(worst, verdicts[i]);
+	}
+	if (j->with_kernels && !j->serving)
+		j->reasons |= WS_R_NOTHING_SERVES;
+	if (j->other_gpu)
+		j->reasons |= WS_R_OTHER_GPU;
+	if (p->strict)
+		j->reasons |= WS_R_STRICT;
+	if (worst == WS_V_JIT)
+		j->reasons |= WS_R_JIT;
+	if (worst == WS_V_PTX_TOO_NEW)
+		j->reasons |= WS_R_PTX_DRIVER;
+	return worst;
+}
+
+/* ---- per-kernel gaps -------------------------------------------------------------- */
+
+/* The entry the driver loads from f for t (compat-rules §2: the best SASS, else the
+ * newest PTX it can JIT), or NULL. */
+static const struct ws_entry *picked_entry(const struct ws_fatbin *f, const struct ws_target *t, int driver_cuda)
+{
+	const struct ws_entry *best = NULL;
+	int best_rank = 0;
+	for (uint32_t i = 0; i < f->nentries; i++) {
+		const struct ws_entry *e = &f->entries[i];
+		enum ws_verdict v = ws_entry_verdict(e, t, driver_cuda);
+		int r = v == WS_V_NATIVE ? 3 : v == WS_V_COMPATIBLE ? 2 : v == WS_V_JIT ? 1 : 0;
+		if (r && (r > best_rank || (r == best_rank && e->arch > best->arch))) {
+			best = e;
+			best_rank = r;
+		}
+	}
+	return best;
+}
+
+/* Kernels that f's other images hold and the picked one lacks, as pool indices in *gap.
+ * mark is a zeroed scratch array of the pool's size, left zeroed. */
+static int find_gap(const struct ws_object *o, const struct ws_fatbin *f, const struct ws_entry *pick,
+		    uint8_t *mark, struct ws_gap *gap)
+{
+	int rc = 0;
+	for (uint32_t k = 0; k < pick->nkernels; k++)
+		if (pick->kernels[k] < o->kernels.n)
+			mark[pick->kernels[k]] = 1;
+	for (uint32_t i = 0; i < f->nentries && rc == 0; i++) {
+		const struct ws_entry *e = &f->entries[i];
+		if (e == pick || !loadable_entry(e))
+			continue;
+		for (uint32_t k = 0; k < e->nkernels; k++) {
+			uint32_t x = e->kernels[k];
+			if (x >= o->kernels.n || mark[x])
+				continue;
+			uint32_t *nv = ws_reallocarray(gap->kernels, gap->n + 1u, sizeof *nv);
+			if (!nv) {
+				rc = -1;
+				break;
+			}
+			gap->kernels = nv;
+			gap->kernels[gap->n++] = x;
+			mark[x] = 2;
+		}
+	}
+	for (uint32_t k = 0; k < pick->nkernels; k++)
+		if (pick->kernels[k] < o->kernels.n)
+			mark[pick->kernels[k]] = 0;
+	for (uint32_t k = 0; k < gap->n; k++)
+		mark[gap->kernels[k]] = 0;
+	return rc;
+}
+
+static bool kernels_all_known(const struct ws_fatbin *f)
+{
+	for (uint32_t i = 0; i < f->nentries; i++)
+		if (loadable_entry(&f->entries[i]) && (!f->entries[i].kernels_known || f->entries[i].error))
+			return false;
+	return true;
+}
+
+/* Fills f->gaps[k] for every container the object needs on target k. */
+static int judge_gaps(struct ws_object *o, size_t k, const struct ws_target *t, int driver_cuda,
+		      uint8_t **mark, size_t nt)
+{
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		struct ws_fatbin *f = &o->fatbins[i];
+		if (f->roles[k] != WS_ROLE_REQUIRED || !serves(f->verdicts[k]) || f->nentries < 2 ||
+		    !kernels_all_known(f))
+			continue;
+		const struct ws_entry *pick = picked_entry(f, t, driver_cuda);
+		if (!pick)
+			continue;
+		if (!*mark && !(*mark = ws_calloc(o->kernels.n ? o->kernels.n : 1, 1)))
+			return -1;
+		if (!f->gaps && !(f->gaps = ws_calloc(nt, sizeof *f->gaps)))
+			return -1;
+		if (find_gap(o, f, pick, *mark, &f->gaps[k]) < 0)
+			return -1;
+		o->judged[k].kernel_gaps += f->gaps[k].n;
+	}
+	if (o->judged[k].kernel_gaps)
+		o->judged[k].reasons |= WS_R_KERNEL_GAPS;
+	return 0;
+}
+
+/* ---- sentences -------------------------------------------------------------------- */
+
+/* The arch list of a container, "sm_50+sm_60+compute_50", in entry order as the decoder
+ * named them, without repeats. */
+static void arch_list(const struct ws_fatbin *f, char *buf, size_t len)
+{
+	size_t pos = 0;
+	buf[0] = 0;
+	for (uint32_t i = 0; i < f->nentries && pos + 1 < len; i++) {
+		const char *n = f->entries[i].name;
+		bool seen = false;
+		for (uint32_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(f->entries[j].name, n);
+		if (seen)
+			continue;
+		int w = snprintf(buf + pos, len - pos, "%s%s", pos ? "+" : "", n);
+		if (w < 0 || (size_t)w >= len - pos)
+			break;
+		pos += (size_t)w;
+	}
+}
+
+struct group {
+	char key[160];
+	uint32_t first;            /* container index of the first member */
+	uint32_t n;
+};
+
+static int cmp_group_key(const void *x, const void *y)
+{
+	return strcmp(((const struct group *)x)->key, ((const struct group *)y)->key);
+}
+
+static int cmp_group_size(const void *x, const void *y)
+{
+	const struct group *a = x, *b = y;
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* The CUDA version an object was built with: the newest toolkit its cubins'
+ * .note.nv.cuinfo name, else the newest CUDA its PTX ISA needs; 0 if neither says. (A
+ * library can carry PTX of an older ISA than its toolkit: cuFFT 12 from CUDA 13.0 has ISA
+ * 7.0, so the notes come first.) */
+static int build_cuda_of(const struct ws_object *o)
+{
+	int note = 0, isa = 0;
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++) {
+			const struct ws_entry *en = &o->fatbins[i].entries[e];
+			if (en->kind == WS_KIND_SASS && en->toolkit) {
+				int c = en->toolkit / 10 * 1000 + en->toolkit % 10 * 10;
+				if (c > note)
+					note = c;
+			} else if (en->kind == WS_KIND_PTX && !en->opaque) {
+				unsigned ma, mi;
+				ws_entry_isa(en, &ma, &mi);
+				int c = ws_ptx_isa_min_cuda(ma, mi);
+				if (c > isa)
+					isa = c;
+			}
+		}
+	return note ? note : isa;
+}
+
+static bool any_ptx(const struct ws_fatbin *const *fb, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t e = 0; e < fb[i]->nentries; e++)
+			if (fb[i]->entries[e].kind == WS_KIND_PTX && !fb[i]->entries[e].opaque)
+				return true;
+	return false;
+}
+
+/* why and advice for a failing or JIT object on target k. */
+static int describe_object(struct ws_object *o, size_t k, const struct ws_target *t, enum ws_verdict v,
+			   const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel)
+{
+	struct ws_judgement *j = &o->judged[k];
+	char why[768], adv[384], list[160];
+	size_t ng = 0, nmembers = 0;
+	struct group *g = NULL;
+	const struct ws_fatbin **fb = NULL;
+	int rc = -1;
+
+	if (j->reasons & WS_R_DRIVER_GPU) {
+		char c1[16], c2[16];
+		int first = ws_first_toolkit_for_arch(t->cc, 0);
+		snprintf(why, sizeof why, "a driver for CUDA %s cannot run %s at all: that GPU needs CUDA %s or newer",
+			 ws_cuda_str(opt->driver_cuda, c1, sizeof c1), t->name, ws_cuda_str(first, c2, sizeof c2));
+		snprintf(adv, sizeof adv, "install a driver for CUDA >= %s (R%d or newer); no rebuild helps with "
+			 "this driver", c2, ws_driver_branch_for(first));
+		j->why = ws_strdup(why);
+		j->advice = ws_strdup(adv);
+		return j->why && j->advice ? 0 : -1;
+	}
+	if (!ws_verdict_fails(v) && v != WS_V_JIT)
+		return 0;
+	/* The containers that decide the verdict, grouped by arch list: the largest group is
+	 * described, the others counted. */
+	g = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *g);
+	fb = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *fb);
+	if (!g || !fb)
+		goto out;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != v)
+			continue;
+		arch_list(&o->fatbins[i], g[ng].key, sizeof g[ng].key);
+		g[ng].first = i;
+		g[ng].n = 1;
+		ng++;
+	}
+	nmembers = ng;
+	if (ng == 0) {
+		rc = 0;
+		goto out;
+	}
+	qsort(g, ng, sizeof *g, cmp_group_key);
+	size_t w = 0;
+	for (size_t i = 0; i < ng; i++) {
+		if (w && !strcmp(g[w - 1].key, g[i].key)) {
+			g[w - 1].n++;
+			if (g[i].first < g[w - 1].first)
+				g[w - 1].first = g[i].first;
+		} else {
+			g[w++] = g[i];
+		}
+	}
+	ng = w;
+	qsort(g, ng, sizeof *g, cmp_group_size);
+	size_t nfb = 0;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != v)
+			continue;
+		arch_list(&o->fatbins[i], list, sizeof list);
+		if (!strcmp(list, g[0].key))
+			fb[nfb++] = &o->fatbins[i];
+	}
+	char expl[512];
+	ws_explain(fb, nfb, t, opt->driver_cuda, expl, sizeof expl);
+	size_t pos = (size_t)snprintf(why, sizeof why, "%u of %u containers with kernels", g[0].n, j->with_kernels);
+	if (ng > 1 && pos < sizeof why)
+		pos += (size_t)snprintf(why + pos, sizeof why - pos, " (%s)", g[0].key);
+	if (pos < sizeof why)
+		pos += (size_t)snprintf(why + pos, sizeof why - pos, ": %s", expl);
+	if (ng > 1 && pos < sizeof why)
+		snprintf(why + pos, sizeof why - pos, "; %zu more in %zu other arch list%s", nmembers - g[0].n,
+			 ng - 1, ng == 2 ? "" : "s");
+	if (!(j->why = ws_strdup(why)))
+		goto out;
+	if (v == WS_V_JIT) {
+		rc = 0;
+		goto out;
+	}
+	/* kernels were assumed, not read, in a failing container (--no-kernels) */
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		if (o->fatbins[i].roles[k] == WS_ROLE_REQUIRED && ws_verdict_fails(o->fatbins[i].verdicts[k]) &&
+		    o->fatbins[i].nkernels == 0)
+			j->reasons |= WS_R_KERNELS_ASSUMED;
+	if (v == WS_V_PTX_TOO_NEW) {
+		char c1[16], c2[16];
+		int need = 0;
+		for (size_t i = 0; i < nfb; i++)
+			for (uint32_t e = 0; e < fb[i]->nentries; e++) {
+				const struct ws_entry *en = &fb[i]->entries[e];
+				unsigned ma, mi;
+				if (ws_entry_verdict(en, t, opt->driver_cuda) != WS_V_PTX_TOO_NEW)
+					continue;
+				ws_entry_isa(en, &ma, &mi);
+				int c = ws_isa_need_cuda(ma, mi);
+				if (c > need)
+					need = c;
+			}
+		if (need > 0 && need < 100000)
+			snprintf(adv, sizeof adv, "a driver for CUDA >= %s (this one supports %s), or a build with "
+				 "SASS for %s", ws_cuda_str(need, c1, sizeof c1),
+				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
+		else
+			snprintf(adv, sizeof adv, "a newer driver (this one supports %s), or a build with SASS for %s",
+				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
+	} else {
+		bool has_ptx = any_ptx(fb, nfb), major_only = false;
+		int build = build_cuda_of(o);
+		if (!build && wheel && wheel->local)
+			build = ws_cuda_tag_parse(wheel->local, &major_only);
+		if (!build && wheel && wheel->requires_cuda_runtime)
+			build = wheel->requires_cuda_runtime;
+		if (!build && wheel && wheel->requires_cuda_major) {
+			build = wheel->requires_cuda_major * 1000;
+			major_only = true;
+		}
+		j->build_cuda = build;
+		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, adv, sizeof adv);
+	}
+	if (!(j->advice = ws_strdup(adv)))
+		goto out;
+	rc = 0;
+out:
+	free(g);
+	free(fb);
+	return rc;
+}
+
+static int describe_link_only(struct ws_object *o, size_t k)
+{
+	uint32_t link = 0;
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		link += o->fatbins[i].role == WS_ROLE_LINK_INPUT;
+	if (!link || link != o->nfatbins)
+		return 0;
+	o->judged[k].reasons |= WS_R_LINK_INPUTS_ONLY;
+	o->judged[k].why = ws_strdup("link inputs only (relocatable device code or LTO-IR): not loaded as they "
+				     "are, judged where they are linked");
+	return o->judged[k].why ? 0 : -1;
+}
+
+/* ---- objects ---------------------------------------------------------------------- */
+
+static int judge_object(struct ws_object *o, const struct ws_target *t, size_t nt,
+			const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel)
+{
+	struct shape *shapes = NULL;
+	uint8_t *mark = NULL;
+	int rc = -1;
+	struct pass p = {.o = o, .driver_cuda = opt->driver_cuda, .strict = opt->strict};
+
+	if (!(o->verdicts = ws_calloc(nt, sizeof *o->verdicts)) || !(o->judged = ws_calloc(nt, sizeof *o->judged)))
+		return -1;
+	o->njudged = (uint16_t)nt;
+	if (o->nfatbins && !(shapes = ws_calloc(o->nfatbins, sizeof *shapes)))
+		return -1;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		struct ws_fatbin *f = &o->fatbins[i];
+		shapes[i] = shape_of(f);
+		if (!(f->roles = ws_calloc(nt, sizeof *f->roles)) || !(f->verdicts = ws_calloc(nt, sizeof *f->verdicts)))
+			goto out;
+		f->njudged = (uint16_t)nt;
+		for (uint32_t e = 0; f->role == WS_ROLE_REQUIRED && e < f->nentries; e++)
+			if (f->entries[e].kind == WS_KIND_SASS && !f->entries[e].opaque &&
+			    f->entries[e].arch / 10u > p.max_sass_major)
+				p.max_sass_major = f->entries[e].arch / 10u;
+	}
+	p.shapes = shapes;
+	enum ws_role *roles = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *roles);
+	enum ws_verdict *verdicts = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *verdicts);
+	if (!roles || !verdicts) {
+		free(roles);
+		free(verdicts);
+		goto out;
+	}
+	for (size_t k = 0; k < nt; k++) {
+		struct ws_judgement *j = &o->judged[k];
+		p.t = &t[k];
+		enum ws_verdict v = judge_pass(&p, roles, verdicts, j);
+		for (uint32_t i = 0; i < o->nfatbins; i++) {
+			o->fatbins[i].roles[k] = roles[i];
+			o->fatbins[i].verdicts[k] = verdicts[i];
+		}
+		/* §6: a driver older than the GPU's first CUDA cannot run anything on it */
+		int first = ws_first_toolkit_for_arch(t[k].cc, 0);
+		if (v != WS_V_NONE && opt->driver_cuda > 0 && first > opt->driver_cuda) {
+			v = WS_V_NO_IMAGE;
+			j->reasons |= WS_R_DRIVER_GPU;
+		}
+		o->verdicts[k] = v;
+		if (judge_gaps(o, k, &t[k], opt->driver_cuda, &mark, nt) < 0 ||
+		    describe_object(o, k, &t[k], v, opt, wheel) < 0 ||
+		    (v == WS_V_NONE && describe_link_only(o, k) < 0)) {
+			free(roles);
+			free(verdicts);
+			goto out;
+		}
+	}
+	free(roles);
+	free(verdicts);
+	rc = 0;
+out:
+	free(shapes);
+	free(mark);
+	return rc;
+}
+
+/* ---- alternatives ----------------------------------------------------------------- */
+
+/* Finds a CUDA version token in a file name: "cuda118", "cu124", "cu12" standing alone
+ * (not inside a longer word or number). Sets *at and *len to the digits. */
+static int cuda_token(const char *name, size_t *at, size_t *len, bool *major_only)
+{
+	for (size_t i = 0; name[i]; i++) {
+		if (tolower((unsigned char)name[i]) != 'c' || tolower((unsigned char)name[i + 1]) != 'u')
+			continue;
+		if (i > 0 && isalnum((unsigned char)name[i - 1]) && !isdigit((unsigned char)name[i - 1]))
+			continue;
+		size_t d = i + 2;
+		if (!strncasecmp(name + d, "da", 2))
+			d += 2;
+		size_t n = 0;
+		while (isdigit((unsigned char)name[d + n]))
+			n++;
+		if (n < 2 || n > 3 || isalpha((unsigned char)name[d + n]))
+			continue;
+		char tag[8];
+		snprintf(tag, sizeof tag, "cu%.*s", (int)n, name + d);
+		int v = ws_cuda_tag_parse(tag, major_only);
+		if (!v)
+			continue;
+		*at = d;
+		*len = n;
+		return v;
+	}
+	return 0;
+}
+
+struct alt_key {
+	char *key;
+	uint32_t obj;
+	int cuda;
+};
+
+static int cmp_alt(const void *x, const void *y)
+{
+	const struct alt_key *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+	if (c)
+		return c;
+	return a->cuda < b->cuda ? -1 : a->cuda > b->cuda;
+}
+
+static int find_alternatives(struct ws_artifact *a)
+{
+	struct alt_key *v = ws_calloc(a->nobjects ? a->nobjects : 1, sizeof *v);
+	size_t n = 0;
+	int rc = -1;
+	if (!v)
+		return -1;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		struct ws_object *o = &a->objects[i];
+		size_t at, len;
+		bool major_only;
+		if (!o->member || !o->nfatbins)
+			continue;
+		const char *base = strrchr(o->member, '/');
+		base = base ? base + 1 : o->member;
+		int cuda = cuda_token(base, &at, &len, &major_only);
+		if (!cuda)
+			continue;
+		size_t off = (size_t)(base - o->member) + at;
+		char *key = ws_strdup(o->member);
+		if (!key)
+			goto out;
+		memset(key + off, '*', len);
+		memmove(key + off + 1, key + off + len, strlen(key + off + len) + 1);
+		v[n++] = (struct alt_key){key, i, cuda};
+		o->alt_cuda = cuda;
+		o->alt_major_only = major_only;
+	}
+	qsort(v, n, sizeof *v, cmp_alt);
+	for (size_t s = 0, e; s < n; s = e) {
+		bool distinct = false;
+		for (e = s + 1; e < n && !strcmp(v[e].key, v[s].key); e++)
+			distinct |= v[e].cuda != v[s].cuda;
+		if (!distinct)
+			continue;
+		struct ws_altgroup *g = ws_reallocarray(a->alts, a->nalts + 1u, sizeof *g);
+		if (!g)
+			goto out;
+		a->alts = g;
+		g = &a->alts[a->nalts];
+		memset(g, 0, sizeof *g);
+		if (!(g->objects = ws_calloc(e - s, sizeof *g->objects)))
+			goto out;
+		g->pattern = v[s].key;
+		v[s].key = NULL;
+		a->nalts++;
+		for (size_t x = s; x < e; x++) {
+			g->objects[g->n++] = v[x].obj;
+			a->objects[v[x].obj].alt_group = a->nalts;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+	return rc;
+}
+
+/* The verdict of a group: the best variant's (one is loaded; the user's CUDA runtime picks
+ * it). With a known driver, variants of a newer CUDA major than the driver's cannot load. */
+static enum ws_verdict group_verdict(const struct ws_artifact *a, const struct ws_altgroup *g, size_t k,
+				     int driver_cuda, uint32_t *best_obj)
+{
+	enum ws_verdict best = WS_V_NONE;
+	for (int pass = 0; pass < 2 && best == WS_V_NONE; pass++)
+		for (uint32_t i = 0; i < g->n; i++) {
+			const struct ws_object *o = &a->objects[g->objects[i]];
+			enum ws_verdict v = o->verdicts[k];
+			if (v == WS_V_NONE || (pass == 0 && driver_cuda > 0 && o->alt_cuda / 1000 > driver_cuda / 1000))
+				continue;
+			if (best == WS_V_NONE || ws_verdict_rank(v) <= ws_verdict_rank(best)) {
+				best = v;
+				*best_obj = g->objects[i];
+			}
+		}
+	return best;
+}
+
+/* ---- artifacts -------------------------------------------------------------------- */
+
+static int judge_artifact(struct ws_artifact *a, size_t nt, int driver_cuda)
+{
+	if (!(a->verdicts = ws_calloc(nt, sizeof *a->verdicts)) || !(a->judged = ws_calloc(nt, sizeof *a->judged)))
+		return -1;
+	a->njudged = (uint16_t)nt;
+	for (uint32_t g = 0; g < a->nalts; g++)
+		if (!(a->alts[g].verdicts = ws_calloc(nt, sizeof *a->alts[g].verdicts)))
+			return -1;
+	for (size_t k = 0; k < nt; k++) {
+		struct ws_judgement *j = &a->judged[k];
+		const struct ws_object *decider = NULL;
+		enum ws_verdict v = WS_V_NONE;
+		for (uint32_t g = 0; g < a->nalts; g++) {
+			uint32_t best = 0;
+			a->alts[g].verdicts[k] = group_verdict(a, &a->alts[g], k, driver_cuda, &best);
+			if (a->alts[g].verdicts[k] != WS_V_NONE)
+				j->reasons |= WS_R_ALTERNATIVES;
+		}
+		for (uint32_t i = 0; i < a->nobjects; i++) {
+			const struct ws_object *o = &a->objects[i];
+			enum ws_verdict ov = o->verdicts[k];
+			if (o->alt_group) {
+				uint32_t best = 0;
+				const struct ws_altgroup *g = &a->alts[o->alt_group - 1];
+				if (g->objects[0] != i)
+					continue;          /* a group counts once, by its first member */
+				ov = group_verdict(a, g, k, driver_cuda, &best);
+				if (ov == WS_V_NONE)
+					continue;
+				o = &a->objects[best];
+			}
+			if (ov == WS_V_NONE)
+				continue;
+			j->objects++;
+			j->objects_failing += ws_verdict_fails(ov) != 0;
+			j->with_kernels += o->judged[k].with_kernels;
+			j->serving += o->judged[k].serving;
+			j->failing += o->judged[k].failing;
+			j->other_gpu += o->judged[k].other_gpu;
+			j->kernel_gaps += o->judged[k].kernel_gaps;
+			j->reasons |= o->judged[k].reasons & ~(uint32_t)WS_R_LINK_INPUTS_ONLY;
+			/* the object that decides is the worst; among equals, the one with the most
+			 * failing containers (torch's libtorch_cuda.so, not a bundled helper library) */
+			if (!decider || ws_verdict_rank(ov) > ws_verdict_rank(v) ||
+			    (ws_verdict_rank(ov) == ws_verdict_rank(v) && o->judged[k].failing > decider->judged[k].failing))
+				decider = o;
+			v = ws_verdict_worst(v, ov);
+		}
+		a->verdicts[k] = v;
+		for (uint32_t i = 0; v == WS_V_NONE && i < a->nobjects; i++)
+			j->reasons |= a->objects[i].judged[k].reasons & WS_R_LINK_INPUTS_ONLY;
+		if (decider && decider->judged[k].why && (ws_verdict_fails(v) || v == WS_V_JIT)) {
+			const char *name = decider->member ? decider->member : a->path ? a->path : "";
+			size_t len = strlen(name) + strlen(decider->judged[k].why) + 3;
+			if (!(j->why = ws_malloc(len)))
+				return -1;
+			snprintf(j->why, len, "%s: %s", name, decider->judged[k].why);
+			j->build_cuda = decider->judged[k].build_cuda;
+			if (decider->judged[k].advice && !(j->advice = ws_strdup(decider->judged[k].advice)))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_judge_opts *opt)
+{
+	struct ws_judge_opts none = {0};
+	if (!a)
+		return 0;
+	if (nt > WS_MAX_TARGETS || (nt && !t))
+		return -1;
+	if (!opt)
+		opt = &none;
+	ws_artifact_unjudge(a);
+	/* roles and alternatives do not depend on a target: --require uses them too */
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		for (uint32_t k = 0; k < a->objects[i].nfatbins; k++)
+			a->objects[i].fatbins[k].role = static_role(&a->objects[i].fatbins[k]);
+	if (find_alternatives(a) < 0)
+		return -1;
+	if (nt == 0)
+		return 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		if (judge_object(&a->objects[i], t, nt, opt, a->wheel) < 0)
+			return -1;
+	return judge_artifact(a, nt, opt->driver_cuda);
+}
+
+/* ---- gates and names ---------------------------------------------------------------- */
+
+static bool has_sass(const struct ws_fatbin *f, unsigned arch)
+{
+	for (uint32_t i = 0; i < f->nentries; i++)
+		if (f->entries[i].kind == WS_KIND_SASS && f->entries[i].arch == arch)
+			return true;
+	return false;
+}
+
+bool ws_fatbin_carries_code(const struct ws_object *o, const struct ws_fatbin *f)
+{
+	bool link_only = true;
+	for (uint32_t i = 0; i < o->nfatbins && link_only; i++)
+		link_only = o->fatbins[i].role == WS_ROLE_LINK_INPUT;
+	return link_only ? ws_fatbin_has_kernels(f) : f->role == WS_ROLE_REQUIRED;
+}
+
+uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_target *t, bool strict,
+				uint32_t *considered)
+{
+	struct ws_judge_opts opt = {.strict = strict};
+	uint32_t missing = 0, link = 0;
+	*considered = 0;
+	if (!o->nfatbins)
+		return 0;
+	/* an alternative whose CUDA cannot build this arch cannot be asked to carry it (§6) */
+	if (o->alt_group) {
+		int first = ws_first_toolkit_for_arch(t->cc, 0), last = ws_last_toolkit_for_arch(t->cc);
+		int hi = o->alt_major_only ? o->alt_cuda + 990 : o->alt_cuda;
+		if ((first && hi < first) || (last && o->alt_cuda > last))
+			return 0;
+	}
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		link += o->fatbins[i].role == WS_ROLE_LINK_INPUT;
+	if (link == o->nfatbins) {
+		/* a -dc object or archive: what its link will contain is what it carries */
+		for (uint32_t i = 0; i < o->nfatbins; i++)
+			if (ws_fatbin_carries_code(o, &o->fatbins[i])) {
+				(*considered)++;
+				missing += !has_sass(&o->fatbins[i], t->cc);
+			}
+		return missing;
+	}
+	enum ws_role *roles = ws_calloc(o->nfatbins, sizeof *roles);
+	enum ws_verdict *verdicts = ws_calloc(o->nfatbins, sizeof *verdicts);
+	struct shape *shapes = ws_calloc(o->nfatbins, sizeof *shapes);
+	struct ws_judgement j = {0};
+	struct pass p = {.o = o, .t = t, .strict = opt.strict, .shapes = shapes};
+	if (roles && verdicts && shapes) {
+		for (uint32_t i = 0; i < o->nfatbins; i++) {
+			shapes[i] = shape_of(&o->fatbins[i]);
+			for (uint32_t e = 0; o->fatbins[i].role == WS_ROLE_REQUIRED && e < o->fatbins[i].nentries; e++)
+				if (o->fatbins[i].entries[e].kind == WS_KIND_SASS &&
+				    o->fatbins[i].entries[e].arch / 10u > p.max_sass_major)
+					p.max_sass_major = o->fatbins[i].entries[e].arch / 10u;
+		}
+		judge_pass(&p, roles, verdicts, &j);
+		for (uint32_t i = 0; i < o->nfatbins; i++)
+			if (roles[i] == WS_ROLE_REQUIRED) {
+				(*considered)++;
+				missing += !has_sass(&o->fatbins[i], t->cc);
+			}
+	}
+	free(roles);
+	free(verdicts);
+	free(shapes);
+	return missing;
+}
+
+const char *ws_reason_name(uint32_t bit)
+{
+	switch (bit) {
+	case WS_R_NOTHING_SERVES: return "nothing-serves";
+	case WS_R_PREDATES: return "build-predates-gpu";
+	case WS_R_LEFT_OUT: return "build-left-out-gpu";
+	case WS_R_DROPPED: return "build-dropped-gpu";
+	case WS_R_PTX_DRIVER: return "ptx-needs-newer-driver";
+	case WS_R_DRIVER_GPU: return "driver-older-than-gpu";
+	case WS_R_OTHER_GPU: return "other-gpu-containers";
+	case WS_R_JIT: return "ptx-jit";
+	case WS_R_KERNELS_ASSUMED: return "kernels-assumed";
+	case WS_R_STRICT: return "strict";
+	case WS_R_ALTERNATIVES: return "alternatives";
+	case WS_R_LINK_INPUTS_ONLY: return "link-inputs-only";
+	case WS_R_KERNEL_GAPS: return "kernel-gaps";
+	}
+	return NULL;
+}
+
+const char *ws_role_name(enum ws_role r)
+{
+	switch (r) {
+	case WS_ROLE_REQUIRED: return "required";
+	case WS_ROLE_OTHER_GPU: return "other-gpu";
+	case WS_ROLE_LINK_INPUT: return "link-input";
+	case WS_ROLE_NO_KERNELS: return "no-kernels";
+	}
+	return "unknown";
+}
