@@ -39,7 +39,7 @@ has "$tmp/o" '{"index":0,"name":"NVIDIA H200","cc":"9.0","memory":150754820096,"
 
 # prediction jit, measured ok; JIT disabled: 223; no mismatch
 "$WS_BIN" --live-nojit --gpu auto --json "$FX/sm_80-compute_80.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live-nojit jit"
-has "$tmp/o" '"verdicts":{"sm_90":"jit"},"live":{"sm_90":"ok"},"live_nojit":{"sm_90":"CUDA_ERROR_JIT_COMPILATION_DISABLED"}'
+has "$tmp/o" '"roles":{"sm_90":"required"},"verdicts":{"sm_90":"jit"},"live":{"sm_90":"ok"},"live_nojit":{"sm_90":"CUDA_ERROR_JIT_COMPILATION_DISABLED"}'
 has "$tmp/o" '"live_mismatches":[]'
 # no-image predicted and measured: exit 1 for the --gpu gate, still no mismatch
 "$WS_BIN" --live --gpu auto --json "$FX/sm_86-only.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live no-image"

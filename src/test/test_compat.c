@@ -295,56 +295,6 @@ static void test_driver(void)
 	CHECK_EQ_INT(ws_driver_parse(NULL, NULL, 0), -1);
 }
 
-static void test_judge(void)
-{
-	static const struct erow a[] = {{SASS, 80, 0, 0}, {SASS, 90, 0, 0}};
-	static const struct erow c[] = {{SASS, 120, 0, 0}, {PTX, 120, 0, 87}};
-	struct ws_target t[3] = {tgt(90), tgt(120), tgt(86)};
-	struct ws_artifact *art = calloc(1, sizeof *art);
-	struct ws_object *o0, *o1;
-	struct ws_fatbin *f;
-
-	CHECK(art != NULL, "art != NULL");
-	if (!art)
-		return;
-	o0 = ws_artifact_add_object(art);
-	CHECK(o0 != NULL, "o0 != NULL");
-	f = ws_object_add_fatbin(o0);
-	fill_fatbin(f, a, 2, 2);
-	f = ws_object_add_fatbin(o0);
-	fill_fatbin(f, a, 2, 0);               /* device-link stub: no kernels */
-	o1 = ws_artifact_add_object(art);
-	o0 = &art->objects[0];                 /* adding may move the array */
-	f = ws_object_add_fatbin(o1);
-	fill_fatbin(f, c, 2, 4);
-	f->relocatable = true;                 /* judged too (ws_judge comment) */
-
-	CHECK_EQ_INT(ws_judge(art, t, 3, 0), 0);
-	static const enum ws_verdict want_f0[] = {WS_V_NATIVE, WS_V_NO_IMAGE, WS_V_COMPATIBLE};
-	static const enum ws_verdict want_f1[] = {WS_V_NONE, WS_V_NONE, WS_V_NONE};
-	static const enum ws_verdict want_f2[] = {WS_V_NO_IMAGE, WS_V_NATIVE, WS_V_NO_IMAGE};
-	static const enum ws_verdict want_a[] = {WS_V_NO_IMAGE, WS_V_NO_IMAGE, WS_V_NO_IMAGE};
-	for (int k = 0; k < 3; k++) {
-		CHECK_EQ_INT(o0->fatbins[0].verdicts[k], want_f0[k]);
-		CHECK_EQ_INT(o0->fatbins[1].verdicts[k], want_f1[k]);
-		CHECK_EQ_INT(o0->verdicts[k], want_f0[k]);   /* the stub drops out of the roll-up */
-		CHECK_EQ_INT(o1->fatbins[0].verdicts[k], want_f2[k]);
-		CHECK_EQ_INT(o1->verdicts[k], want_f2[k]);
-		CHECK_EQ_INT(art->verdicts[k], want_a[k]);
-	}
-	/* judging again replaces the arrays (leaks show under ASan); a driver changes PTX verdicts */
-	struct ws_target t121 = tgt(121);
-	CHECK_EQ_INT(ws_judge(art, &t121, 1, 0), 0);
-	CHECK_EQ_INT(o1->verdicts[0], WS_V_COMPATIBLE);
-	CHECK_EQ_INT(art->verdicts[0], WS_V_NO_IMAGE);
-	/* no targets: no arrays */
-	CHECK_EQ_INT(ws_judge(art, t, 0, 0), 0);
-	CHECK(art->verdicts == NULL && o0->verdicts == NULL && o0->fatbins[0].verdicts == NULL, "art->verdicts == NULL && o0->verdicts == NULL && o0->fatbins[0].verdicts == NULL");
-	CHECK_EQ_INT(ws_judge(art, t, WS_MAX_TARGETS + 1, 0), -1);
-	CHECK_EQ_INT(ws_judge(NULL, t, 1, 0), 0);
-	ws_artifact_free(art);
-}
-
 static void explain(const struct erow *rows, unsigned ne, unsigned cc, int driver, char *buf, size_t len)
 {
 	struct ws_fatbin f;
@@ -458,7 +408,6 @@ int main(void)
 	test_worst_and_names();
 	test_tables();
 	test_driver();
-	test_judge();
 	test_explain();
 	test_advise();
 	return ws_test_done();

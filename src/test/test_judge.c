@@ -1,0 +1,415 @@
+/* test_judge.c - what each container is for (src/judge.c): roles, roll-ups, alternatives,
+ * reasons, kernel gaps and advice, on small objects shaped like the real libraries whose
+ * published support the rule must give (README, "How verdicts are decided"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "wheelscan.h"
+#include "ws_compat.h"
+
+#define SASS WS_KIND_SASS
+#define PTX WS_KIND_PTX
+#define LTO WS_KIND_LTOIR
+
+/* One entry: kind, arch, suffix, PTX ISA (major*10+minor), cuinfo toolkit (124 = 12.4). */
+struct er { uint16_t kind, arch; char suffix; unsigned isa, toolkit; };
+#define END {0, 0, 0, 0, 0}
+
+static struct ws_target tgt(unsigned cc)
+{
+	struct ws_target t;
+	memset(&t, 0, sizeof t);
+	t.cc = (uint16_t)cc;
+	snprintf(t.name, sizeof t.name, "sm_%u", cc);
+	return t;
+}
+
+/* Adds a container whose entries all hold kernel "k<kernel>" (and more: see add_kernel). */
+static struct ws_fatbin *add(struct ws_object *o, const struct er *rows, unsigned kernel)
+{
+	struct ws_fatbin *f = ws_object_add_fatbin(o);
+	unsigned n = 0;
+	char name[16];
+	while (rows[n].kind)
+		n++;
+	snprintf(name, sizeof name, "k%u", kernel);
+	uint32_t idx = ws_strpool_intern(&o->kernels, name, strlen(name));
+	f->entries = calloc(n, sizeof *f->entries);
+	f->nentries = n;
+	for (unsigned i = 0; i < n; i++) {
+		struct ws_entry *e = &f->entries[i];
+		e->kind = rows[i].kind;
+		e->arch = rows[i].arch;
+		e->suffix = rows[i].suffix;
+		e->toolkit = (uint16_t)rows[i].toolkit;
+		e->ptx_major = (uint16_t)(rows[i].isa / 10);
+		e->ptx_minor = (uint16_t)(rows[i].isa % 10);
+		e->opaque = e->kind == LTO;
+		e->kernels_known = !e->opaque;
+		if (!e->opaque) {
+			e->kernels = malloc(sizeof *e->kernels);
+			e->kernels[0] = idx;
+			e->nkernels = 1;
+		}
+	}
+	f->nkernels = 1;
+	return f;
+}
+
+static struct ws_object *obj(struct ws_artifact *a, const char *member)
+{
+	struct ws_object *o = ws_artifact_add_object(a);
+	o->member = member ? strdup(member) : NULL;
+	o->type = "elf-so";
+	return o;
+}
+
+static enum ws_verdict judge1(struct ws_artifact *a, unsigned cc, int driver, bool strict)
+{
+	struct ws_target t = tgt(cc);
+	struct ws_judge_opts opt = {.driver_cuda = driver, .strict = strict};
+	CHECK_EQ_INT(ws_judge(a, &t, 1, &opt), 0);
+	return a->verdicts ? a->verdicts[0] : (enum ws_verdict)-1;
+}
+
+static const struct er torch_list[] = {{SASS, 50, 0, 0, 0}, {SASS, 60, 0, 0, 0}, {SASS, 70, 0, 0, 0},
+	{SASS, 75, 0, 0, 0}, {SASS, 80, 0, 0, 0}, {SASS, 86, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+
+/* One arch list for everything (PyTorch): the list decides, nothing is "other GPU". */
+static void test_one_list(void)
+{
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "torch/lib/libtorch_cuda.so");
+	for (unsigned i = 0; i < 3; i++)
+		add(o, torch_list, i);
+	o = &a->objects[0];
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_NOTHING_SERVES, "nothing serves sm_120");
+	CHECK_EQ_INT(a->objects[0].judged[0].failing, 3);
+	CHECK_EQ_INT(a->objects[0].fatbins[1].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_STR(a->judged[0].why, "torch/lib/libtorch_cuda.so: 3 of 3 containers with kernels: newest SASS "
+		     "sm_90, no PTX; sm_120 needs SASS sm_120 or PTX <= compute_120");
+	CHECK_EQ_STR(a->judged[0].advice, "needs a build made with CUDA >= 12.8");
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(judge1(a, 89, 0, false), WS_V_COMPATIBLE);
+	CHECK_EQ_INT(a->judged[0].other_gpu, 0);
+	CHECK(a->judged[0].why == NULL && a->judged[0].advice == NULL, "no sentences when it runs");
+	CHECK_EQ_INT(judge1(a, 37, 0, false), WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+}
+
+/* Kernels picked by compute capability (NCCL, cuBLASLt): other-GPU units are not failures. */
+static void test_picked_by_gpu(void)
+{
+	static const struct er general[] = {{SASS, 60, 0, 0, 0}, {SASS, 70, 0, 0, 0}, {SASS, 80, 0, 0, 0},
+		{SASS, 90, 0, 0, 0}, {SASS, 100, 0, 0, 0}, {SASS, 120, 0, 0, 0}, {PTX, 120, 0, 87, 0}, END};
+	static const struct er fam100[] = {{SASS, 100, 'f', 0, 0}, END};
+	static const struct er hop_bw[] = {{SASS, 90, 'a', 0, 0}, {SASS, 120, 'f', 0, 0}, END};
+	static const struct er turing[] = {{SASS, 75, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "nvidia/nccl/lib/libnccl.so.2");
+	add(o, general, 0);
+	add(o, general, 1);
+	add(o, fam100, 2);
+	add(o, hop_bw, 3);
+	add(o, turing, 4);
+	struct { unsigned cc; enum ws_verdict want; unsigned other; } rows[] = {
+		{75, WS_V_COMPATIBLE, 2}, {80, WS_V_NATIVE, 3}, {86, WS_V_COMPATIBLE, 3}, {89, WS_V_COMPATIBLE, 3},
+		{90, WS_V_NATIVE, 2}, {100, WS_V_NATIVE, 2}, {103, WS_V_COMPATIBLE, 2}, {120, WS_V_NATIVE, 2},
+		{121, WS_V_COMPATIBLE, 2}, {61, WS_V_COMPATIBLE, 3}, {52, WS_V_NO_IMAGE, 0},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		enum ws_verdict v = judge1(a, rows[i].cc, 0, false);
+		CHECK(v == rows[i].want, "sm_%u: %s, want %s", rows[i].cc, ws_verdict_name(v), ws_verdict_name(rows[i].want));
+		CHECK(a->objects[0].judged[0].other_gpu == rows[i].other, "sm_%u: %u other-gpu, want %u", rows[i].cc,
+		      a->objects[0].judged[0].other_gpu, rows[i].other);
+		CHECK(!rows[i].other || (a->judged[0].reasons & WS_R_OTHER_GPU), "sm_%u: reason other-gpu", rows[i].cc);
+	}
+	judge1(a, 90, 0, false);
+	CHECK_EQ_INT(a->objects[0].fatbins[2].roles[0], WS_ROLE_OTHER_GPU);
+	CHECK_EQ_INT(a->objects[0].fatbins[2].verdicts[0], WS_V_OTHER_GPU);
+	CHECK_EQ_INT(a->objects[0].fatbins[3].roles[0], WS_ROLE_REQUIRED);
+	/* --strict: every loadable container must load */
+	CHECK_EQ_INT(judge1(a, 90, 0, true), WS_V_NO_IMAGE);
+	CHECK(a->judged[0].reasons & WS_R_STRICT, "strict reason");
+	CHECK_EQ_INT(a->objects[0].judged[0].failing, 2);
+	/* --require: the containers needed on sm_90 have sm_90 SASS; with --strict two lack it */
+	struct ws_target t90 = tgt(90), t100 = tgt(100);
+	uint32_t considered = 0;
+	CHECK_EQ_INT(ws_object_require_sass(&a->objects[0], &t90, false, &considered), 0);   /* sm_90a counts as 90 */
+	CHECK_EQ_INT(considered, 3);
+	CHECK_EQ_INT(ws_object_require_sass(&a->objects[0], &t100, false, &considered), 0);
+	CHECK_EQ_INT(ws_object_require_sass(&a->objects[0], &t90, true, &considered), 2);
+	CHECK_EQ_INT(considered, 5);
+	ws_artifact_free(a);
+}
+
+/* Nothing in the object serves: no-image whatever the shapes (a wheel for sm_90a and
+ * sm_120a only, on a B200). */
+static void test_nothing_serves(void)
+{
+	static const struct er a90[] = {{SASS, 90, 'a', 0, 0}, END};
+	static const struct er a120[] = {{SASS, 120, 'a', 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "x.so");
+	add(o, a90, 0);
+	add(o, a120, 1);
+	CHECK_EQ_INT(judge1(a, 100, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[0].judged[0].other_gpu, 0);
+	CHECK_EQ_INT(a->objects[0].fatbins[0].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(a->objects[0].fatbins[1].roles[0], WS_ROLE_OTHER_GPU);
+	ws_artifact_free(a);
+}
+
+/* Nothing built for the target's generation, PTX serves some units: a general list that
+ * fails is a failure; single-CC and a/f-only units are built for other GPUs. */
+static void test_older_generation(void)
+{
+	static const struct er with_ptx[] = {{SASS, 70, 0, 0, 0}, {SASS, 80, 0, 0, 0}, {PTX, 80, 0, 84, 0}, END};
+	static const struct er general[] = {{SASS, 70, 0, 0, 0}, {SASS, 80, 0, 0, 0}, END};
+	static const struct er single[] = {{SASS, 80, 0, 0, 0}, END};
+	static const struct er hopper[] = {{SASS, 90, 'a', 0, 0}, END};
+	static const struct er mixed_a[] = {{SASS, 86, 0, 0, 0}, {SASS, 90, 'a', 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "ext.so");
+	add(o, with_ptx, 0);
+	add(o, single, 1);
+	add(o, hopper, 2);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_JIT);        /* the first unit needs its PTX on 9.0 */
+	CHECK_EQ_INT(a->objects[0].fatbins[1].roles[0], WS_ROLE_OTHER_GPU);   /* sm_90a: 9.x is built for */
+	CHECK_EQ_INT(judge1(a, 100, 0, false), WS_V_JIT);
+	CHECK_EQ_INT(a->objects[0].judged[0].other_gpu, 2);
+	CHECK(a->judged[0].reasons & WS_R_JIT, "jit reason");
+	o = obj(a, "ext2.so");
+	add(o, with_ptx, 0);
+	add(o, general, 1);
+	CHECK_EQ_INT(judge1(a, 100, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[1].fatbins[1].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(a->objects[1].judged[0].failing, 1);
+	CHECK_EQ_INT(a->judged[0].objects, 2);
+	CHECK_EQ_INT(a->judged[0].objects_failing, 1);
+	o = obj(a, "ext3.so");
+	add(o, with_ptx, 0);
+	add(o, mixed_a, 1);                      /* a general list with one Hopper entry */
+	judge1(a, 120, 0, false);
+	CHECK_EQ_INT(a->objects[2].verdicts[0], WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+}
+
+/* Link inputs and kernel-less containers are never required. */
+static void test_link_inputs(void)
+{
+	static const struct er s90[] = {{SASS, 90, 0, 0, 0}, END};
+	static const struct er ptx90[] = {{PTX, 90, 0, 84, 0}, END};
+	static const struct er lto[] = {{LTO, 75, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "libbnb_cuda124.so");
+	add(o, s90, 0);
+	add(o, ptx90, 1)->relocatable = true;    /* bitsandbytes: PTX only in __nv_relfatbin */
+	struct ws_fatbin *stub = add(o, s90, 2);
+	stub->nkernels = 0;
+	free(stub->entries[0].kernels);
+	stub->entries[0].kernels = NULL;
+	stub->entries[0].nkernels = 0;
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[0].fatbins[1].role, WS_ROLE_LINK_INPUT);
+	CHECK_EQ_INT(a->objects[0].fatbins[1].verdicts[0], WS_V_NONE);
+	CHECK_EQ_INT(a->objects[0].fatbins[2].role, WS_ROLE_NO_KERNELS);
+	CHECK_EQ_INT(a->objects[0].judged[0].with_kernels, 1);
+	o = obj(a, "libcufft.so");
+	add(o, lto, 0);
+	add(o, lto, 1);
+	judge1(a, 120, 0, false);
+	CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_NONE);
+	CHECK(a->objects[1].judged[0].reasons & WS_R_LINK_INPUTS_ONLY, "link inputs only");
+	CHECK_EQ_INT(a->objects[1].fatbins[0].role, WS_ROLE_LINK_INPUT);
+	/* a -dc object: --require looks at what its link will contain */
+	struct ws_target t90 = tgt(90);
+	uint32_t considered = 0;
+	o = obj(a, "k.o");
+	add(o, ptx90, 0)->relocatable = true;
+	judge1(a, 90, 0, false);
+	CHECK_EQ_INT(ws_object_require_sass(&a->objects[2], &t90, false, &considered), 1);
+	CHECK_EQ_INT(considered, 1);
+	CHECK(ws_fatbin_carries_code(&a->objects[2], &a->objects[2].fatbins[0]), "link input of a link-only object");
+	CHECK(!ws_fatbin_carries_code(&a->objects[0], &a->objects[0].fatbins[1]), "link input beside loadable code");
+	ws_artifact_free(a);
+}
+
+/* The driver older than the GPU: nothing runs, and no rebuild is offered. */
+static void test_driver_older_than_gpu(void)
+{
+	static const struct er s120[] = {{SASS, 120, 0, 0, 130}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	add(obj(a, NULL), s120, 0);
+	CHECK_EQ_INT(judge1(a, 120, 12060, false), WS_V_NO_IMAGE);
+	CHECK(a->judged[0].reasons & WS_R_DRIVER_GPU, "driver reason");
+	CHECK_EQ_INT(a->objects[0].fatbins[0].verdicts[0], WS_V_NATIVE);   /* the code itself is fine */
+	CHECK(a->judged[0].why && strstr(a->judged[0].why, "a driver for CUDA 12.6 cannot run sm_120 at all"),
+	      "%s", a->judged[0].why);
+	CHECK_EQ_STR(a->judged[0].advice, "install a driver for CUDA >= 12.8 (R570 or newer); no rebuild helps "
+		     "with this driver");
+	CHECK_EQ_INT(judge1(a, 120, 12080, false), WS_V_NATIVE);
+	ws_artifact_free(a);
+}
+
+/* Objects whose names differ by a CUDA version token: the variant that loads decides. */
+static void test_alternatives(void)
+{
+	static const struct er old[] = {{SASS, 70, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+	static const struct er neu[] = {{SASS, 90, 0, 0, 0}, {SASS, 120, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	add(obj(a, "bnb/libbnb_cuda130.so"), neu, 0);
+	add(obj(a, "bnb/libbnb_cuda118.so"), old, 0);
+	add(obj(a, "bnb/libbnb_cuda128.so"), neu, 0);
+	add(obj(a, "bnb/libother.so"), old, 1);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(a->nalts, 1);
+	CHECK_EQ_STR(a->alts[0].pattern, "bnb/libbnb_cuda*.so");
+	CHECK_EQ_INT(a->alts[0].n, 3);
+	CHECK_EQ_INT(a->objects[a->alts[0].objects[0]].alt_cuda, 11080);     /* by CUDA version */
+	CHECK_EQ_INT(a->objects[3].alt_group, 0);
+	/* sm_120: the group runs through cuda128/130, libother.so does not */
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->alts[0].verdicts[0], WS_V_NATIVE);
+	CHECK_EQ_INT(a->judged[0].objects, 2);
+	CHECK_EQ_INT(a->judged[0].objects_failing, 1);
+	CHECK(a->judged[0].reasons & WS_R_ALTERNATIVES, "alternatives reason");
+	/* drop libother.so's code: the artifact runs */
+	ws_object_clear(&a->objects[3]);
+	a->nobjects = 3;
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NATIVE);
+	/* a CUDA 12 driver cannot load the cuda130 variant; cuda128 still runs */
+	CHECK_EQ_INT(judge1(a, 120, 12090, false), WS_V_NATIVE);
+	/* a CUDA 11.8 driver: only cuda118 can load, and it has sm_90 */
+	CHECK_EQ_INT(judge1(a, 90, 11080, false), WS_V_NATIVE);
+	/* --require sm_120: cuda118 cannot carry it and is exempt; the others have it */
+	struct ws_target t120 = tgt(120);
+	uint32_t considered = 0;
+	for (uint32_t i = 0; i < 3; i++)
+		CHECK_EQ_INT(ws_object_require_sass(&a->objects[i], &t120, false, &considered), 0);
+	/* names that are not a version token */
+	struct ws_artifact *b = calloc(1, sizeof *b);
+	add(obj(b, "x/libcuda_helpers.so"), old, 0);
+	add(obj(b, "x/libcublas_cu.so"), old, 0);
+	add(obj(b, "x/libfoo_cu12.so"), old, 0);
+	judge1(b, 90, 0, false);
+	CHECK_EQ_INT(b->nalts, 0);
+	ws_artifact_free(b);
+	ws_artifact_free(a);
+}
+
+/* A container loads, but the image the driver picks lacks kernels its other images have. */
+static void test_kernel_gaps(void)
+{
+	static const struct er two[] = {{SASS, 75, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "libcublasLt.so.11");
+	struct ws_fatbin *f = add(o, two, 0);
+	uint32_t extra = ws_strpool_intern(&o->kernels, "cutlass_75_only", 15);
+	struct ws_entry *e75 = &f->entries[0];
+	e75->kernels = realloc(e75->kernels, 2 * sizeof *e75->kernels);
+	e75->kernels[e75->nkernels++] = extra;
+	f->nkernels = 2;
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(a->objects[0].judged[0].kernel_gaps, 1);
+	CHECK(a->objects[0].fatbins[0].gaps && a->objects[0].fatbins[0].gaps[0].n == 1 &&
+	      a->objects[0].fatbins[0].gaps[0].kernels[0] == extra, "the sm_90 image lacks cutlass_75_only");
+	CHECK(a->judged[0].reasons & WS_R_KERNEL_GAPS, "gap reason");
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(a->objects[0].judged[0].kernel_gaps, 0);
+	ws_artifact_free(a);
+}
+
+/* Advice from the build's own toolkit: never a version the build already has. */
+static void test_advice(void)
+{
+	static const struct er b124[] = {{SASS, 80, 0, 0, 124}, {SASS, 90, 0, 0, 124}, END};
+	static const struct er b128[] = {{SASS, 80, 0, 0, 128}, {SASS, 90, 0, 0, 128}, END};
+	static const struct er b130[] = {{SASS, 75, 0, 0, 130}, {SASS, 90, 0, 0, 130}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_wheel_info *w = calloc(1, sizeof *w);
+	w->local = strdup("cu124");
+	a->wheel = w;
+	add(obj(a, "m.so"), b124, 0);
+	judge1(a, 120, 0, false);
+	CHECK_EQ_STR(a->judged[0].advice, "built with CUDA 12.4, which predates sm_120 (CUDA 12.8+): use a +cu128 build");
+	CHECK(a->judged[0].reasons & WS_R_PREDATES, "predates");
+	ws_artifact_free(a);
+
+	a = calloc(1, sizeof *a);
+	add(obj(a, "m.so"), b128, 0);
+	judge1(a, 120, 0, false);
+	CHECK_EQ_STR(a->judged[0].advice, "built with CUDA 12.8, which supports sm_120, but left it out and has no PTX: "
+		     "ask for a build with sm_120 or PTX");
+	CHECK(a->judged[0].reasons & WS_R_LEFT_OUT, "left out");
+	CHECK_EQ_INT(a->judged[0].build_cuda, 12080);
+	ws_artifact_free(a);
+
+	a = calloc(1, sizeof *a);
+	add(obj(a, "m.so"), b130, 0);
+	judge1(a, 61, 0, false);
+	CHECK_EQ_STR(a->judged[0].advice, "built with CUDA 13.0, which dropped sm_61 (last in CUDA 12.9): use a build "
+		     "made with CUDA 8.0 to 12.9");
+	CHECK(a->judged[0].reasons & WS_R_DROPPED, "dropped");
+	ws_artifact_free(a);
+
+	/* no notes: the wheel's pinned CUDA runtime, then its CUDA major */
+	static const struct er bare[] = {{SASS, 80, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	a->wheel = w = calloc(1, sizeof *w);
+	w->requires_cuda_major = 12;
+	add(obj(a, "m.so"), bare, 0);
+	judge1(a, 120, 0, false);
+	CHECK_EQ_STR(a->judged[0].advice, "built with CUDA 12.x, which may predate sm_120 (CUDA 12.8+): use a build "
+		     "made with CUDA >= 12.8");
+	w->requires_cuda_runtime = 12040;
+	judge1(a, 120, 0, false);
+	CHECK_EQ_STR(a->judged[0].advice, "built with CUDA 12.4, which predates sm_120 (CUDA 12.8+): use a build made "
+		     "with CUDA >= 12.8");
+	ws_artifact_free(a);
+
+	char buf[256];
+	struct ws_target t = tgt(90);
+	CHECK_EQ_INT(ws_advise_build(&t, 12040, false, true, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_STR(buf, "built with CUDA 12.4, which supports sm_90, but left it out and has no usable PTX: ask for a "
+		     "build with sm_90 or PTX");
+	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", buf, sizeof buf), 0);
+	CHECK(strncmp(buf, "needs a build made with CUDA >= 11.8", 36) == 0, "%s", buf);
+}
+
+static void test_names(void)
+{
+	for (unsigned bit = 0; bit < WS_R_COUNT; bit++)
+		CHECK(ws_reason_name(1u << bit) != NULL, "reason bit %u has a name", bit);
+	CHECK(ws_reason_name(1u << WS_R_COUNT) == NULL, "no name past the last bit");
+	CHECK_EQ_STR(ws_role_name(WS_ROLE_OTHER_GPU), "other-gpu");
+	CHECK_EQ_STR(ws_role_name(WS_ROLE_LINK_INPUT), "link-input");
+	CHECK_EQ_STR(ws_role_name(WS_ROLE_NO_KERNELS), "no-kernels");
+	CHECK_EQ_STR(ws_verdict_name(WS_V_OTHER_GPU), "other-gpu");
+	CHECK_EQ_INT(ws_verdict_worst(WS_V_OTHER_GPU, WS_V_NATIVE), WS_V_NATIVE);
+	struct ws_target t = tgt(90);
+	CHECK_EQ_INT(ws_judge(NULL, &t, 1, NULL), 0);
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	CHECK_EQ_INT(ws_judge(a, &t, WS_MAX_TARGETS + 1, NULL), -1);
+	CHECK_EQ_INT(ws_judge(a, &t, 0, NULL), 0);
+	CHECK(a->verdicts == NULL, "no targets: no verdicts");
+	ws_artifact_free(a);
+}
+
+int main(void)
+{
+	test_one_list();
+	test_picked_by_gpu();
+	test_nothing_serves();
+	test_older_generation();
+	test_link_inputs();
+	test_driver_older_than_gpu();
+	test_alternatives();
+	test_kernel_gaps();
+	test_advice();
+	test_names();
+	return ws_test_done();
+}
