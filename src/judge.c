@@ -77,6 +77,22 @@ static struct shape shape_of(const struct ws_fatbin *f)
 	return s;
 }
 
+/* Fills shapes[i] for every container; returns the highest SASS major among the
+ * containers of role REQUIRED (what "built for the target's generation" looks at). */
+static unsigned prepare_shapes(const struct ws_object *o, struct shape *shapes)
+{
+	unsigned max_major = 0;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct ws_fatbin *f = &o->fatbins[i];
+		shapes[i] = shape_of(f);
+		for (uint32_t e = 0; f->role == WS_ROLE_REQUIRED && e < f->nentries; e++)
+			if (f->entries[e].kind == WS_KIND_SASS && !f->entries[e].opaque &&
+			    f->entries[e].arch / 10u > max_major)
+				max_major = f->entries[e].arch / 10u;
+	}
+	return max_major;
+}
+
 static bool serves(enum ws_verdict v)
 {
 	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT || v == WS_V_PTX_TOO_NEW;
@@ -461,15 +477,12 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 		return -1;
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
 		struct ws_fatbin *f = &o->fatbins[i];
-		shapes[i] = shape_of(f);
 		if (!(f->roles = ws_calloc(nt, sizeof *f->roles)) || !(f->verdicts = ws_calloc(nt, sizeof *f->verdicts)))
 			goto out;
 		f->njudged = (uint16_t)nt;
-		for (uint32_t e = 0; f->role == WS_ROLE_REQUIRED && e < f->nentries; e++)
-			if (f->entries[e].kind == WS_KIND_SASS && !f->entries[e].opaque &&
-			    f->entries[e].arch / 10u > p.max_sass_major)
-				p.max_sass_major = f->entries[e].arch / 10u;
 	}
+	if (o->nfatbins)
+		p.max_sass_major = prepare_shapes(o, shapes);
 	p.shapes = shapes;
 	enum ws_role *roles = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *roles);
 	enum ws_verdict *verdicts = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *verdicts);
@@ -776,13 +789,7 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
 	struct ws_judgement j = {0};
 	struct pass p = {.o = o, .t = t, .strict = opt.strict, .shapes = shapes};
 	if (roles && verdicts && shapes) {
-		for (uint32_t i = 0; i < o->nfatbins; i++) {
-			shapes[i] = shape_of(&o->fatbins[i]);
-			for (uint32_t e = 0; o->fatbins[i].role == WS_ROLE_REQUIRED && e < o->fatbins[i].nentries; e++)
-				if (o->fatbins[i].entries[e].kind == WS_KIND_SASS &&
-				    o->fatbins[i].entries[e].arch / 10u > p.max_sass_major)
-					p.max_sass_major = o->fatbins[i].entries[e].arch / 10u;
-		}
+		p.max_sass_major = prepare_shapes(o, shapes);
 		judge_pass(&p, roles, verdicts, &j);
 		for (uint32_t i = 0; i < o->nfatbins; i++)
 			if (roles[i] == WS_ROLE_REQUIRED) {
