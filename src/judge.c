@@ -181,6 +181,7 @@ static int find_gap(const struct ws_object *o, const struct ws_fatbin *f, const 
 		    uint8_t *mark, struct ws_gap *gap)
 {
 	int rc = 0;
+	uint32_t cap = 0;
 	for (uint32_t k = 0; k < pick->nkernels; k++)
 		if (pick->kernels[k] < o->kernels.n)
 			mark[pick->kernels[k]] = 1;
@@ -192,12 +193,10 @@ static int find_gap(const struct ws_object *o, const struct ws_fatbin *f, const 
 			uint32_t x = e->kernels[k];
 			if (x >= o->kernels.n || mark[x])
 				continue;
-			uint32_t *nv = ws_reallocarray(gap->kernels, gap->n + 1u, sizeof *nv);
-			if (!nv) {
+			if (!ws_grow((void **)&gap->kernels, &cap, gap->n + 1u, sizeof *gap->kernels)) {
 				rc = -1;
 				break;
 			}
-			gap->kernels = nv;
 			gap->kernels[gap->n++] = x;
 			mark[x] = 2;
 		}
@@ -246,22 +245,25 @@ static int judge_gaps(struct ws_object *o, size_t k, const struct ws_target *t, 
 /* ---- sentences -------------------------------------------------------------------- */
 
 /* The arch list of a container, "sm_50+sm_60+compute_50", in entry order as the decoder
- * named them, without repeats. */
+ * named them, without repeats. A repeat is looked for among the names already written
+ * (a few dozen fit), so a hostile container of 4,096 entries costs 4,096 short scans. */
 static void arch_list(const struct ws_fatbin *f, char *buf, size_t len)
 {
-	size_t pos = 0;
+	const char *seen[32];
+	size_t nseen = 0, pos = 0;
 	buf[0] = 0;
-	for (uint32_t i = 0; i < f->nentries && pos + 1 < len; i++) {
+	for (uint32_t i = 0; i < f->nentries && pos + 1 < len && nseen < 32; i++) {
 		const char *n = f->entries[i].name;
-		bool seen = false;
-		for (uint32_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(f->entries[j].name, n);
-		if (seen)
+		bool dup = false;
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = !strcmp(seen[j], n);
+		if (dup)
 			continue;
 		int w = snprintf(buf + pos, len - pos, "%s%s", pos ? "+" : "", n);
 		if (w < 0 || (size_t)w >= len - pos)
 			break;
 		pos += (size_t)w;
+		seen[nseen++] = n;
 	}
 }
 
