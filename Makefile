@@ -65,11 +65,11 @@ $(O):
 
 -include $(wildcard $(O)/*.d)
 
-# The example the README promises: scan a bundled fixture and print the report.
+# The example the README promises: scan a bundled wheel as a user would, with no flags
+# (this machine's GPU when a driver finds one, else a coverage map), then for two named GPUs.
 run: wheelscan
-	./wheelscan --gpu "RTX 5090,H100" \
-	  testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl \
-	  testdata/fixtures/example.whl || test $$? -le 1
+	./wheelscan testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl || test $$? -le 1
+	./wheelscan --gpu "RTX 5090,H100" testdata/fixtures/example.whl || test $$? -le 1
 
 # make test: the whole suite, then the whole suite again on an ASan+UBSan build.
 test: check

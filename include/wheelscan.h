@@ -123,6 +123,8 @@ struct ws_judgement {
 	uint32_t objects;             /* artifacts: objects with kernels (alternatives count once) */
 	uint32_t objects_failing;     /* artifacts: of those, failing on the target */
 	int build_cuda;               /* CUDA the failing code was built with (12040); 0 unknown */
+	int jit_driver_cuda;          /* jit: the CUDA version the driver needs for that PTX; 0 unknown */
+	uint16_t jit_from;            /* jit: the newest PTX arch the driver compiles from (120) */
 	char *why;                    /* one line on what decides the verdict, or NULL */
 	char *advice;                 /* what would make it run, or NULL */
 };

@@ -26,7 +26,8 @@ struct ws_config {
 	/* targets */
 	struct ws_target *targets;
 	size_t ntargets;
-	bool gpu_auto;
+	bool gpu_auto;                 /* judge the devices the driver finds (--gpu auto, --live) */
+	bool gpu_auto_asked;           /* --gpu auto itself: no device found is exit 4 */
 	int driver_cuda;               /* 0: assume new enough */
 	bool driver_given;
 	bool strict;                   /* --strict: no container counts as built for other GPUs */

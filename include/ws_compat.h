@@ -33,6 +33,9 @@ struct ws_gpu {
 /* The GPU table, in CC order. */
 size_t ws_gpu_count(void);
 const struct ws_gpu *ws_gpu_at(size_t i);
+/* The distinct compute capabilities of the GPU table, in CC order, as targets (name
+ * "sm_XY", no label), at most max; returns how many. */
+size_t ws_table_ccs(struct ws_target *out, size_t max);
 /* Architecture name of a CC ("Blackwell", "Ada Lovelace"), "" if unknown. */
 const char *ws_cc_family(unsigned cc);
 
@@ -114,6 +117,9 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
  * before targets); in an object of link inputs only, a link input with kernels (what its
  * link will contain). --require-ptx and --baseline look at these. Needs ws_judge's roles. */
 bool ws_fatbin_carries_code(const struct ws_object *o, const struct ws_fatbin *f);
+/* A failing object that does not fail its artifact: an alternative of a group in which
+ * another variant runs on target t (the one the user's CUDA runtime picks). */
+bool ws_object_excused(const struct ws_artifact *a, const struct ws_object *o, size_t t);
 /* Name of a reason bit ("nothing-serves", ...); NULL for an unknown bit. */
 const char *ws_reason_name(uint32_t bit);
 /* Name of a role ("required", "other-gpu", "link-input", "no-kernels"). */

@@ -42,6 +42,8 @@ struct ws_report {
 	const struct ws_target *targets;
 	size_t ntargets;
 	int driver_cuda;
+	bool coverage;                     /* no GPU named or found: the targets are the GPU table's
+					    * compute capabilities, the last one a GPU newer than all */
 	const struct ws_live_info *live;
 	size_t nartifacts;                 /* printed so far */
 	/* summary, filled as artifacts are printed */
@@ -78,6 +80,14 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_json_end(struct ws_report *r);
 void ws_md_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_md_end(struct ws_report *r);
+
+/* Coverage maps: the verdicts of the GPU table's compute capabilities in four classes. */
+enum { WS_COV_RUNS, WS_COV_JIT, WS_COV_FAILS, WS_COV_NONE };
+int ws_coverage_class(enum ws_verdict v);
+/* The table CCs (all targets but the last) whose verdict in v is of class cls, as ranges
+ * of neighbours in table order with their architecture names: "7.5-10.3 (Turing-Blackwell),
+ * 12.0-12.1 (Blackwell)". Returns how many CCs. */
+size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, int cls, char *buf, size_t len);
 
 /* JSON string escaping into a buffer. */
 struct ws_buf;

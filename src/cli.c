@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "ws_cli.h"
@@ -28,7 +30,7 @@ struct ws_option {
 static const struct ws_option options[] = {
 	{"recursive", 'r', required_argument, "DIR", "scan every file under DIR (repeatable)"},
 	{"files-from", OPT_FILES_FROM, required_argument, "FILE", "read input paths from FILE, one per line (- for stdin)"},
-	{"gpu", OPT_GPU, required_argument, "LIST", "judge for these GPUs: sm_120, 12.0, 120, 'RTX 5090', ... or auto"},
+	{"gpu", OPT_GPU, required_argument, "LIST", "judge for these GPUs: sm_120, 12.0, 'RTX 5090', auto (this machine's)"},
 	{"driver", OPT_DRIVER, required_argument, "VER", "driver as a CUDA version (12.8) or driver version (570.124.06)"},
 	{"list-gpus", OPT_LIST_GPUS, no_argument, NULL, "print the GPU name table and exit"},
 	{"strict", OPT_STRICT, no_argument, NULL, "count every loadable container, also those built for other GPUs"},
@@ -40,8 +42,8 @@ static const struct ws_option options[] = {
 	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
 	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
 	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl or markdown"},
-	{"verbose", 'v', no_argument, NULL, "list every container and entry; twice: every kernel"},
-	{"quiet", 'q', no_argument, NULL, "print only verdicts and errors"},
+	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
+	{"quiet", 'q', no_argument, NULL, "print only the verdict lines and errors"},
 	{"jobs", 'j', required_argument, "N", "scan N files at once (default: number of CPUs)"},
 	{"shard", OPT_SHARD, required_argument, "K/N", "scan only the K-th of N deterministic shares of the inputs"},
 	{"no-verify", OPT_NO_VERIFY, no_argument, NULL, "do not check wheel members against RECORD"},
@@ -75,8 +77,11 @@ void ws_cli_help(FILE *f)
 			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
 		fprintf(f, "  %-28s %s\n", left, o->help);
 	}
-	fprintf(f, "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, live mismatch),\n"
-		   "2 usage error, 3 an input could not be read or is corrupt.\n"
+	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
+		   "coverage map over every compute capability wheelscan knows.\n"
+		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, live mismatch),\n"
+		   "2 usage error, 3 an input could not be read or is corrupt, 4 --gpu auto found no\n"
+		   "CUDA driver or GPU.\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
 }
 
@@ -248,9 +253,37 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		if (!push(&cfg->paths, &cfg->npaths, argv[i]))
 			return usage_error("%s", "out of memory");
 	if (gpu) {
-		if (!strcmp(gpu, "auto"))
-			cfg->gpu_auto = true;
-		else if (ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0)
+		/* "auto" may stand beside names: --gpu auto,sm_120 */
+		char *rest = ws_strdup(gpu);
+		size_t w = 0, gl = strlen(gpu);
+		if (!rest)
+			return usage_error("%s", "out of memory");
+		if (!gl || gpu[0] == ',' || gpu[gl - 1] == ',' || strstr(gpu, ",,")) {
+			/* an empty item: let the list parser name the problem */
+			ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err);
+			free(rest);
+			return usage_error("%s", err);
+		}
+		for (char *save = NULL, *tok = strtok_r(rest, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			while (*tok == ' ')
+				tok++;
+			if (!strcasecmp(tok, "auto")) {
+				cfg->gpu_auto = cfg->gpu_auto_asked = true;
+				continue;
+			}
+			size_t n = strlen(tok);
+			memmove(rest + w, tok, n);
+			w += n;
+			rest[w++] = ',';
+		}
+		if (w)
+			rest[w - 1] = '\0';
+		else
+			rest[0] = '\0';
+		int bad = (w || !cfg->gpu_auto) &&
+			  ws_targets_parse_list(rest, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0;
+		free(rest);
+		if (bad)
 			return usage_error("%s", err);
 	}
 	if (require && ws_targets_parse_list(require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)

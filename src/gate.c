@@ -57,13 +57,6 @@ static bool has_ptx(const struct ws_fatbin *f)
 	return false;
 }
 
-/* A failing object is not a finding when it is an alternative and another variant of
- * its group runs (the one the user's CUDA runtime picks). */
-static bool excused(const struct ws_artifact *a, const struct ws_object *o, size_t t)
-{
-	return o->alt_group && !ws_verdict_fails(a->alts[o->alt_group - 1].verdicts[t]);
-}
-
 void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		   const struct ws_target *targets, size_t nt, struct ws_findings *out)
 {
@@ -71,7 +64,7 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		const struct ws_object *o = &a->objects[i];
 		const char *name = ws_object_name(a, o);
 		for (size_t t = 0; t < nt && o->verdicts && a->verdicts; t++) {
-			if (!ws_verdict_fails(o->verdicts[t]) || excused(a, o, t))
+			if (!ws_verdict_fails(o->verdicts[t]) || ws_object_excused(a, o, t))
 				continue;
 			ws_findings_add(out, "gpu", name, "%s on %s%s%s%s: %s", ws_verdict_name(o->verdicts[t]),
 					targets[t].name, targets[t].label[0] ? " (" : "", targets[t].label,

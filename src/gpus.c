@@ -187,6 +187,24 @@ const struct ws_gpu *ws_gpu_at(size_t i)
 	return i < ws_gpu_count() ? &gpus[i] : NULL;
 }
 
+size_t ws_table_ccs(struct ws_target *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ws_gpu_count(); i++) {
+		unsigned cc = gpus[i].cc;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = out[k].cc == cc;
+		if (dup || n == max)
+			continue;
+		memset(&out[n], 0, sizeof out[n]);
+		out[n].cc = (uint16_t)cc;
+		snprintf(out[n].name, sizeof out[n].name, "sm_%u", cc);
+		n++;
+	}
+	return n;
+}
+
 const char *ws_cc_family(unsigned cc)
 {
 	switch (cc) {

@@ -397,6 +397,20 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 	if (!(j->why = ws_strdup(why)))
 		goto out;
 	if (v == WS_V_JIT) {
+		/* the driver and PTX that JIT needs: over every required container that JITs */
+		for (uint32_t i = 0; i < o->nfatbins; i++) {
+			const struct ws_entry *pe;
+			unsigned ma, mi;
+			if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != WS_V_JIT ||
+			    !(pe = picked_entry(&o->fatbins[i], t, opt->driver_cuda)))
+				continue;
+			ws_entry_isa(pe, &ma, &mi);
+			int need = ws_isa_need_cuda(ma, mi);
+			if (need > j->jit_driver_cuda && need < 100000)
+				j->jit_driver_cuda = need;
+			if (pe->arch > j->jit_from)
+				j->jit_from = pe->arch;
+		}
 		rc = 0;
 		goto out;
 	}
@@ -692,6 +706,10 @@ static int judge_artifact(struct ws_artifact *a, size_t nt, int driver_cuda)
 			j->failing += o->judged[k].failing;
 			j->other_gpu += o->judged[k].other_gpu;
 			j->kernel_gaps += o->judged[k].kernel_gaps;
+			if (ov == WS_V_JIT && o->judged[k].jit_driver_cuda > j->jit_driver_cuda)
+				j->jit_driver_cuda = o->judged[k].jit_driver_cuda;
+			if (ov == WS_V_JIT && o->judged[k].jit_from > j->jit_from)
+				j->jit_from = o->judged[k].jit_from;
 			j->reasons |= o->judged[k].reasons & ~(uint32_t)WS_R_LINK_INPUTS_ONLY;
 			/* the object that decides is the worst; among equals, the one with the most
 			 * failing containers (torch's libtorch_cuda.so, not a bundled helper library) */
@@ -803,6 +821,12 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
 	free(verdicts);
 	free(shapes);
 	return missing;
+}
+
+bool ws_object_excused(const struct ws_artifact *a, const struct ws_object *o, size_t t)
+{
+	return o->alt_group && a->alts && a->alts[o->alt_group - 1].verdicts &&
+	       !ws_verdict_fails(a->alts[o->alt_group - 1].verdicts[t]);
 }
 
 const char *ws_reason_name(uint32_t bit)

@@ -5,6 +5,48 @@
 #include "ws_compat.h"
 #include "ws_report.h"
 #include "ws_util.h"
+#include <string.h>
+
+int ws_coverage_class(enum ws_verdict v)
+{
+	switch (v) {
+	case WS_V_NATIVE: case WS_V_COMPATIBLE: return WS_COV_RUNS;
+	case WS_V_JIT: return WS_COV_JIT;
+	case WS_V_NO_IMAGE: case WS_V_PTX_TOO_NEW: return WS_COV_FAILS;
+	default: return WS_COV_NONE;
+	}
+}
+
+size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, int cls, char *buf, size_t len)
+{
+	size_t n = 0, pos = 0, ntable = r->ntargets ? r->ntargets - 1 : 0;   /* the last is "newer GPUs" */
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; v && i < ntable; i++) {
+		if (ws_coverage_class(v[i]) != cls)
+			continue;
+		size_t e = i;
+		while (e + 1 < ntable && ws_coverage_class(v[e + 1]) == cls)
+			e++;
+		unsigned a = r->targets[i].cc, b = r->targets[e].cc;
+		const char *fa = ws_cc_family(a), *fb = ws_cc_family(b);
+		int w;
+		if (a == b)
+			w = snprintf(buf + pos, len - pos, "%s%u.%u (%s)", pos ? ", " : "", a / 10, a % 10, fa);
+		else if (!strcmp(fa, fb))
+			w = snprintf(buf + pos, len - pos, "%s%u.%u-%u.%u (%s)", pos ? ", " : "", a / 10, a % 10,
+				     b / 10, b % 10, fa);
+		else
+			w = snprintf(buf + pos, len - pos, "%s%u.%u-%u.%u (%s-%s)", pos ? ", " : "", a / 10, a % 10,
+				     b / 10, b % 10, fa, fb);
+		if (w < 0 || (size_t)w >= len - pos)
+			break;
+		pos += (size_t)w;
+		n += e - i + 1;
+		i = e;
+	}
+	return n;
+}
 
 void ws_report_begin(struct ws_report *r)
 {

@@ -67,10 +67,29 @@ static void close_with(struct ws_buf *b, char c)
 	ws_buf_add(b, ",", 1);
 }
 
+/* Without a GPU named or found: "coverage" over every compute capability of the GPU
+ * table, and what a GPU newer than all of them gets. */
+static void coverage(struct ws_buf *b, const struct ws_report *r, const enum ws_verdict *v)
+{
+	if (!v || !r->ntargets)
+		return;
+	key(b, "coverage");
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t + 1 < r->ntargets; t++)
+		kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
+	close_with(b, '}');
+	kv_str(b, "coverage_newer", ws_verdict_name(v[r->ntargets - 1]));
+}
+
 static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k, const enum ws_verdict *v)
 {
 	if (!v || !r->ntargets)
 		return;
+	if (r->coverage) {
+		if (!strcmp(k, "verdicts"))
+			coverage(b, r, v);
+		return;
+	}
 	key(b, k);
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t < r->ntargets; t++)
@@ -81,7 +100,7 @@ static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k,
 static void roles_json(struct ws_buf *b, const struct ws_report *r, const struct ws_fatbin *f)
 {
 	kv_str(b, "role", ws_role_name(f->role));
-	if (!f->roles || !r->ntargets)
+	if (!f->roles || !r->ntargets || r->coverage)
 		return;
 	key(b, "roles");
 	ws_buf_add(b, "{", 1);
@@ -93,7 +112,7 @@ static void roles_json(struct ws_buf *b, const struct ws_report *r, const struct
 static void gaps_json(struct ws_buf *b, const struct ws_report *r, const struct ws_object *o, const struct ws_fatbin *f)
 {
 	bool any = false;
-	for (size_t t = 0; f->gaps && t < r->ntargets; t++)
+	for (size_t t = 0; f->gaps && !r->coverage && t < r->ntargets; t++)
 		any |= f->gaps[t].n != 0;
 	if (!any)
 		return;
@@ -116,7 +135,7 @@ static void gaps_json(struct ws_buf *b, const struct ws_report *r, const struct 
 /* "judgement": {"sm_120": {"reasons": [...], "why": ..., "advice": ..., counts}} */
 static void judgement_json(struct ws_buf *b, const struct ws_report *r, const struct ws_judgement *j, bool artifact)
 {
-	if (!j || !r->ntargets)
+	if (!j || !r->ntargets || r->coverage)
 		return;
 	key(b, "judgement");
 	ws_buf_add(b, "{", 1);
@@ -339,7 +358,8 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			kv_bool(b, "relocatable", f->relocatable);
 			kv_u64(b, "kernels", f->nkernels == UINT32_MAX ? 0 : f->nkernels);
 			roles_json(b, r, f);
-			verdicts(b, r, "verdicts", f->verdicts);
+			if (!r->coverage)
+				verdicts(b, r, "verdicts", f->verdicts);
 			gaps_json(b, r, o, f);
 			live_results(b, r, "live", f->live);
 			live_results(b, r, "live_nojit", f->live_nojit);
@@ -387,7 +407,7 @@ static void header_json(struct ws_buf *b, const struct ws_report *r)
 	kv_str(b, "tool", "wheelscan " WS_VERSION);
 	key(b, "targets");
 	ws_buf_add(b, "[", 1);
-	for (size_t t = 0; t < r->ntargets; t++) {
+	for (size_t t = 0; !r->coverage && t < r->ntargets; t++) {
 		ws_buf_add(b, "{", 1);
 		kv_str(b, "name", r->targets[t].name);
 		char cc[16];

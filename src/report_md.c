@@ -18,7 +18,11 @@ static void md_escape(FILE *f, const char *s)
 void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
-	if (r->nartifacts == 0) {
+	if (r->nartifacts == 0 && r->coverage) {
+		fputs("## wheelscan\n\nNo GPU was named: compute capabilities each artifact runs on.\n\n"
+		      "| artifact | objects with device code | containers | runs on | PTX JIT only | will NOT run | result |\n"
+		      "|---|---:|---:|---|---|---|---|\n", r->out);
+	} else if (r->nartifacts == 0) {
 		fputs("## wheelscan\n\n| artifact | objects with device code | containers |", r->out);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fprintf(r->out, " %s |", r->targets[t].name);
@@ -35,7 +39,16 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	fputs("| ", r->out);
 	md_escape(r->out, a->path);
 	fprintf(r->out, " | %u | %u |", objs, fatbins);
-	for (size_t t = 0; t < r->ntargets; t++) {
+	for (int c = WS_COV_RUNS; r->coverage && c <= WS_COV_FAILS; c++) {
+		char ranges[512];
+		fputc(' ', r->out);
+		if (ws_coverage_ranges(r, a->verdicts, c, ranges, sizeof ranges))
+			md_escape(r->out, ranges);
+		else
+			fputc('-', r->out);
+		fputs(" |", r->out);
+	}
+	for (size_t t = 0; !r->coverage && t < r->ntargets; t++) {
 		enum ws_verdict v = a->verdicts ? a->verdicts[t] : WS_V_NONE;
 		fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
 	}

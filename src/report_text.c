@@ -243,7 +243,7 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 				fprintf(r->out, "  %serror: %s%s", col(r, RED), e->error, col(r, RESET));
 			fputc('\n', r->out);
 		}
-		if (r->cfg->verbose >= 2)
+		if (r->cfg->verbose >= 3)
 			kernel_names(r, o, f, "          ");
 	}
 }
@@ -295,6 +295,45 @@ static void failing_kernels(struct ws_report *r, const struct ws_object *o, size
 		kernel_gaps(r, o, t, "        ");
 }
 
+/* A coverage map in lines: which compute capabilities of the GPU table run, need JIT, or
+ * will not run, and what a GPU newer than all of them gets. */
+static void coverage_lines(struct ws_report *r, const enum ws_verdict *v, const struct ws_judgement *newer,
+			   const char *indent)
+{
+	static const char *const label[] = {"runs on", "PTX JIT only", "will NOT run"};
+	static const char *const color[] = {GREEN, YELLOW, RED};
+	char buf[512];
+	size_t shown = 0;
+	for (int c = WS_COV_RUNS; c <= WS_COV_FAILS; c++) {
+		if (!ws_coverage_ranges(r, v, c, buf, sizeof buf))
+			continue;
+		fprintf(r->out, "%s%s%-12s%s %s", indent, col(r, color[c]), label[c], col(r, RESET), buf);
+		if (c == WS_COV_JIT)
+			fputs(": the first launch compiles, code may be slower", r->out);
+		fputc('\n', r->out);
+		shown++;
+	}
+	if (!shown) {
+		fprintf(r->out, "%snothing to run (no kernels found)\n", indent);
+		return;
+	}
+	enum ws_verdict nv = v[r->ntargets - 1];
+	fprintf(r->out, "%s%-12s ", indent, "newer GPUs");
+	if (nv == WS_V_JIT) {
+		fputs("through PTX JIT", r->out);
+		if (newer && newer->jit_from)
+			fprintf(r->out, " from compute_%u", newer->jit_from);
+		if (newer && newer->jit_driver_cuda) {
+			char cv[16];
+			fprintf(r->out, " (a driver for CUDA >= %s)", ws_cuda_str(newer->jit_driver_cuda, cv, sizeof cv));
+		}
+		fputc('\n', r->out);
+	} else {
+		fputs(ws_coverage_class(nv) == WS_COV_NONE ? "nothing to run\n" : "will NOT run: no PTX to compile for them\n",
+		      r->out);
+	}
+}
+
 static void object_block(struct ws_report *r, const struct ws_artifact *a, const struct ws_object *o)
 {
 	char hb[32];
@@ -317,6 +356,12 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 	arch_line(r, o, WS_KIND_LTOIR, "LTO-IR");
 	arch_line(r, o, 0, "other");
 	compression_line(r, o);
+	if (r->coverage && o->verdicts) {
+		coverage_lines(r, o->verdicts, &o->judged[r->ntargets - 1], "    ");
+		if (r->cfg->verbose >= 2)
+			container_details(r, o);
+		return;
+	}
 	for (size_t t = 0; t < r->ntargets && o->verdicts; t++) {
 		enum ws_verdict v = o->verdicts[t];
 		const struct ws_judgement *j = &o->judged[t];
@@ -343,10 +388,10 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 		fputc('\n', r->out);
 		if (r->cfg->kernels && (ws_verdict_fails(v) || j->kernel_gaps))
 			failing_kernels(r, o, t);
-		if (r->cfg->verbose && j->kernel_gaps && !r->cfg->kernels)
+		if (r->cfg->verbose >= 2 && j->kernel_gaps && !r->cfg->kernels)
 			kernel_gaps(r, o, t, "      ");
 	}
-	if (r->cfg->verbose)
+	if (r->cfg->verbose >= 2)
 		container_details(r, o);
 }
 
@@ -406,10 +451,33 @@ static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, 
 }
 
 /* One line per target for the whole artifact, with the reason and advice where it fails. */
+/* The objects that make an artifact fail on target t, when more than the one the "why"
+ * line names: "also in: x.so, y.so". */
+static void failing_objects(struct ws_report *r, const struct ws_artifact *a, size_t t)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		if (!o->verdicts || !ws_verdict_fails(o->verdicts[t]) || ws_object_excused(a, o, t))
+			continue;
+		if (n < 6)
+			fprintf(r->out, "%s%s", n ? ", " : "     fails in: ", o->member ? o->member : a->path);
+		n++;
+	}
+	if (n > 6)
+		fprintf(r->out, " and %u more", n - 6);
+	if (n)
+		fputc('\n', r->out);
+}
+
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
 		return;
+	if (r->coverage) {
+		coverage_lines(r, a->verdicts, &a->judged[r->ntargets - 1], "  ");
+		return;
+	}
 	for (size_t t = 0; t < r->ntargets; t++) {
 		enum ws_verdict v = a->verdicts[t];
 		const struct ws_judgement *j = &a->judged[t];
@@ -450,6 +518,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 					"built for other GPUs; --strict counts them)", j->other_gpu, j->with_kernels);
 			fputc('\n', r->out);
 		}
+		if (ws_verdict_fails(v) && j->objects_failing > 1)
+			failing_objects(r, a, t);
 		if (j->why && v != WS_V_JIT)
 			fprintf(r->out, "     why: %s\n", j->why);
 		if (j->advice)
@@ -490,19 +560,23 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 	if (a->sha256[0])
 		fprintf(r->out, ", sha256 %.16s...", a->sha256);
 	fputs(")\n", r->out);
-	wheel_lines(r, a);
 	uint32_t with_code = 0;
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		with_code += a->objects[i].nfatbins != 0;
-	if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip"))
-		fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
-			(unsigned long long)a->members_scanned, with_code);
-	if (!r->cfg->quiet)
-		for (uint32_t i = 0; i < a->nobjects; i++)
-			object_block(r, a, &a->objects[i]);
+	if (!r->cfg->quiet) {
+		wheel_lines(r, a);
+		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip"))
+			fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
+				(unsigned long long)a->members_scanned, with_code);
+		/* per-object detail is -v's (and --kernels'): the first screen is the answer */
+		if (r->cfg->verbose || r->cfg->kernels)
+			for (uint32_t i = 0; i < a->nobjects; i++)
+				object_block(r, a, &a->objects[i]);
+	}
 	if (with_code == 0 && a->nerrors == 0)
 		fprintf(r->out, "  no CUDA device code found\n");
-	artifact_verdicts(r, a);
+	if (!r->coverage || with_code)
+		artifact_verdicts(r, a);
 	findings_lines(r, res);
 	if (a->nerrors)
 		fprintf(r->out, "  %s%u error%s%s (see stderr)\n", col(r, RED), a->nerrors, a->nerrors == 1 ? "" : "s",
@@ -511,8 +585,9 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 
 void ws_text_summary(struct ws_report *r)
 {
-	if (r->live && r->live->note)
-		fprintf(r->out, "\nlive check: %s\n", r->live->note);
+	if (r->coverage && r->nrows < 2)
+		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
+		      "judges one GPU; --list-gpus names them.\n", r->out);
 	if (r->live_mismatches) {
 		fprintf(r->out, "\n%sLIVE MISMATCHES: %zu%s (prediction and driver disagree; the rules are wrong)\n",
 			col(r, RED), r->live_mismatches, col(r, RESET));
@@ -523,6 +598,22 @@ void ws_text_summary(struct ws_report *r)
 	if (r->nrows < 2)
 		return;
 	fprintf(r->out, "\nsummary: %zu artifacts\n  %-8s %7s %9s %6s", r->nrows, "type", "objects", "fatbins", "errors");
+	if (r->coverage) {
+		/* a coverage map per row: the compute capabilities it runs on (JIT included) */
+		fputs("  path: runs on\n", r->out);
+		for (size_t i = 0; i < r->nrows; i++) {
+			const struct ws_summary_row *row = &r->rows[i];
+			char runs[512], jit[512];
+			fprintf(r->out, "  %-8s %7u %9u %6u  %s: ", row->type, row->objects, row->fatbins, row->errors, row->path);
+			size_t n = ws_coverage_ranges(r, row->verdicts, WS_COV_RUNS, runs, sizeof runs);
+			size_t nj = ws_coverage_ranges(r, row->verdicts, WS_COV_JIT, jit, sizeof jit);
+			fprintf(r->out, "%s%s%s%s%s\n", n ? runs : "", n && nj ? "; " : "", nj ? "JIT " : "", nj ? jit : "",
+				n || nj ? "" : "-");
+		}
+		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
+		      "judges one GPU; --list-gpus names them.\n", r->out);
+		return;
+	}
 	for (size_t t = 0; t < r->ntargets; t++)
 		fprintf(r->out, " %-11s", r->targets[t].name);
 	fputs("  path\n", r->out);

@@ -39,6 +39,7 @@ struct runner {
 	pthread_cond_t cv;
 	const struct ws_target *targets;
 	size_t nt;
+	bool coverage;                     /* targets are a coverage map: judged, never gates */
 	int driver_cuda;
 	struct ws_live *live;
 	struct ws_live_info live_info;
@@ -246,7 +247,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	struct ws_judge_opts jo = {.driver_cuda = R->driver_cuda, .strict = R->cfg->strict};
 	if (ws_judge(a, R->targets, R->nt, &jo) < 0)
 		ws_artifact_error(a, a->path, "out of memory judging");
-	ws_gate_check(a, R->cfg, R->targets, R->nt, &j->res.findings);
+	ws_gate_check(a, R->cfg, R->targets, R->coverage ? 0 : R->nt, &j->res.findings);
 	if (R->live)
 		j->res.live_mismatches = live_compare(R, a, &j->res.findings);
 }
@@ -293,7 +294,10 @@ static void draw_progress(struct runner *R, bool final)
 
 /* ---- live start-up -------------------------------------------------------------- */
 
-static void start_live(struct runner *R, struct ws_target **owned, size_t *nowned)
+/* Opens the driver. With --gpu auto, or no --gpu at all (bare), the devices it finds join
+ * the named targets, and its CUDA version becomes the --driver. A bare run without a driver
+ * says nothing here (the report shows a coverage map instead); --gpu auto says it once. */
+static void start_live(struct runner *R, bool bare, struct ws_target **owned, size_t *nowned)
 {
 	static char note[512];
 	struct ws_config *cfg = R->cfg;
@@ -302,15 +306,22 @@ static void start_live(struct runner *R, struct ws_target **owned, size_t *nowne
 	R->live = ws_live_open(flags, note, sizeof note);
 	if (!R->live) {
 		R->live_info.note = note;
-		fprintf(stderr, "wheelscan: %s; printing the prediction only\n", note);
+		if (!bare)
+			fprintf(stderr, "wheelscan: %s; %s\n", note, cfg->gpu_auto && !cfg->ntargets ?
+				"no GPU to judge" : "printing the prediction only");
 		return;
 	}
 	R->live_info.driver_cuda = ws_live_driver_version(R->live);
 	R->live_info.ndevices = ws_live_devices(R->live, &R->live_info.devices);
-	if (cfg->gpu_auto) {
-		/* The devices become the targets, and the driver's CUDA version the --driver. */
-		struct ws_target *t = ws_calloc(R->live_info.ndevices ? R->live_info.ndevices : 1, sizeof *t);
+	if (cfg->gpu_auto && R->live_info.ndevices == 0)
+		fprintf(stderr, "wheelscan: --gpu auto: the CUDA driver found no device\n");
+	if (cfg->gpu_auto || bare) {
+		/* The named targets, then the devices not named already. */
+		size_t cap = cfg->ntargets + R->live_info.ndevices;
+		struct ws_target *t = ws_calloc(cap ? cap : 1, sizeof *t);
 		size_t n = 0;
+		for (size_t k = 0; t && k < cfg->ntargets; k++)
+			t[n++] = cfg->targets[k];
 		for (size_t d = 0; t && d < R->live_info.ndevices; d++) {
 			const struct ws_device *dev = &R->live_info.devices[d];
 			unsigned cc = (unsigned)(dev->cc_major * 10 + dev->cc_minor);
@@ -354,11 +365,29 @@ int ws_run(struct ws_config *cfg)
 	size_t nauto = 0;
 	int status = 0;
 
+	/* Without --gpu the answer is for this machine's GPUs when a driver finds any, else a
+	 * coverage map over every compute capability of the GPU table. */
+	bool bare = cfg->ntargets == 0 && !cfg->gpu_auto && !cfg->live;
+	struct ws_target coverage[WS_MAX_TARGETS];
+	bool coverage_mode = false;
 	/* The driver's workers are forked before any thread exists and before the sandbox. */
-	if (cfg->live || cfg->gpu_auto)
-		start_live(&R, &auto_targets, &nauto);
-	if (cfg->gpu_auto && !R.live && cfg->ntargets == 0)
-		R.nt = 0;
+	if (cfg->live || cfg->gpu_auto || bare)
+		start_live(&R, bare, &auto_targets, &nauto);
+	bool auto_failed = cfg->gpu_auto_asked && (!R.live || R.live_info.ndevices == 0);
+	if (bare && (!R.live || R.nt == 0)) {
+		/* the last target is a GPU newer than any in the table: what PTX buys */
+		size_t n = ws_table_ccs(coverage, WS_MAX_TARGETS - 1);
+		unsigned newest = n ? coverage[n - 1].cc : 120;
+		memset(&coverage[n], 0, sizeof coverage[n]);
+		coverage[n].cc = (uint16_t)((newest / 10 + 1) * 10);
+		snprintf(coverage[n].name, sizeof coverage[n].name, "sm_%u", coverage[n].cc);
+		snprintf(coverage[n].label, sizeof coverage[n].label, "newer GPUs");
+		R.targets = coverage;
+		R.nt = n + 1;
+		R.coverage = coverage_mode = true;
+		ws_live_close(R.live);
+		R.live = NULL;
+	}
 
 	/* Static scans decode strangers' bytes under a seccomp filter. The live check's
 	 * workers were forked above and are not affected. */
@@ -392,7 +421,8 @@ int ws_run(struct ws_config *cfg)
 	pthread_mutex_init(&R.live_mu, NULL);
 
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
-				.driver_cuda = R.driver_cuda, .live = R.live_info.tried ? &R.live_info : NULL};
+				.driver_cuda = R.driver_cuda, .coverage = coverage_mode,
+				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL};
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
 					       && in.n > 0);
@@ -453,6 +483,8 @@ int ws_run(struct ws_config *cfg)
 	ws_report_end(&rep);
 	if (rep.live_mismatches && status == 0)
 		status = 1;
+	if (auto_failed && status != 3)
+		status = 4;                      /* --gpu auto never passes without a GPU to judge */
 	ws_report_free(&rep);
 	free(th);
 	free(R.jobs);

@@ -26,6 +26,16 @@ has "$tmp/o" "\"note\":\"no CUDA driver: cannot load '/nonexistent/libcuda.so.1'
 "$WS_BIN" --live "$FX/sm_86-only.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live without a driver"
 has "$tmp/e" "no CUDA driver: cannot load '/nonexistent/libcuda.so.1'"
 has "$tmp/o" "sm_86"
+# a bare run without a driver: a coverage map, silently; --gpu auto never passes silently
+"$WS_BIN" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "bare run without a driver"
+has "$tmp/o" "runs on      8.0-9.0 (Ampere-Hopper), 12.0-12.1 (Blackwell)"
+has "$tmp/o" "No GPU was named, and none was found here."
+if [ -s "$tmp/e" ]; then bad "bare run without a driver wrote to stderr: $(cat "$tmp/e")"; else ok; fi
+"$WS_BIN" --gpu auto "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 4 "--gpu auto without a driver"
+if [ "$(grep -c 'no CUDA driver' "$tmp/e")" = 1 ]; then ok; else bad "--gpu auto: the no-driver message $(grep -c 'no CUDA driver' "$tmp/e") times on stderr"; fi
+lacks "$tmp/o" "no CUDA driver"
+"$WS_BIN" --gpu auto,sm_120 "$FX/old-only.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 4 "--gpu auto,sm_120 without a driver"
+has "$tmp/o" "=> sm_120: will NOT run"
 
 # --- the stand-in driver
 ${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" src/test/fake_libcuda.c || { echo "cannot build the fake driver"; echo "0 passed, 1 failed"; exit 1; }
@@ -36,6 +46,19 @@ has "$tmp/o" "device 0: NVIDIA H200, compute capability 9.0 (sm_90), 140.4 GiB, 
 "$WS_BIN" --env --json > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env --json"
 has "$tmp/o" '"driver":"13.0"'
 has "$tmp/o" '{"index":0,"name":"NVIDIA H200","cc":"9.0","memory":150754820096,"probe_ok":true'
+
+# a bare run with a GPU: judged on it without flags
+FAKE_CUDA_DEVICES="12.0:NVIDIA GeForce RTX 5090:32000" "$WS_BIN" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"
+rc_is $? 0 "bare run on a stand-in RTX 5090"
+has "$tmp/o" "=> NVIDIA GeForce RTX 5090 (sm_120): runs: native SASS"
+lacks "$tmp/o" "runs on "
+FAKE_CUDA_DEVICES="12.0:NVIDIA GeForce RTX 5090:32000" "$WS_BIN" "$FX/old-only.so" > "$tmp/o" 2> "$tmp/e"
+rc_is $? 1 "bare run of old-only.so on a stand-in RTX 5090"
+has "$tmp/o" "=> NVIDIA GeForce RTX 5090 (sm_120): will NOT run"
+FAKE_CUDA_DEVICES="12.0:NVIDIA GeForce RTX 5090:32000" "$WS_BIN" --gpu auto,sm_90 "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"
+rc_is $? 0 "--gpu auto,sm_90 on a stand-in RTX 5090"
+has "$tmp/o" "=> sm_90: runs: native SASS"
+has "$tmp/o" "=> NVIDIA GeForce RTX 5090 (sm_120): runs: native SASS"
 
 # prediction jit, measured ok; JIT disabled: 223; no mismatch
 "$WS_BIN" --live-nojit --gpu auto --json "$FX/sm_80-compute_80.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live-nojit jit"
