@@ -222,6 +222,7 @@ struct ws_wheel_info {
 	char *meta_name, *meta_version;
 	int requires_cuda_major;       /* from Requires-Dist: nvidia-*-cuNN, 0 if none */
 	int requires_cuda_runtime;     /* pinned nvidia-cuda-runtime-cuNN==X.Y.*: 1000*X+10*Y, 0 if none */
+	char *requires_torch;          /* pinned "torch==X" (an extension built for one torch), or NULL */
 	char *generator;               /* WHEEL Generator: */
 };
 
@@ -234,7 +235,7 @@ struct ws_artifact {
 	uint32_t nobjects;
 	struct ws_error *errors;
 	uint32_t nerrors;
-	struct ws_wheel_info *wheel;   /* NULL unless type is wheel */
+	struct ws_wheel_info *wheel;   /* wheels and installed distributions, else NULL */
 	struct ws_record record;
 	uint64_t members_scanned;
 	uint64_t bytes_inflated;

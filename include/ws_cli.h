@@ -46,6 +46,9 @@ struct ws_config {
 	const char **dirs;             /* -r DIR */
 	size_t ndirs;
 	const char *files_from;
+	const char *python;            /* --python: scan this interpreter's site directories */
+	char **owned_dirs;             /* strings cfg->dirs points to that the config owns */
+	size_t nowned_dirs;
 	struct ws_limits lim;
 	bool list_gpus;
 };
@@ -56,6 +59,8 @@ struct ws_config {
 int ws_cli_parse(int argc, char **argv, struct ws_config *cfg);
 void ws_cli_free(struct ws_config *cfg);
 void ws_cli_help(FILE *f);
+/* Adds a directory to scan recursively, as -r does (dir must outlive cfg). */
+bool ws_cli_add_dir(struct ws_config *cfg, const char *dir);
 
 #define WS_VERSION "0.1.0"
 

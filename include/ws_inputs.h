@@ -4,20 +4,34 @@
 
 #include "ws_cli.h"
 
+enum ws_input_kind {
+	WS_INPUT_FILE = 0,    /* one file: a wheel, an ELF file, a fatbin, ... */
+	WS_INPUT_DIST,        /* an installed distribution: path is its *.dist-info directory */
+	WS_INPUT_LOOSE,       /* files of an environment that no RECORD owns, under one directory */
+};
+
 struct ws_input {
 	char *path;
 	uint64_t size;        /* from stat, for the progress bar; 0 if unknown */
+	enum ws_input_kind kind;
+	char *site;           /* DIST, LOOSE: the environment directory (site-packages) */
+	char **files;         /* LOOSE: the files, full paths, sorted */
+	size_t nfiles;
 };
 
 struct ws_inputs {
 	struct ws_input *v;
 	size_t n;
+	uint32_t cap;
 	char **errors;        /* "cannot read directory 'x': Permission denied" */
 	size_t nerrors;
 };
 
 /* Collects the inputs in a deterministic order (operands as given, each tree
- * sorted by path), then keeps the --shard share. Returns 0, or -1 on a fatal
+ * sorted by path), then keeps the --shard share. In a tree, a directory holding
+ * *.dist-info/RECORD is a Python environment: each distribution becomes one DIST input
+ * (its RECORD's files are not listed again), and the files no RECORD owns are grouped
+ * by their directory below the environment (LOOSE). Returns 0, or -1 on a fatal
  * problem (out of memory, unreadable --files-from) reported on stderr. */
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in);
 void ws_inputs_free(struct ws_inputs *in);

@@ -51,6 +51,9 @@ struct ws_report {
 	size_t nrows;
 	size_t live_mismatches;
 	struct ws_findings mismatches;     /* every live disagreement, for the top-level list */
+	char *torch;                       /* environments: "torch 2.5.1 (CUDA 12.4)" when installed */
+	size_t quiet_packages;             /* installed packages without device code, not shown */
+	bool quiet_row;                    /* the artifact just written was not shown */
 };
 
 struct ws_summary_row {
@@ -58,6 +61,9 @@ struct ws_summary_row {
 	const char *type;
 	uint32_t objects, fatbins, errors, findings;
 	enum ws_verdict *verdicts;         /* ntargets */
+	char *label;                       /* environments: "torchvision 0.20.1" or a loose directory */
+	char **advice;                     /* environments: per target, the advice (or reason) */
+	bool quiet;                        /* not shown (an installed package without device code) */
 };
 
 /* The per-artifact view the writers get. */

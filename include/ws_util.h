@@ -57,6 +57,10 @@ void ws_sanitize(char *buf, size_t len, const char *s, size_t n);
  * file: trailing blanks dropped, control bytes replaced. NULL when empty. */
 char *ws_strdup_field(const char *s, size_t max);
 
+/* Reads a whole regular file of at most max bytes, NUL-terminated, length in *len; NULL
+ * (errno set; EFBIG when too large or not a regular file) otherwise. */
+char *ws_read_small(const char *path, size_t max, size_t *len);
+
 /* Growable string buffer, used by report writers. */
 struct ws_buf { char *p; size_t len, cap; bool failed; };
 void ws_buf_add(struct ws_buf *b, const char *s, size_t n);

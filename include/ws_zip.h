@@ -82,6 +82,9 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 int64_t ws_record_find(const struct ws_record_index *r, const char *path);
 void ws_record_index_free(struct ws_record_index *r);
 
+/* A RECORD row that names a file below the directory RECORD is relative to: not empty,
+ * not absolute, no ".." component (installed scripts in "../../bin" are outside). */
+bool ws_record_row_inside(const char *path);
 /* True when name is "<dir>.dist-info/<file>" at the top of the archive;
  * stores the length of "<dir>.dist-info/" in *prefix_len if not NULL. */
 bool ws_distinfo_file(const char *name, const char *file, size_t *prefix_len);

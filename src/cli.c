@@ -15,7 +15,7 @@ enum {
 	OPT_JSON = 256, OPT_JSONL, OPT_FORMAT, OPT_FILES_FROM, OPT_GPU, OPT_DRIVER, OPT_LIST_GPUS,
 	OPT_REQUIRE, OPT_REQUIRE_PTX, OPT_KERNELS, OPT_BASELINE, OPT_NO_REGRESS, OPT_NO_VERIFY,
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
+	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
 };
 
 struct ws_option {
@@ -30,6 +30,7 @@ struct ws_option {
 static const struct ws_option options[] = {
 	{"recursive", 'r', required_argument, "DIR", "scan every file under DIR (repeatable)"},
 	{"files-from", OPT_FILES_FROM, required_argument, "FILE", "read input paths from FILE, one per line (- for stdin)"},
+	{"python", OPT_PYTHON, optional_argument, "[=PYTHON]", "scan the packages installed for PYTHON (default python3)"},
 	{"gpu", OPT_GPU, required_argument, "LIST", "judge for these GPUs: sm_120, 12.0, 'RTX 5090', auto (this machine's)"},
 	{"driver", OPT_DRIVER, required_argument, "VER", "driver as a CUDA version (12.8) or driver version (570.124.06)"},
 	{"list-gpus", OPT_LIST_GPUS, no_argument, NULL, "print the GPU name table and exit"},
@@ -74,7 +75,7 @@ void ws_cli_help(FILE *f)
 		int n = o->val < 256 ? snprintf(left, sizeof left, "-%c, --%s", o->val, o->name)
 				     : snprintf(left, sizeof left, "    --%s", o->name);
 		if (o->arg)
-			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
+			snprintf(left + n, sizeof left - (size_t)n, o->has_arg == optional_argument ? "%s" : " %s", o->arg);
 		fprintf(f, "  %-28s %s\n", left, o->help);
 	}
 	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
@@ -172,6 +173,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case OPT_LIST_GPUS: cfg->list_gpus = true; break;
 		case OPT_REQUIRE: require = optarg; break;
 		case OPT_STRICT: cfg->strict = true; break;
+		case OPT_PYTHON: cfg->python = optarg ? optarg : "python3"; break;
 		case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;
 		case OPT_KERNELS: cfg->kernels = true; break;
 		case OPT_BASELINE: cfg->baseline = optarg; break;
@@ -292,7 +294,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		return usage_error("%s", "--no-regress needs --baseline");
 	if (cfg->baseline && cfg->npaths + cfg->ndirs != 1)
 		return usage_error("%s", "--baseline compares exactly one new input against OLD");
-	if (!cfg->env && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from)
+	if (!cfg->env && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from && !cfg->python)
 		return usage_error("%s", "no input files");
 	if (cfg->live && cfg->ntargets == 0)
 		cfg->gpu_auto = true;               /* --live judges for the devices it finds */
@@ -307,4 +309,12 @@ void ws_cli_free(struct ws_config *cfg)
 	free(cfg->require);
 	free(cfg->paths);
 	free(cfg->dirs);
+	for (size_t i = 0; i < cfg->nowned_dirs; i++)
+		free(cfg->owned_dirs[i]);
+	free(cfg->owned_dirs);
+}
+
+bool ws_cli_add_dir(struct ws_config *cfg, const char *dir)
+{
+	return push(&cfg->dirs, &cfg->ndirs, dir);
 }

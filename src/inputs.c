@@ -1,14 +1,21 @@
 /* inputs.c - collect input paths: operands, -r directory trees (no symlinked
- * directories are followed, so no loops), --files-from lists, and --shard. */
+ * directories are followed, so no loops), --files-from lists, --shard, and the
+ * installed distributions of Python environments found in the trees. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ws_inputs.h"
 #include "ws_util.h"
+#include "ws_zip.h"
+
+/* A RECORD larger than this is not read (torch's is 1.5 MB). */
+#define WS_RECORD_MAX ((size_t)64 << 20)
 
 /* nftw has no user pointer: the tree walk collects into this (one walk at a time). */
 static struct ws_inputs *walk_into;
@@ -16,14 +23,25 @@ static bool walk_failed;
 
 static bool add(struct ws_inputs *in, const char *path, uint64_t size)
 {
-	struct ws_input *v = ws_reallocarray(in->v, in->n + 1, sizeof *v);
-	if (!v)
+	if (in->n >= UINT32_MAX - 1 || !ws_grow((void **)&in->v, &in->cap, (uint32_t)in->n + 1, sizeof *in->v))
 		return false;
-	in->v = v;
-	if (!(v[in->n].path = ws_strdup(path)))
+	struct ws_input *v = &in->v[in->n];
+	memset(v, 0, sizeof *v);
+	if (!(v->path = ws_strdup(path)))
 		return false;
-	v[in->n++].size = size;
+	v->size = size;
+	in->n++;
 	return true;
+}
+
+static void input_clear(struct ws_input *v)
+{
+	free(v->path);
+	free(v->site);
+	for (size_t i = 0; i < v->nfiles; i++)
+		free(v->files[i]);
+	free(v->files);
+	memset(v, 0, sizeof *v);
 }
 
 static void add_error(struct ws_inputs *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -79,6 +97,168 @@ static uint32_t path_hash(const char *s)
 	return h;
 }
 
+/* ---- Python environments ------------------------------------------------------ */
+
+/* "SITE/NAME.dist-info/RECORD" -> the length of SITE, or 0 when path is no such file. */
+static size_t record_site(const char *path)
+{
+	size_t n = strlen(path);
+	static const char tail[] = ".dist-info/RECORD";
+	if (n < sizeof tail || strcmp(path + n - (sizeof tail - 1), tail) != 0)
+		return 0;
+	const char *slash = NULL;
+	for (const char *p = path + n - (sizeof tail - 1); p > path; p--)
+		if (p[-1] == '/') {
+			slash = p - 1;
+			break;
+		}
+	return slash && slash > path ? (size_t)(slash - path) : 0;
+}
+
+
+static ssize_t find_input(const struct ws_inputs *in, size_t first, const char *path)
+{
+	size_t lo = first, hi = in->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(in->v[mid].path, path);
+		if (c == 0)
+			return (ssize_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+
+/* Turns the files of in->v[first..] (sorted) that belong to Python environments into one
+ * input per installed distribution and one per directory of files no RECORD owns. */
+static int group_environments(struct ws_inputs *in, size_t first)
+{
+	size_t n = in->n - first;
+	uint8_t *owner = NULL;               /* 1 owned by a RECORD, 2 loose in an environment */
+	char **site_of = NULL;
+	struct ws_inputs add_in = {0};
+	int rc = -1;
+	bool any = false;
+
+	for (size_t i = first; i < in->n && !any; i++)
+		any = record_site(in->v[i].path) != 0;
+	if (!any)
+		return 0;
+	if (!(owner = ws_calloc(n, 1)) || !(site_of = ws_calloc(n, sizeof *site_of)))
+		goto out;
+	for (size_t i = first; i < in->n; i++) {
+		size_t sl = record_site(in->v[i].path);
+		if (!sl)
+			continue;
+		char *site = ws_strndup(in->v[i].path, sl);
+		const char *rec_path = in->v[i].path;
+		size_t dl = strlen(rec_path) - strlen("/RECORD");
+		char *distinfo = ws_strndup(rec_path, dl);
+		size_t len = 0;
+		char *text = site && distinfo ? ws_read_small(rec_path, WS_RECORD_MAX, &len) : NULL;
+		struct ws_record_index rec = {0};
+		char err[256];
+		uint64_t size = 0;
+		if (text && ws_record_parse(&rec, text, len, err, sizeof err) == 0) {
+			for (uint32_t r = 0; r < rec.n; r++) {
+				if (!ws_record_row_inside(rec.line[r].path))
+					continue;
+				size_t fl = sl + 1 + strlen(rec.line[r].path) + 1;
+				char *full = ws_malloc(fl);
+				if (!full)
+					break;
+				snprintf(full, fl, "%s/%s", site, rec.line[r].path);
+				ssize_t k = find_input(in, first, full);
+				free(full);
+				if (k >= 0 && !owner[k - (ssize_t)first]) {
+					owner[k - (ssize_t)first] = 1;
+					size += in->v[k].size;
+				}
+			}
+		}
+		/* the dist-info's own files are the distribution's, listed or not */
+		for (size_t k = first; k < in->n; k++)
+			if (!strncmp(in->v[k].path, distinfo ? distinfo : "", dl) && in->v[k].path[dl] == '/')
+				owner[k - first] = 1;
+		ws_record_index_free(&rec);
+		free(text);
+		if (!site || !distinfo || !add(&add_in, distinfo, size)) {
+			free(site);
+			free(distinfo);
+			goto out;
+		}
+		add_in.v[add_in.n - 1].kind = WS_INPUT_DIST;
+		add_in.v[add_in.n - 1].site = site;
+		free(distinfo);
+		for (size_t k = first; k < in->n; k++)
+			if (!site_of[k - first] && !strncmp(in->v[k].path, site, sl) && in->v[k].path[sl] == '/')
+				site_of[k - first] = add_in.v[add_in.n - 1].site;
+	}
+	/* loose files: grouped by their first directory below the environment */
+	for (size_t k = first; k < in->n; k++) {
+		const char *site = site_of[k - first];
+		if (owner[k - first] || !site)
+			continue;
+		size_t sl = strlen(site);
+		const char *rest = in->v[k].path + sl + 1;
+		const char *slash = strchr(rest, '/');
+		if (!slash)
+			continue;                    /* a loose file at the top stays a file of its own */
+		size_t gl = (size_t)(slash - in->v[k].path);
+		struct ws_input *g = add_in.n ? &add_in.v[add_in.n - 1] : NULL;
+		if (!g || g->kind != WS_INPUT_LOOSE || strlen(g->path) != gl || strncmp(g->path, in->v[k].path, gl)) {
+			char *gp = ws_strndup(in->v[k].path, gl);
+			if (!gp || !add(&add_in, gp, 0)) {
+				free(gp);
+				goto out;
+			}
+			free(gp);
+			g = &add_in.v[add_in.n - 1];
+			g->kind = WS_INPUT_LOOSE;
+			if (!(g->site = ws_strdup(site)))
+				goto out;
+		}
+		char **f = ws_reallocarray(g->files, g->nfiles + 1, sizeof *f);
+		if (!f)
+			goto out;
+		g->files = f;
+		if (!(f[g->nfiles] = ws_strdup(in->v[k].path)))
+			goto out;
+		g->nfiles++;
+		g->size += in->v[k].size;
+		owner[k - first] = 2;
+	}
+	/* the tree's inputs: files left, then the distributions and groups, sorted again */
+	size_t w = first;
+	for (size_t k = first; k < in->n; k++) {
+		if (owner[k - first])
+			input_clear(&in->v[k]);
+		else
+			in->v[w++] = in->v[k];
+	}
+	in->n = w;
+	for (size_t k = 0; k < add_in.n; k++) {
+		if (!ws_grow((void **)&in->v, &in->cap, (uint32_t)in->n + 1, sizeof *in->v))
+			goto out;
+		in->v[in->n++] = add_in.v[k];
+		memset(&add_in.v[k], 0, sizeof add_in.v[k]);
+	}
+	if (in->n - first > 1)
+		qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
+	rc = 0;
+out:
+	for (size_t k = 0; k < add_in.n; k++)
+		input_clear(&add_in.v[k]);
+	free(add_in.v);
+	free(owner);
+	free(site_of);
+	return rc;
+}
+
 static bool add_operand(struct ws_inputs *in, const char *path)
 {
 	struct stat st;
@@ -122,6 +302,8 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			goto oom;
 		if (in->n - first > 1)
 			qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
+		if (group_environments(in, first) < 0)
+			goto oom;
 	}
 	if (cfg->shard_n > 1) {
 		/* A share by path hash stays stable when files are added to a mirror. */
@@ -130,7 +312,7 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			if (path_hash(in->v[i].path) % cfg->shard_n == cfg->shard_k - 1)
 				in->v[k++] = in->v[i];
 			else
-				free(in->v[i].path);
+				input_clear(&in->v[i]);
 		}
 		in->n = k;
 	}
@@ -143,7 +325,7 @@ oom:
 void ws_inputs_free(struct ws_inputs *in)
 {
 	for (size_t i = 0; i < in->n; i++)
-		free(in->v[i].path);
+		input_clear(&in->v[i]);
 	free(in->v);
 	for (size_t i = 0; i < in->nerrors; i++)
 		free(in->errors[i]);

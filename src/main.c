@@ -5,6 +5,7 @@
 
 #include "ws_cli.h"
 #include "ws_compare.h"
+#include "ws_env.h"
 #include "ws_live.h"
 #include "ws_run.h"
 
@@ -19,6 +20,21 @@ int main(int argc, char **argv)
 	if (rc != 0) {
 		ws_cli_free(&cfg);
 		return rc == 1 ? 0 : 2;
+	}
+	if (cfg.python) {
+		/* Before the sandbox (which forbids running programs): ask the interpreter. */
+		char err[512];
+		if (ws_python_site_dirs(cfg.python, &cfg.owned_dirs, &cfg.nowned_dirs, err, sizeof err) < 0) {
+			fprintf(stderr, "wheelscan: --python: %s\n", err);
+			ws_cli_free(&cfg);
+			return 2;
+		}
+		for (size_t i = 0; i < cfg.nowned_dirs; i++)
+			if (!ws_cli_add_dir(&cfg, cfg.owned_dirs[i])) {
+				fprintf(stderr, "wheelscan: out of memory\n");
+				ws_cli_free(&cfg);
+				return 2;
+			}
 	}
 	if (cfg.env) {
 		rc = ws_env_command(&cfg);

@@ -97,7 +97,7 @@ void ws_wheel_info_free(struct ws_wheel_info *w)
 		return;
 	free(w->name); free(w->version); free(w->local);
 	free(w->python_tag); free(w->abi_tag); free(w->platform_tag);
-	free(w->meta_name); free(w->meta_version); free(w->generator);
+	free(w->meta_name); free(w->meta_version); free(w->generator); free(w->requires_torch);
 	free(w);
 }
 

@@ -1,6 +1,7 @@
 /* report.c - dispatch to the format writers and keep the summary rows. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "ws_compat.h"
 #include "ws_report.h"
@@ -70,8 +71,33 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 		row->fatbins += a->objects[i].nfatbins;
 	row->errors = a->nerrors;
 	row->findings = (uint32_t)res->findings.n;
+	row->quiet = r->quiet_row;
+	r->quiet_row = false;
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);
+	if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")) {
+		/* what the environment summary names: the distribution, and why it fails */
+		char label[512];
+		const struct ws_wheel_info *w = a->wheel;
+		if (w && w->meta_name)
+			snprintf(label, sizeof label, "%s %s%s%s%s", w->meta_name, w->meta_version ? w->meta_version : "",
+				 w->requires_torch ? " (built for torch " : "", w->requires_torch ? w->requires_torch : "",
+				 w->requires_torch ? ")" : "");
+		else
+			snprintf(label, sizeof label, "%s (files no installed package owns)", a->path);
+		row->label = ws_strdup(label);
+		if (a->judged && r->ntargets && (row->advice = ws_calloc(r->ntargets, sizeof *row->advice)))
+			for (size_t t = 0; t < r->ntargets; t++)
+				row->advice[t] = ws_strdup(a->judged[t].advice ? a->judged[t].advice : a->judged[t].why);
+		if (w && w->meta_name && !strcasecmp(w->meta_name, "torch") && !r->torch) {
+			char cv[16];
+			snprintf(label, sizeof label, "torch %s%s%s%s", w->meta_version ? w->meta_version : "?",
+				 w->requires_cuda_runtime ? " (CUDA " : "",
+				 w->requires_cuda_runtime ? ws_cuda_str(w->requires_cuda_runtime, cv, sizeof cv) : "",
+				 w->requires_cuda_runtime ? " build)" : "");
+			r->torch = ws_strdup(label);
+		}
+	}
 	r->nrows++;
 }
 
@@ -110,7 +136,13 @@ void ws_report_free(struct ws_report *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		free(r->rows[i].path);
 		free(r->rows[i].verdicts);
+		free(r->rows[i].label);
+		for (size_t t = 0; r->rows[i].advice && t < r->ntargets; t++)
+			free(r->rows[i].advice[t]);
+		free(r->rows[i].advice);
 	}
+	free(r->torch);
+	r->torch = NULL;
 	free(r->rows);
 	ws_findings_free(&r->mismatches);
 	r->rows = NULL;

@@ -295,7 +295,20 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	kv_str(b, "type", a->type);
 	kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
 	kv_u64(b, "size", a->size);
-	if (a->wheel) {
+	if (a->wheel && !strcmp(a->type, "installed")) {
+		const struct ws_wheel_info *w = a->wheel;
+		key(b, "distribution");
+		ws_buf_add(b, "{", 1);
+		kv_str(b, "name", w->meta_name);
+		kv_str(b, "version", w->meta_version);
+		key(b, "requires_cuda");
+		if (w->requires_cuda_major)
+			ws_buf_printf(b, "%d,", w->requires_cuda_major);
+		else
+			ws_buf_puts(b, "null,");
+		kv_str(b, "requires_torch", w->requires_torch);
+		close_with(b, '}');
+	} else if (a->wheel) {
 		const struct ws_wheel_info *w = a->wheel;
 		key(b, "wheel");
 		ws_buf_add(b, "{", 1);
@@ -324,6 +337,8 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	}
 	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip")))
 		kv_u64(b, "members_scanned", a->members_scanned);
+	if (a->type && (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")))
+		kv_u64(b, "files_scanned", a->members_scanned);
 	verdicts(b, r, "verdicts", a->verdicts);
 	judgement_json(b, r, a->judged, true);
 	alternatives_json(b, r, a);

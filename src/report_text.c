@@ -398,20 +398,24 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 {
 	const struct ws_wheel_info *w = a->wheel;
+	bool installed = !strcmp(a->type, "installed");
 	if (w) {
-		fprintf(r->out, "  wheel   %s %s", w->meta_name ? w->meta_name : w->name ? w->name : "?",
+		fprintf(r->out, "  %-7s %s %s", installed ? "package" : "wheel",
+			w->meta_name ? w->meta_name : w->name ? w->name : "?",
 			w->meta_version ? w->meta_version : w->version ? w->version : "?");
 		if (w->python_tag)
 			fprintf(r->out, "  %s-%s-%s", w->python_tag, w->abi_tag ? w->abi_tag : "?",
 				w->platform_tag ? w->platform_tag : "?");
 		if (w->requires_cuda_major)
 			fprintf(r->out, "  requires CUDA %d libraries", w->requires_cuda_major);
+		if (w->requires_torch)
+			fprintf(r->out, "  built for torch %s", w->requires_torch);
 		fputc('\n', r->out);
 	}
 	if (a->record.checked) {
 		if (a->record.ok)
-			fprintf(r->out, "  RECORD  %sok%s: every member matches its hash and size\n", col(r, GREEN),
-				col(r, RESET));
+			fprintf(r->out, "  RECORD  %sok%s: every %s matches its hash and size\n", col(r, GREEN),
+				col(r, RESET), installed ? "installed file" : "member");
 		else
 			fprintf(r->out, "  RECORD  %sFAILED%s: %zu mismatched, %zu missing, %zu unlisted\n",
 				col(r, RED), col(r, RESET), a->record.nmismatched, a->record.nmissing,
@@ -547,11 +551,28 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
 		fprintf(r->out, "  ... and %zu more findings\n", res->findings.dropped);
 }
 
+/* An installed package with nothing to say: no device code, no error, RECORD good. An
+ * environment holds hundreds; they are counted, and shown with -v. */
+static bool quiet_package(const struct ws_report *r, const struct ws_artifact *a)
+{
+	if (r->cfg->verbose || strcmp(a->type, "installed") != 0 || a->nerrors || (a->record.checked && !a->record.ok))
+		return false;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		if (a->objects[i].nfatbins)
+			return false;
+	return true;
+}
+
 void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
 	char hb[32];
-	if (r->nartifacts)
+	if (quiet_package(r, a)) {
+		r->quiet_packages++;
+		r->quiet_row = true;            /* the summary leaves its row out too */
+		return;
+	}
+	if (r->nartifacts > r->quiet_packages)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
 	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
@@ -568,6 +589,9 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip"))
 			fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
 				(unsigned long long)a->members_scanned, with_code);
+		else if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory"))
+			fprintf(r->out, "  files   %llu read as binaries, %u with CUDA device code\n",
+				(unsigned long long)a->members_scanned, with_code);
 		/* per-object detail is -v's (and --kernels'): the first screen is the answer */
 		if (r->cfg->verbose || r->cfg->kernels)
 			for (uint32_t i = 0; i < a->nobjects; i++)
@@ -583,6 +607,47 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 			col(r, RESET));
 }
 
+/* Environments: which installed distributions (and loose directories) will NOT run on each
+ * target, and which only through JIT, with the reason or advice the model gave. */
+static void env_summary(struct ws_report *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->nrows && !any; i++)
+		any = r->rows[i].label != NULL;
+	if (!any || r->coverage)
+		return;
+	bool bad = false;
+	for (size_t i = 0; i < r->nrows && !bad; i++)
+		for (size_t t = 0; r->rows[i].label && r->rows[i].verdicts && t < r->ntargets && !bad; t++)
+			bad = ws_verdict_fails(r->rows[i].verdicts[t]) || r->rows[i].verdicts[t] == WS_V_JIT;
+	fprintf(r->out, "\nenvironment%s%s:%s\n", r->torch ? " with " : "", r->torch ? r->torch : "",
+		bad ? "" : " every installed package with CUDA device code runs natively on the targets");
+	for (size_t t = 0; t < r->ntargets; t++) {
+		const struct ws_target *tg = &r->targets[t];
+		for (int pass = 0; pass < 2; pass++) {
+			bool head = false;
+			for (size_t i = 0; i < r->nrows; i++) {
+				const struct ws_summary_row *row = &r->rows[i];
+				if (!row->label || !row->verdicts)
+					continue;
+				enum ws_verdict v = row->verdicts[t];
+				if (pass == 0 ? !ws_verdict_fails(v) : v != WS_V_JIT)
+					continue;
+				if (!head)
+					fprintf(r->out, "  %s%s%s on %s%s%s%s:\n", col(r, pass ? YELLOW : RED),
+						pass ? "only through PTX JIT (slow first start)" : "will NOT run", col(r, RESET),
+						tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+						tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
+				head = true;
+				fprintf(r->out, "    %s", row->label);
+				if (pass == 0 && row->advice && row->advice[t])
+					fprintf(r->out, ": %s", row->advice[t]);
+				fputc('\n', r->out);
+			}
+		}
+	}
+}
+
 void ws_text_summary(struct ws_report *r)
 {
 	if (r->coverage && r->nrows < 2)
@@ -595,16 +660,23 @@ void ws_text_summary(struct ws_report *r)
 			fprintf(r->out, "  %s: %s: %s\n", r->mismatches.v[i].check, r->mismatches.v[i].where,
 				r->mismatches.v[i].what);
 	}
-	if (r->nrows < 2)
+	if (r->quiet_packages)
+		fprintf(r->out, "\n%zu installed package%s without CUDA device code not shown (-v shows them)\n",
+			r->quiet_packages, r->quiet_packages == 1 ? "" : "s");
+	if (r->nrows - r->quiet_packages < 2)
 		return;
-	fprintf(r->out, "\nsummary: %zu artifacts\n  %-8s %7s %9s %6s", r->nrows, "type", "objects", "fatbins", "errors");
+	env_summary(r);
+	fprintf(r->out, "\nsummary: %zu artifacts\n  %-9s %7s %9s %6s", r->nrows - r->quiet_packages, "type", "objects",
+		"fatbins", "errors");
 	if (r->coverage) {
 		/* a coverage map per row: the compute capabilities it runs on (JIT included) */
 		fputs("  path: runs on\n", r->out);
 		for (size_t i = 0; i < r->nrows; i++) {
 			const struct ws_summary_row *row = &r->rows[i];
 			char runs[512], jit[512];
-			fprintf(r->out, "  %-8s %7u %9u %6u  %s: ", row->type, row->objects, row->fatbins, row->errors, row->path);
+			if (row->quiet)
+				continue;
+			fprintf(r->out, "  %-9s %7u %9u %6u  %s: ", row->type, row->objects, row->fatbins, row->errors, row->path);
 			size_t n = ws_coverage_ranges(r, row->verdicts, WS_COV_RUNS, runs, sizeof runs);
 			size_t nj = ws_coverage_ranges(r, row->verdicts, WS_COV_JIT, jit, sizeof jit);
 			fprintf(r->out, "%s%s%s%s%s\n", n ? runs : "", n && nj ? "; " : "", nj ? "JIT " : "", nj ? jit : "",
@@ -619,7 +691,9 @@ void ws_text_summary(struct ws_report *r)
 	fputs("  path\n", r->out);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct ws_summary_row *row = &r->rows[i];
-		fprintf(r->out, "  %-8s %7u %9u %6u", row->type, row->objects, row->fatbins, row->errors);
+		if (row->quiet)
+			continue;
+		fprintf(r->out, "  %-9s %7u %9u %6u", row->type, row->objects, row->fatbins, row->errors);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fprintf(r->out, " %-11s", row->verdicts ? ws_verdict_name(row->verdicts[t]) : "-");
 		fprintf(r->out, "  %s\n", row->path);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ws_compat.h"
+#include "ws_env.h"
 #include "ws_gate.h"
 #include "ws_inputs.h"
 #include "ws_live.h"
@@ -240,7 +241,18 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 		so.on_container = live_container;
 		so.on_container_ctx = &lc;
 	}
-	struct ws_artifact *a = ws_scan_path(j->in->path, R->cfg, inner_jobs, &so, progress);
+	struct ws_artifact *a;
+	switch (j->in->kind) {
+	case WS_INPUT_DIST:
+		a = ws_scan_distribution(j->in->path, j->in->site, R->cfg->verify, &so);
+		break;
+	case WS_INPUT_LOOSE:
+		a = ws_scan_loose(j->in->path, j->in->site, j->in->files, j->in->nfiles, &so);
+		break;
+	default:
+		a = ws_scan_path(j->in->path, R->cfg, inner_jobs, &so, progress);
+		break;
+	}
 	j->res.a = a;
 	if (!a)
 		return;

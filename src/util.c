@@ -1,8 +1,12 @@
 /* util.c - bounded allocation, safe string copies and a growable buffer. */
-#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ws_util.h"
 
@@ -226,4 +230,28 @@ void ws_buf_free(struct ws_buf *b)
 	free(b->p);
 	b->p = NULL;
 	b->len = b->cap = 0;
+}
+
+char *ws_read_small(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *p = NULL;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		errno = EFBIG;
+	} else if ((p = ws_malloc((size_t)st.st_size + 1))) {
+		size_t got = 0;
+		while (got < (size_t)st.st_size) {
+			ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		p[got] = 0;
+		*len = got;
+	}
+	close(fd);
+	return p;
 }

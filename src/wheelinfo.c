@@ -103,6 +103,24 @@ struct meta_ctx {
 	int major, extra_major;
 };
 
+/* "torch (==2.5.1)" or "torch==2.5.1+cu124; ..." -> the pinned version (a build made for
+ * one torch: extensions such as xformers pin the torch they were built against). */
+static char *pinned_torch(const char *v, size_t vl)
+{
+	size_t i = 5;
+	if (vl < 8 || strncasecmp(v, "torch", 5) != 0)
+		return NULL;
+	while (i < vl && (v[i] == ' ' || v[i] == '('))
+		i++;
+	if (i + 2 >= vl || v[i] != '=' || v[i + 1] != '=')
+		return NULL;
+	i += 2;
+	size_t e = i;
+	while (e < vl && (isalnum((unsigned char)v[e]) || v[e] == '.' || v[e] == '+' || v[e] == '_' || v[e] == '-'))
+		e++;
+	return e > i && e - i < 64 ? ws_strndup(v + i, e - i) : NULL;
+}
+
 /* "nvidia-cuda-runtime-cu12 (==12.4.127) ; ..." -> 12040: the CUDA runtime a wheel pins
  * is the CUDA it was built with (PyTorch pins the one it built against). 0 if none. */
 static int pinned_runtime(const char *v, size_t vl)
@@ -144,6 +162,9 @@ static void meta_header(void *ctx, const char *k, size_t kl, const char *v, size
 		int rt = extra ? 0 : pinned_runtime(v, vl);
 		if (rt)
 			m->w->requires_cuda_runtime = rt;
+		char *torch = extra || m->w->requires_torch ? NULL : pinned_torch(v, vl);
+		if (torch)
+			m->w->requires_torch = torch;
 	}
 }
 
@@ -473,4 +494,18 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 fail:
 	ws_record_index_free(r);
 	return -1;
+}
+
+bool ws_record_row_inside(const char *p)
+{
+	if (!*p || *p == '/')
+		return false;
+	for (const char *s = p; *s; ) {
+		const char *e = strchr(s, '/');
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+		if (l == 2 && s[0] == '.' && s[1] == '.')
+			return false;
+		s += l + (e != NULL);
+	}
+	return true;
 }

@@ -88,6 +88,25 @@ sys.exit(1 if failed else 0)
 PY
 r=$?
 rm -f corpus.json.tmp
+# A real environment: the pinned torchvision 0.20.1 and bitsandbytes wheels installed with pip
+# (no dependencies) into a directory, then scanned as an environment for an RTX 5090.
+envdir=$(mktemp -d)
+if python3 -m pip install --quiet --no-deps --no-compile --no-index --disable-pip-version-check --target "$envdir" \
+	corpus/torchvision-0.20.1-cp311-cp311-manylinux1_x86_64.whl corpus/bitsandbytes-0.48.2-py3-none-manylinux_2_24_x86_64.whl \
+	>/dev/null 2>&1; then
+	out=$("$WS_BIN" --no-progress --gpu 'RTX 5090' -r "$envdir" 2>&1); rc=$?
+	if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^  only through PTX JIT (slow first start) on GeForce RTX 5090 (sm_120):' &&
+	   printf '%s\n' "$out" | grep -q '^    torchvision 0.20.1 (built for torch 2.5.1)$' &&
+	   printf '%s\n' "$out" | grep -q 'bitsandbytes-0.48.2.dist-info  (installed' &&
+	   printf '%s\n' "$out" | grep -q 'RECORD  ok: every installed file matches its hash and size'; then
+		echo "ok   environment of torchvision 0.20.1 + bitsandbytes 0.48.2: torchvision only through JIT on sm_120"
+	else
+		echo "FAIL environment (exit $rc):"; printf '%s\n' "$out" | tail -15; r=1
+	fi
+else
+	echo "skipped: pip could not install the corpus wheels into an environment"
+fi
+rm -rf "$envdir"
 # The full torch wheel comes only with `scripts/fetch-corpus --big` (906 MB): when it is
 # there, the story this tool exists for must hold: torch 2.5.1 (CUDA 12.4) on an RTX 5090.
 big=corpus/torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl

@@ -1,0 +1,30 @@
+/* ws_env.h - installed Python environments (src/envsrc.c): distributions read through
+ * their *.dist-info/RECORD, and the files no RECORD owns. */
+#ifndef WS_ENV_H
+#define WS_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wheelscan.h"
+#include "ws_scan.h"
+
+/* One installed distribution as an artifact of type "installed": a->wheel from METADATA
+ * (name and version from the directory name when it has none), every file RECORD lists
+ * below site read once, hashed against RECORD when verify (a different hash or size is an
+ * error on the artifact, as for a tampered wheel; a missing file is listed, not an
+ * error), and scanned as object "<path in RECORD>" when it holds something wheelscan
+ * reads. NULL only when out of memory. */
+struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site, bool verify,
+					 const struct ws_scan_opts *so);
+/* Files of an environment that no RECORD owns, under dir: one artifact of type
+ * "directory", its objects named by their path below site. */
+struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
+				  const struct ws_scan_opts *so);
+
+/* --python: the purelib and platlib directories of an interpreter (run without a shell,
+ * in isolated mode, importing sysconfig only), existing ones, without repeats; *dirs is
+ * malloc'd strings. 0, or -1 with the reason in err. Call before the sandbox. */
+int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,268 @@
+/* envsrc.c - installed Python environments: a distribution's files, found through its
+ * *.dist-info/RECORD, verified against it and scanned as one artifact (type "installed");
+ * and the files of an environment that no RECORD owns, one artifact per directory (type
+ * "directory": extensions built in place, a UI's custom nodes). inputs.c decides which
+ * is which; this file reads them. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ws_env.h"
+#include "ws_util.h"
+#include "ws_zip.h"
+
+#define METADATA_MAX ((size_t)16 << 20)
+#define RECORD_MAX ((size_t)64 << 20)
+
+
+/* What reading one file gave. */
+struct file_result {
+	bool found;                       /* it exists and is a regular file */
+	uint64_t size;
+	char digest[WS_DIGEST_MAX * 2];   /* urlsafe base64 of the asked hash, "" if none */
+};
+
+/* Reads one file of an environment: hashes it with algo (if not NULL) and scans it into a
+ * as object `member` when its content is something wheelscan reads. Errors go on a. */
+static void read_file(struct ws_artifact *a, const char *path, const char *member, const char *algo,
+		      const struct ws_scan_opts *so, struct file_result *res)
+{
+	memset(res, 0, sizeof *res);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0 && errno == ELOOP)
+		fd = open(path, O_RDONLY | O_CLOEXEC);   /* a link inside the environment: read its file */
+	if (fd < 0) {
+		if (errno != ENOENT)
+			ws_artifact_error(a, path, "cannot open: %s", strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	res->found = true;
+	res->size = (uint64_t)st.st_size;
+	struct ws_digest *d = algo ? ws_digest_new(algo) : NULL;
+	uint8_t *p = NULL;
+	if (st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			ws_artifact_error(a, path, "cannot map: %s", strerror(errno));
+			p = NULL;
+		}
+	}
+	close(fd);
+	if (p) {
+		size_t n = (size_t)st.st_size;
+		if (d)
+			ws_digest_update(d, p, n);
+		enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
+		if (c != WS_CONTENT_OTHER && c != WS_CONTENT_ZIP) {
+			struct ws_scan_opts mo = *so;
+			mo.drop_behind = true;
+			ws_scan_memory(a, member, p, n, &mo);
+			a->members_scanned++;
+		}
+		munmap(p, n);
+	}
+	if (d) {
+		uint8_t md[WS_DIGEST_MAX];
+		size_t len = ws_digest_final(d, md);
+		ws_b64url_nopad(md, len, res->digest, sizeof res->digest);
+		ws_digest_free(d);
+	}
+}
+
+/* "torch-2.5.1+cu124.dist-info" -> name and version, for a distribution without METADATA. */
+static void names_from_dir(struct ws_wheel_info *w, const char *distinfo)
+{
+	const char *base = strrchr(distinfo, '/');
+	base = base ? base + 1 : distinfo;
+	const char *end = strstr(base, ".dist-info");
+	const char *dash = end ? memchr(base, '-', (size_t)(end - base)) : NULL;
+	if (!end || !dash)
+		return;
+	if (!w->meta_name)
+		w->meta_name = ws_strndup(base, (size_t)(dash - base));
+	if (!w->meta_version)
+		w->meta_version = ws_strndup(dash + 1, (size_t)(end - dash - 1));
+}
+
+static bool push(char ***v, size_t *n, const char *s)
+{
+	char **nv = ws_reallocarray(*v, *n + 1, sizeof *nv);
+	if (!nv)
+		return false;
+	*v = nv;
+	if (!(nv[*n] = ws_strdup(s)))
+		return false;
+	(*n)++;
+	return true;
+}
+
+struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site, bool verify,
+					 const struct ws_scan_opts *so)
+{
+	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	char path[4096], shown[160];
+	size_t len = 0;
+	if (!a || !(a->path = ws_strdup(distinfo))) {
+		free(a);
+		return NULL;
+	}
+	a->type = "installed";
+	if (!(a->wheel = ws_calloc(1, sizeof *a->wheel)))
+		return a;
+	snprintf(path, sizeof path, "%s/METADATA", distinfo);
+	char *meta = ws_read_small(path, METADATA_MAX, &len);
+	if (meta)
+		ws_wheel_parse_metadata(a->wheel, meta, len);
+	free(meta);
+	names_from_dir(a->wheel, distinfo);
+
+	snprintf(path, sizeof path, "%s/RECORD", distinfo);
+	char *text = ws_read_small(path, RECORD_MAX, &len);
+	struct ws_record_index rec = {0};
+	char err[WS_ERRMAX];
+	if (!text) {
+		ws_artifact_error(a, path, "cannot read: %s", strerror(errno));
+		return a;
+	}
+	if (ws_record_parse(&rec, text, len, err, sizeof err) < 0) {
+		ws_artifact_error(a, path, "%s", err);
+		free(text);
+		return a;
+	}
+	free(text);
+	a->record.checked = verify;
+	for (uint32_t r = 0; r < rec.n; r++) {
+		const struct ws_record_line *L = &rec.line[r];
+		struct file_result res;
+		if (!ws_record_row_inside(L->path))
+			continue;                    /* scripts in ../../bin and the like: outside the tree */
+		if (snprintf(path, sizeof path, "%s/%s", site, L->path) >= (int)sizeof path)
+			continue;
+		bool hash = verify && L->algo[0] && ws_digest_known(L->algo);
+		read_file(a, path, L->path, hash ? L->algo : NULL, so, &res);
+		ws_sanitize(shown, sizeof shown, L->path, strlen(L->path));
+		if (!res.found) {
+			if (verify)
+				push(&a->record.missing, &a->record.nmissing, L->path);
+			continue;
+		}
+		a->size += res.size;
+		if (!verify)
+			continue;
+		bool bad = false;
+		if (L->algo[0] && !ws_digest_known(L->algo)) {
+			ws_artifact_error(a, a->path, "RECORD gives '%s' a hash wheels may not use (%s)", shown, L->algo);
+			bad = true;
+		} else if (hash && strcmp(res.digest, L->digest) != 0) {
+			ws_artifact_error(a, a->path, "installed file '%s' differs from RECORD (sha256 mismatch)", shown);
+			bad = true;
+		}
+		if (L->size >= 0 && (uint64_t)L->size != res.size) {
+			ws_artifact_error(a, a->path, "installed file '%s' differs from RECORD (RECORD says %lld bytes, "
+					  "the file has %llu)", shown, (long long)L->size, (unsigned long long)res.size);
+			bad = true;
+		}
+		if (bad)
+			push(&a->record.mismatched, &a->record.nmismatched, L->path);
+	}
+	a->record.ok = a->record.nmismatched == 0 && a->record.nmissing == 0;
+	ws_record_index_free(&rec);
+	return a;
+}
+
+struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
+				  const struct ws_scan_opts *so)
+{
+	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	size_t sl = strlen(site);
+	if (!a || !(a->path = ws_strdup(dir))) {
+		free(a);
+		return NULL;
+	}
+	a->type = "directory";
+	for (size_t i = 0; i < nfiles; i++) {
+		struct file_result res;
+		const char *member = strncmp(files[i], site, sl) == 0 && files[i][sl] == '/' ? files[i] + sl + 1 : files[i];
+		read_file(a, files[i], member, NULL, so, &res);
+		a->size += res.size;
+	}
+	return a;
+}
+
+/* The interpreter's purelib and platlib, asked without importing anything but sysconfig:
+ * the child runs `PYTHON -c CODE` (no shell) and prints one path a line. */
+int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *err, size_t errlen)
+{
+	static const char code[] = "import sysconfig\np = sysconfig.get_paths()\n"
+				   "print(p['purelib'])\nprint(p['platlib'])\n";
+	int fds[2];
+	char out[16384];
+	size_t got = 0;
+	*dirs = NULL;
+	*ndirs = 0;
+	if (pipe(fds) != 0) {
+		ws_fmt(err, errlen, "cannot run '%s': %s", python, strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		ws_fmt(err, errlen, "cannot run '%s': %s", python, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execlp(python, python, "-I", "-c", code, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		ssize_t r = read(fds[0], out + got, sizeof out - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+		if (got == sizeof out - 1)
+			break;
+	}
+	close(fds[0]);
+	out[got] = 0;
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		ws_fmt(err, errlen, "'%s' did not say where its packages are (%s %d)", python,
+		       WIFEXITED(st) ? "exit status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return -1;
+	}
+	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		bool dup = false;
+		struct stat sb;
+		for (size_t i = 0; i < *ndirs && !dup; i++)
+			dup = !strcmp((*dirs)[i], line);
+		if (dup || line[0] != '/' || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			continue;                  /* platlib == purelib, or not created yet */
+		if (!push(dirs, ndirs, line))
+			return -1;
+	}
+	if (!*ndirs) {
+		ws_fmt(err, errlen, "'%s' names no package directory that exists", python);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# env.sh - installed environments: testdata/env/site is what `pip install --target` made of two
+# fixture wheels, plus a custom node whose extension no package owns (scripts/gen-testdata).
+# Each distribution is one artifact checked against its RECORD; a tampered installed file is
+# exit 3 and named; a deleted one is listed as missing; loose files are reported under their
+# directory; --python asks an interpreter where its packages are.
+set -u
+cd "$(dirname "$0")/../.."
+: "${WS_BIN:=$PWD/wheelscan}"
+export WHEELSCAN_LIBCUDA=/nonexistent/libcuda.so.1 NO_COLOR=1
+SITE=testdata/env/site
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/    /' "$1" | head -n 30; fi; }
+lacks() { if grep -qF -- "$2" "$1"; then bad "$1 has: $2"; else ok; fi; }
+rc_is() { if [ "$1" = "$2" ]; then ok; else bad "$3: exit $1, expected $2"; fi; }
+
+"$WS_BIN" --no-progress --gpu 'RTX 5090' -r "$SITE" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "environment on an RTX 5090"
+has "$tmp/o" "$SITE/wscan_example-0.1.0.dist-info  (installed,"
+has "$tmp/o" "  package wscan-example 0.1.0+cu124  requires CUDA 12 libraries"
+has "$tmp/o" "  RECORD  ok: every installed file matches its hash and size"
+has "$tmp/o" "$SITE/custom_nodes  (directory,"
+has "$tmp/o" "  will NOT run on GeForce RTX 5090 (sm_120):"
+has "$tmp/o" "    wscan-example 0.1.0+cu124: built with CUDA 13.0, which supports sm_120, but left it out"
+has "$tmp/o" "    $SITE/custom_nodes (files no installed package owns): built with CUDA 13.0"
+lacks "$tmp/o" "    wscan-alts 0.1.0"
+lacks "$tmp/o" "wscan_example/lib/libold.so  (other"      # owned files are not artifacts of their own
+if [ -s "$tmp/e" ]; then bad "stderr: $(cat "$tmp/e")"; else ok; fi
+
+"$WS_BIN" --no-progress --json --gpu sm_120 -r "$SITE" >"$tmp/j" 2>/dev/null
+python3 - "$tmp/j" <<'PY' || fail=$((fail + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+arts = {a["path"].rsplit("/", 1)[-1]: a for a in d["artifacts"]}
+want = {"custom_nodes": ("directory", "no-image"), "wscan_alts-0.1.0.dist-info": ("installed", "native"),
+        "wscan_example-0.1.0.dist-info": ("installed", "no-image")}
+bad = 0
+for k, (t, v) in want.items():
+    a = arts.get(k)
+    if not a or a["type"] != t or a["verdicts"]["sm_120"] != v:
+        print("FAIL json %s: %s" % (k, a and (a["type"], a["verdicts"]))); bad += 1
+ex = arts["wscan_example-0.1.0.dist-info"]
+if ex["distribution"] != {"name": "wscan-example", "version": "0.1.0+cu124", "requires_cuda": 12, "requires_torch": None}:
+    print("FAIL distribution", ex["distribution"]); bad += 1
+if not ex["record"]["ok"] or sorted(o["member"] for o in ex["objects"]) != ["wscan_example/lib/libmulti.so", "wscan_example/lib/libold.so"]:
+    print("FAIL record/objects", ex["record"], [o["member"] for o in ex["objects"]]); bad += 1
+if [o["member"] for o in arts["custom_nodes"]["objects"]] != ["custom_nodes/my_ext/ext.so"]:
+    print("FAIL loose objects"); bad += 1
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] && ok
+
+# a tampered installed file: exit 3, named; a deleted one: listed as missing
+cp -r testdata/env "$tmp/env"
+printf 'X' | dd of="$tmp/env/site/wscan_example/lib/libold.so" bs=1 seek=200 conv=notrunc 2>/dev/null
+rm "$tmp/env/site/wscan_alts/__init__.py"
+"$WS_BIN" --no-progress --gpu sm_90 -r "$tmp/env/site" >"$tmp/o" 2>"$tmp/e"; rc_is $? 3 "tampered environment"
+has "$tmp/e" "wscan_example-0.1.0.dist-info': installed file 'wscan_example/lib/libold.so' differs from RECORD (sha256 mismatch)"
+has "$tmp/o" "          mismatched: wscan_example/lib/libold.so"
+has "$tmp/o" "          missing: wscan_alts/__init__.py"
+"$WS_BIN" --no-progress --no-verify --gpu sm_90 -r "$tmp/env/site" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "--no-verify on the tampered environment"
+
+# --python: the interpreter says where its packages are (here a stand-in that prints the site)
+printf '#!/bin/sh\necho "%s"\necho "%s"\n' "$PWD/$SITE" "$PWD/$SITE" >"$tmp/python"
+chmod +x "$tmp/python"
+"$WS_BIN" --no-progress --gpu sm_120 --python="$tmp/python" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "--python"
+has "$tmp/o" "$PWD/$SITE/wscan_alts-0.1.0.dist-info  (installed,"
+"$WS_BIN" --no-progress --python=/nonexistent/python3 >"$tmp/o" 2>"$tmp/e"; rc_is $? 2 "--python with no interpreter"
+has "$tmp/e" "wheelscan: --python: '/nonexistent/python3' did not say where its packages are"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

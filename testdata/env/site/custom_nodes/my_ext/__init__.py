@@ -1,0 +1,1 @@
+# a custom node: its extension was built in place

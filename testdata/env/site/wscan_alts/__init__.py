@@ -1,0 +1,1 @@
+"""wscan_alts: a wheelscan test fixture."""

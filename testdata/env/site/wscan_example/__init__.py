@@ -1,0 +1,1 @@
+"""wscan_example: a wheelscan test fixture."""
