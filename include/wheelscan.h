@@ -236,6 +236,10 @@ struct ws_artifact {
 	struct ws_error *errors;
 	uint32_t nerrors;
 	struct ws_wheel_info *wheel;   /* wheels and installed distributions, else NULL */
+	char *origin;                  /* what the path says it is ("torch extension 'x' built in
+					* place, for Python 3.11 and CUDA 12.4"), or NULL */
+	int build_cuda_hint;           /* the CUDA its packaging names (conda build string, a torch
+					* extension cache's cuNNN): advice uses it when the code does not say */
 	struct ws_record record;
 	uint64_t members_scanned;
 	uint64_t bytes_inflated;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "wheelscan.h"
 #include "ws_scan.h"
@@ -21,6 +22,32 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
  * "directory", its objects named by their path below site. */
 struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
 				  const struct ws_scan_opts *so);
+
+/* A conda environment's record of one package (conda-meta/NAME-VERSION-BUILD.json). */
+struct ws_conda_file {
+	char *path;                    /* relative to the environment's prefix */
+	char sha256[65];               /* hex of the installed file, "" when not known */
+	int64_t size;                  /* -1 when not known */
+};
+struct ws_conda_pkg {
+	char *name, *version, *build;
+	struct ws_conda_file *files;
+	size_t nfiles;
+	bool have_paths_data;          /* the files came with hashes (paths_data) */
+};
+/* Parses a conda-meta record (strict JSON, bounded). A file whose prefix conda rewrote at
+ * install time keeps its hash only when the record has sha256_in_prefix. 0, or -1 with
+ * the reason in err (pkg left empty). */
+int ws_conda_parse(struct ws_conda_pkg *pkg, const char *p, size_t n, char *err, size_t errlen);
+void ws_conda_free(struct ws_conda_pkg *pkg);
+/* One conda package as an artifact of type "installed", read and verified as
+ * ws_scan_distribution does with its RECORD. */
+struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix, bool verify,
+					  const struct ws_scan_opts *so);
+
+/* A file in a torch extension cache (~/.cache/torch_extensions/py311_cu124/NAME/NAME.so):
+ * sets a->origin and the CUDA its directory names as a->build_cuda_hint. */
+void ws_torch_extension_facts(struct ws_artifact *a);
 
 /* --python: the purelib and platlib directories of an interpreter (run without a shell,
  * in isolated mode, importing sysconfig only), existing ones, without repeats; *dirs is

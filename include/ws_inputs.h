@@ -8,6 +8,7 @@ enum ws_input_kind {
 	WS_INPUT_FILE = 0,    /* one file: a wheel, an ELF file, a fatbin, ... */
 	WS_INPUT_DIST,        /* an installed distribution: path is its *.dist-info directory */
 	WS_INPUT_LOOSE,       /* files of an environment that no RECORD owns, under one directory */
+	WS_INPUT_CONDA,       /* a conda package: path is its conda-meta record, site the prefix */
 };
 
 struct ws_input {

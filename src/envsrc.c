@@ -30,7 +30,7 @@ struct file_result {
 
 /* Reads one file of an environment: hashes it with algo (if not NULL) and scans it into a
  * as object `member` when its content is something wheelscan reads. Errors go on a. */
-static void read_file(struct ws_artifact *a, const char *path, const char *member, const char *algo,
+static void read_file(struct ws_artifact *a, const char *path, const char *member, const char *algo, bool hex,
 		      const struct ws_scan_opts *so, struct file_result *res)
 {
 	memset(res, 0, sizeof *res);
@@ -75,7 +75,10 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 	if (d) {
 		uint8_t md[WS_DIGEST_MAX];
 		size_t len = ws_digest_final(d, md);
-		ws_b64url_nopad(md, len, res->digest, sizeof res->digest);
+		if (hex)
+			ws_hex(md, len, res->digest);
+		else
+			ws_b64url_nopad(md, len, res->digest, sizeof res->digest);
 		ws_digest_free(d);
 	}
 }
@@ -150,7 +153,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 		if (snprintf(path, sizeof path, "%s/%s", site, L->path) >= (int)sizeof path)
 			continue;
 		bool hash = verify && L->algo[0] && ws_digest_known(L->algo);
-		read_file(a, path, L->path, hash ? L->algo : NULL, so, &res);
+		read_file(a, path, L->path, hash ? L->algo : NULL, false, so, &res);
 		ws_sanitize(shown, sizeof shown, L->path, strlen(L->path));
 		if (!res.found) {
 			if (verify)
@@ -181,6 +184,77 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	return a;
 }
 
+/* "py3.11_cuda12.4_cudnn9.1.0_0" -> 12040: the CUDA a conda build string names. */
+static int build_cuda(const char *build)
+{
+	const char *c = build ? strstr(build, "cuda") : NULL;
+	unsigned major = 0, minor = 0;
+	if (!c || sscanf(c + 4, "%u.%u", &major, &minor) != 2 || major > 99 || minor > 9)
+		return 0;
+	return (int)(major * 1000 + minor * 10);
+}
+
+struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix, bool verify,
+					  const struct ws_scan_opts *so)
+{
+	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	struct ws_conda_pkg pkg;
+	char path[4096], shown[160], err[WS_ERRMAX];
+	size_t len = 0;
+	if (!a || !(a->path = ws_strdup(record))) {
+		free(a);
+		return NULL;
+	}
+	a->type = "installed";
+	char *text = ws_read_small(record, RECORD_MAX, &len);
+	if (!text) {
+		ws_artifact_error(a, record, "cannot read: %s", strerror(errno));
+		return a;
+	}
+	int rc = ws_conda_parse(&pkg, text, len, err, sizeof err);
+	free(text);
+	if (rc < 0) {
+		ws_artifact_error(a, record, "%s", err);
+		return a;
+	}
+	if ((a->wheel = ws_calloc(1, sizeof *a->wheel))) {
+		a->wheel->meta_name = pkg.name ? ws_strdup(pkg.name) : NULL;
+		a->wheel->meta_version = pkg.version ? ws_strdup(pkg.version) : NULL;
+		a->build_cuda_hint = build_cuda(pkg.build);
+	}
+	a->record.checked = verify;
+	for (size_t i = 0; i < pkg.nfiles; i++) {
+		const struct ws_conda_file *F = &pkg.files[i];
+		struct file_result res;
+		if (!ws_record_row_inside(F->path) ||
+		    snprintf(path, sizeof path, "%s/%s", prefix, F->path) >= (int)sizeof path)
+			continue;
+		bool hash = verify && F->sha256[0];
+		read_file(a, path, F->path, hash ? "sha256" : NULL, true, so, &res);
+		ws_sanitize(shown, sizeof shown, F->path, strlen(F->path));
+		if (!res.found) {
+			if (verify)
+				push(&a->record.missing, &a->record.nmissing, F->path);
+			continue;
+		}
+		a->size += res.size;
+		bool bad = false;
+		if (hash && strcmp(res.digest, F->sha256) != 0) {
+			ws_artifact_error(a, a->path, "installed file '%s' differs from its conda record (sha256 mismatch)", shown);
+			bad = true;
+		} else if (verify && F->size >= 0 && (uint64_t)F->size != res.size) {
+			ws_artifact_error(a, a->path, "installed file '%s' differs from its conda record (%lld bytes recorded, "
+					  "the file has %llu)", shown, (long long)F->size, (unsigned long long)res.size);
+			bad = true;
+		}
+		if (bad)
+			push(&a->record.mismatched, &a->record.nmismatched, F->path);
+	}
+	a->record.ok = a->record.nmismatched == 0 && a->record.nmissing == 0;
+	ws_conda_free(&pkg);
+	return a;
+}
+
 struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
 				  const struct ws_scan_opts *so)
 {
@@ -194,7 +268,7 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 	for (size_t i = 0; i < nfiles; i++) {
 		struct file_result res;
 		const char *member = strncmp(files[i], site, sl) == 0 && files[i][sl] == '/' ? files[i] + sl + 1 : files[i];
-		read_file(a, files[i], member, NULL, so, &res);
+		read_file(a, files[i], member, NULL, false, so, &res);
 		a->size += res.size;
 	}
 	return a;
@@ -265,4 +339,31 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 		return -1;
 	}
 	return 0;
+}
+
+void ws_torch_extension_facts(struct ws_artifact *a)
+{
+	static const char dir[] = "/torch_extensions/";
+	const char *p = a->path ? strstr(a->path, dir) : NULL;
+	char name[128] = "", py[32] = "", cu[32] = "";
+	unsigned pv = 0, cv = 0;
+	if (!p)
+		return;
+	p += sizeof dir - 1;
+	/* torch >= 1.11: torch_extensions/py311_cu124/NAME/NAME.so; before: torch_extensions/NAME/ */
+	if (sscanf(p, "py%u_cu%u/%127[^/]/", &pv, &cv, name) == 3 || sscanf(p, "py%u_cpu/%127[^/]/", &pv, name) == 2 ||
+	    sscanf(p, "%127[^/]/", name) == 1) {
+		if (pv >= 1000)
+			pv = 0;
+		if (pv)
+			snprintf(py, sizeof py, "Python %u.%u", pv / 100 ? pv / 100 : pv / 10, pv / 100 ? pv % 100 : pv % 10);
+		if (cv >= 100 && cv < 1000) {
+			a->build_cuda_hint = (int)(cv / 10 * 1000 + cv % 10 * 10);
+			snprintf(cu, sizeof cu, "CUDA %u.%u", cv / 10, cv % 10);
+		}
+		size_t len = strlen(name) + 96;
+		if ((a->origin = ws_malloc(len)))
+			snprintf(a->origin, len, "torch extension '%s', built in place%s%s%s%s", name,
+				 py[0] || cu[0] ? " for " : "", py, py[0] && cu[0] ? " and " : "", cu);
+	}
 }

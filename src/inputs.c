@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws_env.h"
 #include "ws_inputs.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -116,6 +117,27 @@ static size_t record_site(const char *path)
 }
 
 
+/* "PREFIX/conda-meta/PKG.json" -> the length of PREFIX, or 0 when path is no such file. */
+static size_t conda_prefix(const char *path)
+{
+	static const char dir[] = "/conda-meta/";
+	size_t n = strlen(path);
+	const char *m = NULL;
+	for (const char *p = strstr(path, dir); p; p = strstr(p + 1, dir))
+		m = p;
+	if (!m || m == path || n < 5 || strcmp(path + n - 5, ".json") != 0 || strchr(m + sizeof dir - 1, '/'))
+		return 0;
+	return (size_t)(m - path);
+}
+
+/* Remembers that the file at index k lies in the environment `site`: the deepest one wins
+ * (a site-packages inside a conda prefix). */
+static void note_site(char **site_of, size_t k, char *site)
+{
+	if (!site_of[k] || strlen(site) > strlen(site_of[k]))
+		site_of[k] = site;
+}
+
 static ssize_t find_input(const struct ws_inputs *in, size_t first, const char *path)
 {
 	size_t lo = first, hi = in->n;
@@ -145,15 +167,61 @@ static int group_environments(struct ws_inputs *in, size_t first)
 	bool any = false;
 
 	for (size_t i = first; i < in->n && !any; i++)
-		any = record_site(in->v[i].path) != 0;
+		any = record_site(in->v[i].path) != 0 || conda_prefix(in->v[i].path) != 0;
 	if (!any)
 		return 0;
 	if (!(owner = ws_calloc(n, 1)) || !(site_of = ws_calloc(n, sizeof *site_of)))
 		goto out;
+	/* conda packages first: the dist-info of a package conda installed is conda's */
+	for (size_t i = first; i < in->n; i++) {
+		size_t pl = conda_prefix(in->v[i].path);
+		if (!pl)
+			continue;
+		char *prefix = ws_strndup(in->v[i].path, pl);
+		size_t len = 0;
+		char *text = prefix ? ws_read_small(in->v[i].path, WS_RECORD_MAX, &len) : NULL;
+		struct ws_conda_pkg pkg;
+		char err[256];
+		uint64_t size = 0;
+		if (text && ws_conda_parse(&pkg, text, len, err, sizeof err) == 0) {
+			for (size_t r = 0; r < pkg.nfiles; r++) {
+				if (!ws_record_row_inside(pkg.files[r].path))
+					continue;
+				size_t fl = pl + 1 + strlen(pkg.files[r].path) + 1;
+				char *full = ws_malloc(fl);
+				if (!full)
+					break;
+				snprintf(full, fl, "%s/%s", prefix, pkg.files[r].path);
+				ssize_t k = find_input(in, first, full);
+				free(full);
+				if (k >= 0 && !owner[k - (ssize_t)first]) {
+					owner[k - (ssize_t)first] = 1;
+					size += in->v[k].size;
+				}
+			}
+			ws_conda_free(&pkg);
+		}
+		free(text);
+		/* conda's own metadata (the records, history) belongs to no package */
+		for (size_t k = first; k < in->n; k++)
+			if (!strncmp(in->v[k].path, in->v[i].path, pl + strlen("/conda-meta/")) &&
+			    !strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
+				owner[k - first] = 3;
+		owner[i - first] = 1;
+		if (!prefix || !add(&add_in, in->v[i].path, size)) {
+			free(prefix);
+			goto out;
+		}
+		add_in.v[add_in.n - 1].kind = WS_INPUT_CONDA;
+		add_in.v[add_in.n - 1].site = prefix;
+		for (size_t k = first; k < in->n; k++)
+			if (!strncmp(in->v[k].path, prefix, pl) && in->v[k].path[pl] == '/')
+				note_site(site_of, k - first, prefix);
+	}
 	for (size_t i = first; i < in->n; i++) {
 		size_t sl = record_site(in->v[i].path);
-		if (!sl)
-			continue;
+		if (!sl || owner[i - first])
+			continue;                    /* no RECORD, or a conda package's */
 		char *site = ws_strndup(in->v[i].path, sl);
 		const char *rec_path = in->v[i].path;
 		size_t dl = strlen(rec_path) - strlen("/RECORD");
@@ -195,8 +263,8 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		add_in.v[add_in.n - 1].site = site;
 		free(distinfo);
 		for (size_t k = first; k < in->n; k++)
-			if (!site_of[k - first] && !strncmp(in->v[k].path, site, sl) && in->v[k].path[sl] == '/')
-				site_of[k - first] = add_in.v[add_in.n - 1].site;
+			if (!strncmp(in->v[k].path, site, sl) && in->v[k].path[sl] == '/')
+				note_site(site_of, k - first, add_in.v[add_in.n - 1].site);
 	}
 	/* loose files: grouped by their first directory below the environment */
 	for (size_t k = first; k < in->n; k++) {
@@ -232,7 +300,8 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		g->size += in->v[k].size;
 		owner[k - first] = 2;
 	}
-	/* the tree's inputs: files left, then the distributions and groups, sorted again */
+	/* the tree's inputs: files left, then the distributions and groups, sorted again; the
+	 * other conda records are inputs of their own (they were marked 3 by an earlier one) */
 	size_t w = first;
 	for (size_t k = first; k < in->n; k++) {
 		if (owner[k - first])

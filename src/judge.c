@@ -322,7 +322,7 @@ static bool any_ptx(const struct ws_fatbin *const *fb, size_t n)
 
 /* why and advice for a failing or JIT object on target k. */
 static int describe_object(struct ws_object *o, size_t k, const struct ws_target *t, enum ws_verdict v,
-			   const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel)
+			   const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel, int build_hint)
 {
 	struct ws_judgement *j = &o->judged[k];
 	char why[768], adv[384], list[160];
@@ -447,6 +447,8 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 			build = ws_cuda_tag_parse(wheel->local, &major_only);
 		if (!build && wheel && wheel->requires_cuda_runtime)
 			build = wheel->requires_cuda_runtime;
+		if (!build)
+			build = build_hint;
 		if (!build && wheel && wheel->requires_cuda_major) {
 			build = wheel->requires_cuda_major * 1000;
 			major_only = true;
@@ -479,7 +481,7 @@ static int describe_link_only(struct ws_object *o, size_t k)
 /* ---- objects ---------------------------------------------------------------------- */
 
 static int judge_object(struct ws_object *o, const struct ws_target *t, size_t nt,
-			const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel)
+			const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel, int build_hint)
 {
 	struct shape *shapes = NULL;
 	uint8_t *mark = NULL;
@@ -523,7 +525,7 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 		}
 		o->verdicts[k] = v;
 		if (judge_gaps(o, k, &t[k], opt->driver_cuda, &mark, nt) < 0 ||
-		    describe_object(o, k, &t[k], v, opt, wheel) < 0 ||
+		    describe_object(o, k, &t[k], v, opt, wheel, build_hint) < 0 ||
 		    (v == WS_V_NONE && describe_link_only(o, k) < 0)) {
 			free(roles);
 			free(verdicts);
@@ -754,7 +756,7 @@ int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const 
 	if (nt == 0)
 		return 0;
 	for (uint32_t i = 0; i < a->nobjects; i++)
-		if (judge_object(&a->objects[i], t, nt, opt, a->wheel) < 0)
+		if (judge_object(&a->objects[i], t, nt, opt, a->wheel, a->build_cuda_hint) < 0)
 			return -1;
 	return judge_artifact(a, nt, opt->driver_cuda);
 }

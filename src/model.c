@@ -217,6 +217,7 @@ void ws_artifact_free(struct ws_artifact *a)
 	}
 	free(a->errors);
 	ws_wheel_info_free(a->wheel);
+	free(a->origin);
 	free_list(a->record.mismatched, a->record.nmismatched);
 	free_list(a->record.missing, a->record.nmissing);
 	free_list(a->record.unlisted, a->record.nunlisted);

@@ -555,7 +555,8 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
  * environment holds hundreds; they are counted, and shown with -v. */
 static bool quiet_package(const struct ws_report *r, const struct ws_artifact *a)
 {
-	if (r->cfg->verbose || strcmp(a->type, "installed") != 0 || a->nerrors || (a->record.checked && !a->record.ok))
+	if (r->cfg->verbose || (strcmp(a->type, "installed") != 0 && strcmp(a->type, "directory") != 0) || a->nerrors ||
+	    (a->record.checked && !a->record.ok))
 		return false;
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		if (a->objects[i].nfatbins)
@@ -585,6 +586,8 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		with_code += a->objects[i].nfatbins != 0;
 	if (!r->cfg->quiet) {
+		if (a->origin)
+			fprintf(r->out, "  origin  %s\n", a->origin);
 		wheel_lines(r, a);
 		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip"))
 			fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
@@ -661,8 +664,8 @@ void ws_text_summary(struct ws_report *r)
 				r->mismatches.v[i].what);
 	}
 	if (r->quiet_packages)
-		fprintf(r->out, "\n%zu installed package%s without CUDA device code not shown (-v shows them)\n",
-			r->quiet_packages, r->quiet_packages == 1 ? "" : "s");
+		fprintf(r->out, "\n%zu installed package%s or director%s without CUDA device code not shown (-v shows them)\n",
+			r->quiet_packages, r->quiet_packages == 1 ? "" : "s", r->quiet_packages == 1 ? "y" : "ies");
 	if (r->nrows - r->quiet_packages < 2)
 		return;
 	env_summary(r);

@@ -246,11 +246,16 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	case WS_INPUT_DIST:
 		a = ws_scan_distribution(j->in->path, j->in->site, R->cfg->verify, &so);
 		break;
+	case WS_INPUT_CONDA:
+		a = ws_scan_conda_package(j->in->path, j->in->site, R->cfg->verify, &so);
+		break;
 	case WS_INPUT_LOOSE:
 		a = ws_scan_loose(j->in->path, j->in->site, j->in->files, j->in->nfiles, &so);
 		break;
 	default:
 		a = ws_scan_path(j->in->path, R->cfg, inner_jobs, &so, progress);
+		if (a)
+			ws_torch_extension_facts(a);
 		break;
 	}
 	j->res.a = a;

@@ -70,5 +70,35 @@ has "$tmp/o" "$PWD/$SITE/wscan_alts-0.1.0.dist-info  (installed,"
 "$WS_BIN" --no-progress --python=/nonexistent/python3 >"$tmp/o" 2>"$tmp/e"; rc_is $? 2 "--python with no interpreter"
 has "$tmp/e" "wheelscan: --python: '/nonexistent/python3' did not say where its packages are"
 
+# a torch extension cache: the directory says what it is and which CUDA it was built for
+mkdir -p "$tmp/cache/torch_extensions/py311_cu124/fused_adam"
+cp testdata/fixtures/old-only.so "$tmp/cache/torch_extensions/py311_cu124/fused_adam/fused_adam.so"
+"$WS_BIN" --no-progress --json --gpu sm_120 -r "$tmp/cache" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "torch extension cache"
+has "$tmp/o" '"origin":"torch extension '"'"'fused_adam'"'"', built in place for Python 3.11 and CUDA 12.4"'
+
+# a conda environment: the package conda's record lists (its dist-info stays conda's), a file
+# whose prefix conda rewrote (not a mismatch), and a package pip put in its site-packages
+CP=testdata/env-conda/prefix
+"$WS_BIN" --no-progress --gpu 'RTX 5090,T4' -r "$CP" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "conda environment"
+has "$tmp/o" "$CP/conda-meta/wscan-conda-0.1.0-cuda12.4_0.json  (installed,"
+has "$tmp/o" "  package wscan-conda 0.1.0"
+has "$tmp/o" "$CP/lib/python3.11/site-packages/wscan_alts-0.1.0.dist-info  (installed,"
+has "$tmp/o" "    wscan-conda 0.1.0: built with CUDA 13.0, which supports sm_120, but left it out"
+lacks "$tmp/o" "wscan_conda-0.1.0.dist-info"
+lacks "$tmp/o" "etc/wscan.conf"
+if [ -s "$tmp/e" ]; then bad "conda stderr: $(cat "$tmp/e")"; else ok; fi
+cp -r testdata/env-conda "$tmp/conda"
+printf 'X' | dd of="$tmp/conda/prefix/lib/libwscan_cuda.so" bs=1 seek=300 conv=notrunc 2>/dev/null
+"$WS_BIN" --no-progress --gpu sm_75 -r "$tmp/conda/prefix" >"$tmp/o" 2>"$tmp/e"; rc_is $? 3 "tampered conda package"
+has "$tmp/e" "wscan-conda-0.1.0-cuda12.4_0.json': installed file 'lib/libwscan_cuda.so' differs from its conda record (sha256 mismatch)"
+# hostile records: refused with the reason and the file named; the scan goes on
+for bad_json in '{"name": "x", "files": ["a", ' '{"name": "x" "files": []}' '[1, 2]' '{"name": "\q"}' \
+		'{"files": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}'; do
+	rm -rf "$tmp/h"; mkdir -p "$tmp/h/conda-meta"
+	printf '%s' "$bad_json" >"$tmp/h/conda-meta/bad-1-0.json"
+	"$WS_BIN" --no-progress --gpu sm_75 -r "$tmp/h" >"$tmp/o" 2>"$tmp/e"; rc_is $? 3 "hostile conda record $bad_json"
+	has "$tmp/e" "bad-1-0.json': conda-meta record: "
+done
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
