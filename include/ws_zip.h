@@ -101,6 +101,9 @@ void ws_digest_update(struct ws_digest *d, const void *p, size_t n);
 /* Writes the digest and returns its length; the context cannot be updated after. */
 size_t ws_digest_final(struct ws_digest *d, uint8_t out[WS_DIGEST_MAX]);
 void ws_digest_free(struct ws_digest *d);
+/* Updates d with a private file mapping, 8 MiB at a time, giving each chunk's pages back
+ * as soon as it is hashed, so that hashing a 2 GB file does not make it resident. */
+void ws_digest_mapping(struct ws_digest *d, const uint8_t *p, size_t n);
 /* Whether ws_digest_new knows algo. */
 bool ws_digest_known(const char *algo);
 

@@ -62,7 +62,7 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 	if (p) {
 		size_t n = (size_t)st.st_size;
 		if (d)
-			ws_digest_update(d, p, n);
+			ws_digest_mapping(d, p, n);
 		enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
 		if (c != WS_CONTENT_OTHER && c != WS_CONTENT_ZIP) {
 			struct ws_scan_opts mo = *so;

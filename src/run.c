@@ -139,14 +139,9 @@ static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 {
 	struct ws_digest *d = ws_digest_new("sha256");
 	uint8_t md[WS_DIGEST_MAX];
-	const size_t chunk = (size_t)8 << 20;      /* a multiple of the page size */
 	if (!d)
 		return;
-	for (size_t off = 0; off < n; off += chunk) {
-		size_t len = n - off < chunk ? n - off : chunk;
-		ws_digest_update(d, p + off, len);
-		madvise(p + off, len, MADV_DONTNEED);
-	}
+	ws_digest_mapping(d, p, n);
 	size_t len = ws_digest_final(d, md);
 	ws_digest_free(d);
 	if (len == 32)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -169,4 +170,15 @@ out:
 	ws_digest_free(d);
 	free(buf);
 	return rc;
+}
+
+void ws_digest_mapping(struct ws_digest *d, const uint8_t *p, size_t n)
+{
+	const size_t chunk = (size_t)8 << 20;      /* a multiple of the page size */
+	for (size_t off = 0; off < n; off += chunk) {
+		size_t len = n - off < chunk ? n - off : chunk;
+		ws_digest_update(d, p + off, len);
+		/* the mapping is private and read-only for us: its pages can go back at once */
+		madvise((void *)(p + off), len, MADV_DONTNEED);
+	}
 }

@@ -70,6 +70,21 @@ has "$tmp/o" "$PWD/$SITE/wscan_alts-0.1.0.dist-info  (installed,"
 "$WS_BIN" --no-progress --python=/nonexistent/python3 >"$tmp/o" 2>"$tmp/e"; rc_is $? 2 "--python with no interpreter"
 has "$tmp/e" "wheelscan: --python: '/nonexistent/python3' did not say where its packages are"
 
+# memory: a 256 MiB installed file is hashed and scanned without becoming resident
+if [ -x /usr/bin/time ]; then
+	mkdir -p "$tmp/big/pkg" "$tmp/big/big-1.0.dist-info"
+	dd if=/dev/zero of="$tmp/big/pkg/blob.bin" bs=1M count=256 2>/dev/null
+	h=$(python3 -c "import base64,hashlib,sys;print(base64.urlsafe_b64encode(hashlib.sha256(open(sys.argv[1],'rb').read()).digest()).rstrip(b'=').decode())" "$tmp/big/pkg/blob.bin")
+	printf 'pkg/blob.bin,sha256=%s,268435456\nbig-1.0.dist-info/RECORD,,\n' "$h" >"$tmp/big/big-1.0.dist-info/RECORD"
+	/usr/bin/time -f '%M' -o "$tmp/rss" "$WS_BIN" --no-progress -j 1 -r "$tmp/big" >"$tmp/o" 2>"$tmp/e"; rc_is $? 0 "a 256 MiB installed file"
+	has "$tmp/o" "1 installed package or directory without CUDA device code not shown"
+	rss=$(cat "$tmp/rss")
+	if [ "$rss" -lt 163840 ]; then ok; else bad "peak RSS $rss KiB over 160 MiB for a 256 MiB installed file"; fi
+	rm -rf "$tmp/big"
+else
+	echo "skipped: the memory check (no /usr/bin/time)"
+fi
+
 # a torch extension cache: the directory says what it is and which CUDA it was built for
 mkdir -p "$tmp/cache/torch_extensions/py311_cu124/fused_adam"
 cp testdata/fixtures/old-only.so "$tmp/cache/torch_extensions/py311_cu124/fused_adam/fused_adam.so"
