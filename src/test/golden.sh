@@ -9,11 +9,25 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export NO_COLOR=1
 # hermetic: a machine with a GPU must not turn the bare runs into judgements of its GPU
 export WHEELSCAN_LIBCUDA=/nonexistent/libcuda.so.1
+# A case may set variables in NAME.env (one VAR=value a line); @FAKE_LIBCUDA@ there stands for
+# the stand-in driver src/test/fake_libcuda.c, built here once.
+fake=""
 for args in testdata/golden/*.args; do
 	name=${args%.args}
 	eval "set -- $(cat "$args")"
-	"$WS_BIN" --jobs 2 --no-progress "$@" >"$tmp/out" 2>"$tmp/err"
-	echo $? >"$tmp/rc"
+	if [ -f "$name.env" ]; then
+		if [ -z "$fake" ] && grep -q @FAKE_LIBCUDA@ "$name.env"; then
+			fake=$tmp/libcuda.so.1
+			${CC:-cc} -shared -fPIC -O1 -o "$fake" src/test/fake_libcuda.c || { echo "cannot build the stand-in driver"; exit 1; }
+		fi
+		( while IFS= read -r line; do
+			[ -n "$line" ] && export "$(printf '%s' "$line" | sed "s|@FAKE_LIBCUDA@|$fake|")"
+		  done <"$name.env"
+		  "$WS_BIN" --jobs 2 --no-progress "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc" )
+	else
+		"$WS_BIN" --jobs 2 --no-progress "$@" >"$tmp/out" 2>"$tmp/err"
+		echo $? >"$tmp/rc"
+	fi
 	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
 		cp "$tmp/out" "$name.out"; cp "$tmp/err" "$name.err"; cp "$tmp/rc" "$name.rc"
 	fi
