@@ -29,6 +29,7 @@ enum ws_content {
 	WS_CONTENT_FATBIN,     /* starts with a valid fatbin container header */
 	WS_CONTENT_PTX,        /* text with a ".version" directive near the top */
 	WS_CONTENT_ZIP,        /* "PK\3\4" or an empty zip's "PK\5\6" */
+	WS_CONTENT_PE,         /* a Windows PE image: "MZ" with a "PE\0\0" signature */
 };
 /* n should be at least WS_SNIFF_BYTES when the input is that long. */
 #define WS_SNIFF_BYTES 4096

@@ -2,8 +2,8 @@
 """fatbin-dump.py - debugging aid: list every CUDA fatbin container and entry in a file.
 
 An independent, deliberately simple reading of ../shared/fatbin-format.md (not used by wheelscan
-itself). Input: an ELF file (.so, executable, .o), an ar archive (.a), a raw fatbin, a bare cubin
-or a PTX file. Containers are found by a validated magic search over the whole file and labelled
+itself). Input: an ELF file (.so, executable, .o), a Windows PE image (.dll, .pyd, .exe), an ar
+archive (.a), a raw fatbin, a bare cubin or a PTX file. Containers are found by a validated magic search over the whole file and labelled
 with the ELF section that holds them. Compressed payloads are decoded through ctypes with the
 system liblz4/libzstd when present, to list kernels (cubin: STT_FUNC symbols with st_other & 0x10;
 PTX: .entry lines); without those libraries kernels of compressed entries show as '?'.
@@ -162,9 +162,31 @@ def parse_container(buf, off):
     return entries, 16 + fsz
 
 
+def pe_sections(buf):
+    """[(name, offset, size, 0, None)] of a PE image (Microsoft PE format: "MZ", e_lfanew at
+    0x3c, "PE\\0\\0", COFF header, optional header, 40-byte section headers); [] otherwise."""
+    if len(buf) < 64 or buf[:2] != b"MZ":
+        return []
+    lfanew, = struct.unpack_from("<I", buf, 0x3C)
+    if lfanew + 24 > len(buf) or buf[lfanew:lfanew + 4] != b"PE\0\0":
+        return []
+    nsec, = struct.unpack_from("<H", buf, lfanew + 6)
+    optsize, = struct.unpack_from("<H", buf, lfanew + 20)
+    tab = lfanew + 24 + optsize
+    out = []
+    for i in range(nsec):
+        if tab + (i + 1) * 40 > len(buf):
+            return []
+        name = buf[tab + i * 40:tab + i * 40 + 8].split(b"\0")[0].decode("latin-1")
+        rsize, roff = struct.unpack_from("<II", buf, tab + i * 40 + 16)
+        if rsize and roff:
+            out.append((name, roff, rsize, 0, None))
+    return out
+
+
 def scan(buf, base=0, sections=None):
     """All containers in buf: [{section, offset, size, entries}]."""
-    secs = elf_sections(buf) if sections is None else sections
+    secs = (elf_sections(buf) or pe_sections(buf)) if sections is None else sections
     out, off = [], 0
     needle = struct.pack("<I", FATBIN_MAGIC)
     while True:

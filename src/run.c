@@ -196,7 +196,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	static const char *const types[] = {
 		[WS_CONTENT_OTHER] = "other", [WS_CONTENT_ELF] = "elf", [WS_CONTENT_CUBIN] = "cubin",
 		[WS_CONTENT_AR] = "archive", [WS_CONTENT_FATBIN] = "fatbin", [WS_CONTENT_PTX] = "ptx",
-		[WS_CONTENT_ZIP] = "zip",
+		[WS_CONTENT_ZIP] = "zip", [WS_CONTENT_PE] = "pe",
 	};
 	a->type = types[c];
 	if (st.st_size == 0) {

@@ -14,6 +14,7 @@
 #include "ws_decode.h"
 #include "ws_decodeq.h"
 #include "ws_elf.h"
+#include "ws_pe.h"
 #include "ws_util.h"
 #include "ws_window.h"
 
@@ -58,7 +59,7 @@ static void window_error(const struct scan *s, const struct ws_object *o, const 
 
 const char *ws_content_name(enum ws_content c)
 {
-	static const char *const names[] = {"other", "elf", "cubin", "archive", "fatbin", "ptx", "zip"};
+	static const char *const names[] = {"other", "elf", "cubin", "archive", "fatbin", "ptx", "zip", "pe"};
 	return (unsigned)c < sizeof names / sizeof *names ? names[c] : "other";
 }
 
@@ -85,6 +86,8 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n)
 		return WS_CONTENT_FATBIN;
 	if (looks_like_ptx(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES))
 		return WS_CONTENT_PTX;
+	if (ws_pe_sniff(p, n))
+		return WS_CONTENT_PE;
 	return WS_CONTENT_OTHER;
 }
 
@@ -482,6 +485,50 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	drop_if_empty(s, o, keep_empty);
 }
 
+/* A Windows image: its section table sits near the start, so it is read first; then the
+ * whole file is searched and each container labelled with the section that holds it. */
+static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
+			 const uint8_t *hdr, size_t hdrlen, bool keep_empty)
+{
+	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
+	struct ws_pe_header h;
+	struct ws_pe_sections sec = {0};
+	int hr = ws_pe_header(hdr, hdrlen, &h, err, sizeof err);
+	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? "pe-dll" : "pe-exe");
+	if (!o) {
+		obj_error(s, NULL, "out of memory");
+		return;
+	}
+	uint64_t size = limit == UINT64_MAX ? UINT64_MAX : limit - origin;
+	if (hr < 0) {
+		obj_error(s, o, err);
+	} else if (h.nsections > s->lim.max_sections) {
+		obj_error(s, o, ws_fmt(msg, sizeof msg, "PE claims %u sections (limit %u)", h.nsections,
+				       s->lim.max_sections));
+	} else if (h.nsections) {
+		size_t got, bytes = (size_t)h.nsections * 40;
+		const uint8_t *p = ws_in_bounds(h.sections_at, bytes, size) ?
+				   ws_window_peek(s->w, origin + h.sections_at, bytes, &got) : NULL;
+		if (!p || got < bytes)
+			obj_error(s, o, "PE section table lies past the end of the file");
+		else if (ws_pe_sections(p, got, &h, size, &sec, err, sizeof err) < 0)
+			obj_error(s, o, err);
+	}
+	search_containers(s, o, origin, origin, limit);
+	finish_object(s, o);
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		struct ws_fatbin *f = &o->fatbins[i];
+		const char *name = ws_pe_section_at(&sec, f->offset);
+		ws_fmt(f->section, sizeof f->section, "%s", name ? name : "(none)");
+		/* "__nv_rel" is "__nv_relfatbin" cut to the 8 bytes a PE section name has */
+		if (strcmp(f->section, "__nv_rel") == 0)
+			f->relocatable = true;
+	}
+	ws_pe_sections_free(&sec);
+	o->size = limit == UINT64_MAX ? 0 : limit - origin;
+	drop_if_empty(s, o, keep_empty);
+}
+
 static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin, uint64_t limit)
 {
 	struct ws_object *o = new_object(s, member, "fatbin");
@@ -664,6 +711,13 @@ static void scan_object(struct scan *s, const char *member, uint64_t origin, uin
 	case WS_CONTENT_ELF:
 		scan_host_elf(s, member, origin, limit, head, hl, keep_empty);
 		break;
+	case WS_CONTENT_PE: {
+		/* the PE signature can sit anywhere in the first 4 KiB: keep all of them */
+		uint8_t pe[WS_SNIFF_BYTES];
+		memcpy(pe, p, got);
+		scan_host_pe(s, member, origin, limit, pe, got, keep_empty);
+		break;
+	}
 	case WS_CONTENT_CUBIN:
 		scan_bare(s, member, origin, limit, WS_CONTENT_CUBIN);
 		break;

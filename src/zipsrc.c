@@ -595,7 +595,7 @@ static bool name_escapes(const char *s)
 static bool scannable(enum ws_content c)
 {
 	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
-	       c == WS_CONTENT_PTX;
+	       c == WS_CONTENT_PTX || c == WS_CONTENT_PE;
 }
 
 static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)

@@ -13,6 +13,8 @@ fi
 # the big torch wheel, when fetched, is checked on its own below
 "$WS_BIN" --json --no-progress --gpu 'RTX 5090,H100' $(ls corpus/*.whl | grep -v '/torch-') >corpus.json.tmp 2>/dev/null
 rc=$?
+# the independent reader's view of the Windows wheel, container by container
+python3 scripts/fatbin-dump.py --ws-json corpus/nvidia_curand_cu12-10.3.9.90-py3-none-win_amd64.whl >corpus.win.tmp 2>/dev/null
 python3 - corpus.json.tmp "$rc" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -83,11 +85,29 @@ check([f["role"] for f in o["fatbins"]].count("link-input") == 2, "bnb cuda124: 
 o = obj(bnb, "libbitsandbytes_cuda124.so")[0]
 rel = [f for f in o["fatbins"] if f["section"] == "__nv_relfatbin"]
 check(len(rel) == 2 and all(f["relocatable"] for f in rel), "bnb cuda124: 2 relocatable containers")
+# The Windows twin of nvidia-curand-cu12: the same containers (arch lists, kernel counts) in a
+# PE image's .nv_fatb, and the same verdicts.
+crw = arts["nvidia_curand_cu12-10.3.9.90-py3-none-win_amd64.whl"]
+dll = obj(crw, "curand64_10.dll")
+check(len(dll) == 1 and dll[0]["type"] == "pe-dll", "curand win: one pe-dll object")
+def lists(o):
+    return sorted(tuple(sorted((e["kind"], e["arch"], len(e["kernels"] or [])) for e in f["entries"])) for f in o["fatbins"])
+if dll:
+    check({f["section"] for f in dll[0]["fatbins"]} == {".nv_fatb"}, "curand win: containers in .nv_fatb")
+    check(lists(dll[0]) == lists(obj(cr, "libcurand.so.10")[0]), "curand win: same containers as Linux")
+check(crw["verdicts"] == cr["verdicts"], "curand win verdicts %s, Linux %s" % (crw["verdicts"], cr["verdicts"]))
+def containers(objs):
+    return [(o["member"], f["section"], f["offset"], f["size"], f["relocatable"],
+             [(e["kind"], e["arch"], e["compression"], None if e["kernels"] is None else len(e["kernels"]))
+              for e in f["entries"]]) for o in objs for f in o["fatbins"]]
+ind = json.load(open("corpus.win.tmp"))["artifacts"][0]
+check(containers(crw["objects"]) == containers(ind["objects"]) and containers(ind["objects"]),
+      "curand win: every container and entry as scripts/fatbin-dump.py reads them")
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
 r=$?
-rm -f corpus.json.tmp
+rm -f corpus.json.tmp corpus.win.tmp
 # A real environment: the pinned torchvision 0.20.1 and bitsandbytes wheels installed with pip
 # (no dependencies) into a directory, then scanned as an environment for an RTX 5090.
 envdir=$(mktemp -d)

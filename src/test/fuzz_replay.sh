@@ -28,6 +28,7 @@ for src in src/fuzz/fuzz_*.c; do
 	zip) inputs="testdata/fixtures/*.whl testdata/hostile/*.zip testdata/hostile/*.whl";;
 	cubin) inputs="testdata/fixtures/*.cubin testdata/hostile/*.cubin";;
 	ptx) inputs="testdata/fixtures/*.ptx testdata/hostile/*.ptx";;
+	pe) inputs="testdata/fixtures/*.dll testdata/fixtures/*.pyd testdata/hostile/*.dll";;
 	conda) inputs="testdata/env-conda/prefix/conda-meta/*.json testdata/env/site/*.dist-info/RECORD testdata/hostile/*.json";;
 	*) inputs="testdata/fixtures/* testdata/hostile/*";;
 	esac
