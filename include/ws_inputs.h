@@ -15,6 +15,7 @@ struct ws_input {
 	char *path;
 	uint64_t size;        /* from stat, for the progress bar; 0 if unknown */
 	enum ws_input_kind kind;
+	bool from_tree;       /* found by -r, not named by the user */
 	char *site;           /* DIST, LOOSE: the environment directory (site-packages) */
 	char **files;         /* LOOSE: the files, full paths, sorted */
 	size_t nfiles;
@@ -26,6 +27,8 @@ struct ws_inputs {
 	uint32_t cap;
 	char **errors;        /* "cannot read directory 'x': Permission denied" */
 	size_t nerrors;
+	char **skipped;       /* "path: dangling symbolic link" / "...: symbolic link loop" */
+	size_t nskipped;
 };
 
 /* Collects the inputs in a deterministic order (operands as given, each tree

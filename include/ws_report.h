@@ -45,6 +45,8 @@ struct ws_report {
 	bool coverage;                     /* no GPU named or found: the targets are the GPU table's
 					    * compute capabilities, the last one a GPU newer than all */
 	const struct ws_live_info *live;
+	const char *const *skipped;        /* links the walk did not follow: "path: why" */
+	size_t nskipped;
 	size_t nartifacts;                 /* printed so far */
 	/* summary, filled as artifacts are printed */
 	struct ws_summary_row *rows;
@@ -53,6 +55,7 @@ struct ws_report {
 	struct ws_findings mismatches;     /* every live disagreement, for the top-level list */
 	char *torch;                       /* environments: "torch 2.5.1 (CUDA 12.4)" when installed */
 	size_t quiet_packages;             /* installed packages without device code, not shown */
+	size_t quiet_other;                /* files under -r that no format claims, not shown */
 	bool quiet_row;                    /* the artifact just written was not shown */
 };
 
@@ -70,6 +73,7 @@ struct ws_summary_row {
 struct ws_result {
 	struct ws_artifact *a;
 	struct ws_findings findings;       /* gates and live mismatches */
+	bool from_tree;                    /* found by -r: an unrecognised file is counted, not shown */
 	size_t live_mismatches;
 };
 

@@ -40,6 +40,12 @@ enum ws_content {
  * assumed to hold kernels (reason "kernels-assumed" where that decides a failure). */
 #define WS_SMALL_CONTAINER ((uint64_t)64 << 10)
 enum ws_content ws_sniff(const uint8_t *p, size_t n);
+/* What a file's name promises and its content does not keep: NULL when they agree (or the
+ * name promises nothing), else a one-line reason ("not a wheel: not a zip archive"). A
+ * ".whl" must be a zip, ".dll"/".pyd" a PE image, ".so"/".so.N"/".o" an ELF file or a
+ * linker script, ".a" an ar archive, ".cubin" a cubin, ".fatbin" a fatbin. head holds
+ * the first n bytes (n 0: the file is empty). */
+const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *head, size_t n);
 const char *ws_content_name(enum ws_content c);
 
 /* Called with the whole bytes of each container found, when the caller asks

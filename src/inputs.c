@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -45,6 +46,19 @@ static void input_clear(struct ws_input *v)
 	memset(v, 0, sizeof *v);
 }
 
+static void add_skipped(struct ws_inputs *in, const char *path, const char *why)
+{
+	char **v = ws_reallocarray(in->skipped, in->nskipped + 1, sizeof *v);
+	size_t len = strlen(path) + strlen(why) + 3;
+	if (!v)
+		return;
+	in->skipped = v;
+	if ((v[in->nskipped] = ws_malloc(len))) {
+		snprintf(v[in->nskipped], len, "%s: %s", path, why);
+		in->nskipped++;
+	}
+}
+
 static void add_error(struct ws_inputs *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_error(struct ws_inputs *in, const char *fmt, ...)
 {
@@ -70,8 +84,14 @@ static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW
 			return walk_failed = true, 1;
 		break;
 	case FTW_SL:               /* a link to a file is scanned; a link to a directory is not walked */
-		if (stat(path, &tst) == 0 && S_ISREG(tst.st_mode) && !add(walk_into, path, (uint64_t)tst.st_size))
-			return walk_failed = true, 1;
+	case FTW_SLN:
+		if (stat(path, &tst) == 0) {
+			if (S_ISREG(tst.st_mode) && !add(walk_into, path, (uint64_t)tst.st_size))
+				return walk_failed = true, 1;
+		} else {
+			/* said, not silently dropped: a link that points nowhere or at itself */
+			add_skipped(walk_into, path, errno == ELOOP ? "symbolic link loop" : "dangling symbolic link");
+		}
 		break;
 	case FTW_DNR:
 		add_error(walk_into, "cannot read directory '%s': %s", path, strerror(EACCES));
@@ -88,6 +108,11 @@ static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW
 static int cmp_input(const void *x, const void *y)
 {
 	return strcmp(((const struct ws_input *)x)->path, ((const struct ws_input *)y)->path);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
 static uint32_t path_hash(const char *s)
@@ -362,15 +387,40 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			fclose(f);
 	}
 	for (size_t i = 0; i < cfg->ndirs; i++) {
-		size_t first = in->n;
+		size_t first = in->n, first_skipped = in->nskipped;
+		const char *root = cfg->dirs[i];
+		struct stat lst, tst;
+		char *real = NULL;
+		/* a root that is a link to a directory is followed (the walk below never follows
+		 * links); paths keep the spelling the user gave */
+		if (lstat(root, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(root, &tst) == 0 && S_ISDIR(tst.st_mode))
+			real = realpath(root, NULL);
 		walk_into = in;
 		walk_failed = false;
-		if (nftw(cfg->dirs[i], walk_cb, 32, FTW_PHYS) != 0 && !walk_failed)
-			add_error(in, "cannot walk '%s': %s", cfg->dirs[i], strerror(errno));
+		if (nftw(real ? real : root, walk_cb, 32, FTW_PHYS) != 0 && !walk_failed)
+			add_error(in, "cannot walk '%s': %s", root, strerror(errno));
+		if (real) {
+			size_t rl = strlen(real), gl = strlen(root);
+			for (size_t k = first; k < in->n + (in->nskipped - first_skipped) && !walk_failed; k++) {
+				char **slot = k < in->n ? &in->v[k].path : &in->skipped[first_skipped + (k - in->n)];
+				char *p = *slot, *np;
+				if (strncmp(p, real, rl) != 0 || !(np = ws_malloc(gl + strlen(p + rl) + 1)))
+					continue;
+				memcpy(np, root, gl);
+				strcpy(np + gl, p + rl);
+				free(p);
+				*slot = np;
+			}
+			free(real);
+		}
 		if (walk_failed)
 			goto oom;
 		if (in->n - first > 1)
 			qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
+		if (in->nskipped - first_skipped > 1)
+			qsort(in->skipped + first_skipped, in->nskipped - first_skipped, sizeof *in->skipped, cmp_str);
+		for (size_t k = first; k < in->n; k++)
+			in->v[k].from_tree = true;
 		if (group_environments(in, first) < 0)
 			goto oom;
 	}
@@ -399,5 +449,8 @@ void ws_inputs_free(struct ws_inputs *in)
 	for (size_t i = 0; i < in->nerrors; i++)
 		free(in->errors[i]);
 	free(in->errors);
+	for (size_t i = 0; i < in->nskipped; i++)
+		free(in->skipped[i]);
+	free(in->skipped);
 	memset(in, 0, sizeof *in);
 }

@@ -498,6 +498,21 @@ void ws_json_end(struct ws_report *r)
 {
 	struct ws_buf b = {0};
 	ws_buf_puts(&b, "],");
+	key(&b, "skipped");
+	ws_buf_add(&b, "[", 1);
+	for (size_t i = 0; i < r->nskipped; i++) {
+		/* "path: reason", split at the last ": " */
+		const char *s = r->skipped[i], *sep = NULL;
+		for (const char *q = strstr(s, ": "); q; q = strstr(q + 1, ": "))
+			sep = q;
+		char *path = sep ? ws_strndup(s, (size_t)(sep - s)) : NULL;
+		ws_buf_add(&b, "{", 1);
+		kv_str(&b, "path", path ? path : s);
+		kv_str(&b, "reason", sep ? sep + 2 : "");
+		close_with(&b, '}');
+		free(path);
+	}
+	close_with(&b, ']');
 	key(&b, "live_mismatches");
 	ws_buf_add(&b, "[", 1);
 	for (size_t i = 0; i < r->mismatches.n; i++) {

@@ -494,8 +494,13 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		fprintf(r->out, "  => %s: ", name);
 		switch (v) {
 		case WS_V_NONE:
-			fprintf(r->out, "nothing to run (%s)\n", a->nobjects && (j->reasons & WS_R_LINK_INPUTS_ONLY)
-				? "link inputs only" : "no kernels found");
+			/* an input that could not be read is not judged: it is not "nothing to run" */
+			if (a->nerrors && !j->objects)
+				fprintf(r->out, "%snot judged%s: the input could not be read (see the error)\n",
+					col(r, RED), col(r, RESET));
+			else
+				fprintf(r->out, "nothing to run (%s)\n", a->nobjects && (j->reasons & WS_R_LINK_INPUTS_ONLY)
+					? "link inputs only" : "no kernels found");
 			continue;
 		case WS_V_NATIVE:
 			fprintf(r->out, "%sruns%s: native SASS", col(r, GREEN), col(r, RESET));
@@ -573,7 +578,12 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		r->quiet_row = true;            /* the summary leaves its row out too */
 		return;
 	}
-	if (r->nartifacts > r->quiet_packages)
+	if (res->from_tree && !r->cfg->verbose && !strcmp(a->type, "other") && !a->nerrors && !a->nobjects) {
+		r->quiet_other++;               /* a README or a .py under -r: counted, not listed */
+		r->quiet_row = true;
+		return;
+	}
+	if (r->nartifacts > r->quiet_packages + r->quiet_other)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
 	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
@@ -651,11 +661,10 @@ static void env_summary(struct ws_report *r)
 	}
 }
 
+static void summary_table(struct ws_report *r);
+
 void ws_text_summary(struct ws_report *r)
 {
-	if (r->coverage && r->nrows < 2)
-		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
-		      "judges one GPU; --list-gpus names them.\n", r->out);
 	if (r->live_mismatches) {
 		fprintf(r->out, "\n%sLIVE MISMATCHES: %zu%s (prediction and driver disagree; the rules are wrong)\n",
 			col(r, RED), r->live_mismatches, col(r, RESET));
@@ -663,13 +672,27 @@ void ws_text_summary(struct ws_report *r)
 			fprintf(r->out, "  %s: %s: %s\n", r->mismatches.v[i].check, r->mismatches.v[i].where,
 				r->mismatches.v[i].what);
 	}
+	if (r->quiet_other)
+		fprintf(r->out, "\n%zu file%s in no package or object format wheelscan reads, not shown (-v shows them)\n",
+			r->quiet_other, r->quiet_other == 1 ? "" : "s");
+	if (r->nskipped)
+		fprintf(r->out, "\n%zu symbolic link%s skipped (dangling or looping; named on stderr)\n", r->nskipped,
+			r->nskipped == 1 ? "" : "s");
 	if (r->quiet_packages)
 		fprintf(r->out, "\n%zu installed package%s or director%s without CUDA device code not shown (-v shows them)\n",
 			r->quiet_packages, r->quiet_packages == 1 ? "" : "s", r->quiet_packages == 1 ? "y" : "ies");
-	if (r->nrows - r->quiet_packages < 2)
-		return;
 	env_summary(r);
-	fprintf(r->out, "\nsummary: %zu artifacts\n  %-9s %7s %9s %6s", r->nrows - r->quiet_packages, "type", "objects",
+	if (r->nrows - r->quiet_packages - r->quiet_other >= 2)
+		summary_table(r);
+	if (r->coverage)
+		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
+		      "judges one GPU; --list-gpus names them.\n", r->out);
+}
+
+static void summary_table(struct ws_report *r)
+{
+	fprintf(r->out, "\nsummary: %zu artifacts\n  %-9s %7s %9s %6s", r->nrows - r->quiet_packages - r->quiet_other,
+		"type", "objects",
 		"fatbins", "errors");
 	if (r->coverage) {
 		/* a coverage map per row: the compute capabilities it runs on (JIT included) */
@@ -685,8 +708,6 @@ void ws_text_summary(struct ws_report *r)
 			fprintf(r->out, "%s%s%s%s%s\n", n ? runs : "", n && nj ? "; " : "", nj ? "JIT " : "", nj ? jit : "",
 				n || nj ? "" : "-");
 		}
-		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
-		      "judges one GPU; --list-gpus names them.\n", r->out);
 		return;
 	}
 	for (size_t t = 0; t < r->ntargets; t++)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -148,6 +149,66 @@ static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 		ws_hex(md, 32, a->sha256);
 }
 
+/* "-": standard input, spooled into memory within the member limit (a pipe cannot be read
+ * twice, and a zip's directory comes last), then scanned as a file's bytes are. */
+static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_config *cfg, int member_jobs,
+				      const struct ws_scan_opts *so)
+{
+	uint8_t *p = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t max = cfg->lim.max_member_bytes;
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : (size_t)1 << 20;
+			uint8_t *np = ncap > cap ? realloc(p, ncap) : NULL;
+			if (!np) {
+				ws_artifact_error(a, "-", "out of memory reading standard input");
+				free(p);
+				return a;
+			}
+			p = np;
+			cap = ncap;
+		}
+		ssize_t r = read(STDIN_FILENO, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ws_artifact_error(a, "-", "cannot read standard input: %s", strerror(errno));
+			free(p);
+			return a;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			ws_artifact_error(a, "-", "standard input is larger than the %llu-byte member limit "
+					  "(--max-member-size)", (unsigned long long)max);
+			free(p);
+			return a;
+		}
+	}
+	a->size = n;
+	enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
+	if (ws_sha256_mem(p, n, a->sha256, NULL, 0) < 0)
+		a->sha256[0] = 0;
+	if (c == WS_CONTENT_ZIP) {
+		struct ws_scan_opts mo = *so;
+		mo.jobs = 1;
+		struct ws_zip_opts zo;
+		ws_zip_opts_default(&zo);
+		zo.scan = &mo;
+		zo.verify_record = cfg->verify;
+		zo.jobs = member_jobs;
+		zo.hash_file = false;                  /* hashed above */
+		ws_zip_scan_memory(a, p, n, &zo);
+	} else if (c != WS_CONTENT_OTHER) {
+		a->type = ws_content_name(c);
+		ws_scan_memory(a, NULL, p, n, so);
+	}
+	free(p);
+	return a;
+}
+
 struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, int member_jobs,
 				 const struct ws_scan_opts *so, uint64_t *progress)
 {
@@ -157,6 +218,8 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 		return NULL;
 	}
 	a->type = "other";
+	if (!strcmp(path, "-"))
+		return scan_stdin(a, cfg, member_jobs, so);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
@@ -165,7 +228,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 		return a;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		ws_artifact_error(a, path, "not a regular file");
+		ws_artifact_error(a, path, S_ISDIR(st.st_mode) ? "is a directory (use -r)" : "not a regular file");
 		close(fd);
 		return a;
 	}
@@ -178,6 +241,13 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 		return a;
 	}
 	enum ws_content c = ws_sniff(head, (size_t)got);
+	const char *claim = ws_name_claim(path, c, head, (size_t)got);
+	if (claim) {
+		/* never "no device code" about bytes that are not what they say they are */
+		ws_artifact_error(a, path, "%s", claim);
+		close(fd);
+		return a;
+	}
 	if (c == WS_CONTENT_ZIP) {
 		close(fd);
 		/* Zips spread their members over the threads; decoding each member's payloads on
@@ -191,6 +261,9 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 		zo.jobs = member_jobs;
 		zo.progress = progress;
 		ws_zip_scan_file(a, path, &zo);
+		size_t pl = strlen(path);
+		if (pl >= 4 && !strcasecmp(path + pl - 4, ".whl") && strcmp(a->type, "wheel") != 0 && !a->nerrors)
+			ws_artifact_error(a, path, "not a wheel: no .dist-info/WHEEL or RECORD at the top of the zip");
 		return a;
 	}
 	static const char *const types[] = {
@@ -237,6 +310,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 		so.on_container_ctx = &lc;
 	}
 	struct ws_artifact *a;
+	j->res.from_tree = j->in->from_tree;
 	switch (j->in->kind) {
 	case WS_INPUT_DIST:
 		a = ws_scan_distribution(j->in->path, j->in->site, R->cfg->verify, &so);
@@ -416,6 +490,8 @@ int ws_run(struct ws_config *cfg)
 		fprintf(stderr, "wheelscan: %s\n", in.errors[i]);
 		status = 3;
 	}
+	for (size_t i = 0; i < in.nskipped; i++)
+		fprintf(stderr, "wheelscan: skipped %s\n", in.skipped[i]);
 
 	R.njobs = in.n;
 	R.jobs = ws_calloc(in.n ? in.n : 1, sizeof *R.jobs);
@@ -434,6 +510,7 @@ int ws_run(struct ws_config *cfg)
 
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
 				.driver_cuda = R.driver_cuda, .coverage = coverage_mode,
+				.skipped = (const char *const *)in.skipped, .nskipped = in.nskipped,
 				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL};
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet

@@ -8,8 +8,10 @@
  * labelled with the section that holds it, once the section table (which a
  * streamed ELF delivers last) is known.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "ws_decode.h"
 #include "ws_decodeq.h"
@@ -359,6 +361,60 @@ static int search_containers(struct scan *s, struct ws_object *o, uint64_t origi
 		ws_window_release(s->w, pos);
 	}
 	return 0;
+}
+
+/* ---- what a name claims ------------------------------------------------------ */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* "libx.so", "libx.so.12", "libx.so.12.4.1" */
+static bool shared_object_name(const char *base)
+{
+	const char *so = NULL;
+	for (const char *p = strstr(base, ".so"); p; p = strstr(p + 1, ".so"))
+		so = p;
+	if (!so)
+		return false;
+	for (const char *q = so + 3; *q; q++)
+		if (!(isdigit((unsigned char)*q) || (*q == '.' && isdigit((unsigned char)q[1]))))
+			return false;
+	return true;
+}
+
+/* A text file the linker reads in place of a shared object (/usr/lib/.../libc.so). */
+static bool ld_script(const uint8_t *p, size_t n)
+{
+	static const char *const starts[] = {"/* GNU ld script", "OUTPUT_FORMAT", "GROUP", "INPUT"};
+	for (size_t i = 0; i < sizeof starts / sizeof *starts; i++)
+		if (n >= strlen(starts[i]) && !memcmp(p, starts[i], strlen(starts[i])))
+			return true;
+	return false;
+}
+
+const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *head, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (ends_with(base, ".whl"))
+		return c == WS_CONTENT_ZIP ? NULL : n ? "not a wheel: not a zip archive" : "not a wheel: empty file";
+	if (ends_with(base, ".zip"))
+		return c == WS_CONTENT_ZIP ? NULL : n ? "not a zip archive" : "empty file named as a zip archive";
+	if (ends_with(base, ".dll") || ends_with(base, ".pyd"))
+		return c == WS_CONTENT_PE ? NULL : n ? "not a PE image (a .dll or .pyd must be one)" : "empty file named as a PE image";
+	if (shared_object_name(base) || ends_with(base, ".o"))
+		return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || (c == WS_CONTENT_OTHER && ld_script(head, n)) ? NULL :
+		       n ? "not an ELF file (nor a linker script)" : "empty file named as an ELF object";
+	if (ends_with(base, ".a"))
+		return c == WS_CONTENT_AR ? NULL : n ? "not an ar archive" : "empty file named as an ar archive";
+	if (ends_with(base, ".cubin"))
+		return c == WS_CONTENT_CUBIN ? NULL : n ? "not a cubin (an ELF file for EM_CUDA)" : "empty cubin";
+	if (ends_with(base, ".fatbin"))
+		return c == WS_CONTENT_FATBIN ? NULL : n ? "not a fatbin container" : "empty fatbin";
+	return NULL;
 }
 
 /* ---- object kinds ---------------------------------------------------------- */

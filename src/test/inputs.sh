@@ -27,6 +27,46 @@ if [ "$(id -u)" != 0 ]; then
 	check "unreadable file named" 'grep -q "secret.so.*Permission denied" "$t/err"'
 	rm -f "$t/mirror/secret.so"
 fi
+# Honesty: what a name promises and the bytes do not keep is an error naming the file, exit 3,
+# and the other inputs are still reported.
+mkdir -p "$t/h/dir"
+printf '<html><body>404 Not Found</body></html>\n' >"$t/h/x-1.0-py3-none-any.whl"
+: >"$t/h/empty-1.0-py3-none-any.whl"
+python3 -c "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1],'w'); z.writestr('a.py','x=1'); z.close()" "$t/h/nodist-1.0-py3-none-any.whl"
+head -c 5000 /dev/zero | tr '\0' 'q' >"$t/h/libx.so"
+cp "$t/h/libx.so" "$t/h/y.dll"
+printf '/* GNU ld script\n   Use the shared library. */\nGROUP ( /lib/libc.so.6 )\n' >"$t/h/libc.so"
+"$WS_BIN" --no-progress --gpu sm_120 --require sm_120 "$t/h/x-1.0-py3-none-any.whl" "$t/h/empty-1.0-py3-none-any.whl" \
+	"$t/h/nodist-1.0-py3-none-any.whl" "$t/h/libx.so" "$t/h/y.dll" "$t/h/dir" "$t/h/libc.so" $F/multi.so >"$t/o" 2>"$t/err"; rc=$?
+check "claims not kept: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "a 404 page named .whl" 'grep -q "x-1.0-py3-none-any.whl.: not a wheel: not a zip archive" "$t/err"'
+check "an empty .whl" 'grep -q "empty-1.0-py3-none-any.whl.: not a wheel: empty file" "$t/err"'
+check "a zip without dist-info named .whl" 'grep -q "nodist-1.0-py3-none-any.whl.: not a wheel: no .dist-info/WHEEL or RECORD" "$t/err"'
+check "random bytes named .so" 'grep -q "libx.so.: not an ELF file" "$t/err"'
+check "random bytes named .dll" 'grep -q "y.dll.: not a PE image" "$t/err"'
+check "a directory without -r" 'grep -q "dir.: is a directory (use -r)" "$t/err"'
+check "a linker script named .so is fine" '! grep -q "libc.so" "$t/err"'
+check "the good input is still judged" 'grep -q "multi.so  (elf-so" "$t/o" && grep -q "=> sm_120: runs: native SASS" "$t/o"'
+check "nothing claims no device code for a bad input" '! grep -B1 "no CUDA device code found" "$t/o" | grep -q "x-1.0-py3"'
+# A -r root that is a link is followed; dangling and looping links are named; files in no
+# format are counted, not listed.
+mkdir -p "$t/real"; cp $F/multi.so "$t/real/"; cp $F/README.md "$t/real/notes.txt"
+ln -s "$t/real" "$t/rlink"; ln -s /nonexistent "$t/real/dangling"; ln -s l1 "$t/real/l2"; ln -s l2 "$t/real/l1"
+"$WS_BIN" --no-progress -r "$t/rlink" >"$t/o" 2>"$t/err"; rc=$?
+check "-r on a link: exit 0 ($rc)" '[ $rc -eq 0 ]'
+check "-r on a link scans its files, spelled as given" 'grep -q "rlink/multi.so  (elf-so" "$t/o"'
+check "a dangling link is named" 'grep -q "skipped .*rlink/dangling: dangling symbolic link" "$t/err"'
+check "a looping link is named" 'grep -q "skipped .*rlink/l1: symbolic link loop" "$t/err"'
+check "skipped links counted" 'grep -q "3 symbolic links skipped" "$t/o"'
+check "a file in no format is counted, not listed" 'grep -q "1 file in no package or object format" "$t/o" && ! grep -q "notes.txt" "$t/o"'
+"$WS_BIN" --no-progress --json -r "$t/rlink" >"$t/o" 2>/dev/null
+check "skipped links in JSON" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert sorted(s[\"reason\"] for s in d[\"skipped\"]) == [\"dangling symbolic link\", \"symbolic link loop\", \"symbolic link loop\"]" "$t/o"'
+# Standard input
+cat $F/example.whl | "$WS_BIN" --no-progress --gpu sm_120 - >"$t/o" 2>"$t/err"; rc=$?
+check "cat x.whl | wheelscan -: exit 0 ($rc)" '[ $rc -eq 0 ]'
+check "a wheel from standard input, RECORD verified" 'grep -q "^-  (wheel" "$t/o" && grep -q "RECORD  ok" "$t/o" && grep -q "=> sm_120: runs" "$t/o"'
+cat $F/old-only.so | "$WS_BIN" --no-progress --gpu sm_120 - >"$t/o" 2>"$t/err"; rc=$?
+check "an ELF file from standard input ($rc)" '[ $rc -eq 1 ] && grep -q "^-  (elf-so" "$t/o"'
 printf '%s\n%s\n' $F/multi.so $F/ptx-only-80.fatbin > "$t/list"
 out=$("$WS_BIN" --no-progress -q --files-from "$t/list"); rc=$?
 check "--files-from reads the list" 'printf "%s" "$out" | grep -q "ptx-only-80.fatbin"'
