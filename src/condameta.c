@@ -228,6 +228,28 @@ static bool object(struct jp *j, bool (*member)(struct jp *, const char *, void 
 	}
 }
 
+/* Walks the items of an array, calling item() for each; item consumes the value. */
+static bool array(struct jp *j, bool (*item)(struct jp *, void *), void *ctx)
+{
+	if (!expect(j, '['))
+		return false;
+	skip_ws(j);
+	if (j->p < j->end && *j->p == ']') {
+		j->p++;
+		return true;
+	}
+	for (;;) {
+		if (!item(j, ctx))
+			return false;
+		skip_ws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			continue;
+		}
+		return expect(j, ']');
+	}
+}
+
 /* ---- the record ------------------------------------------------------------------- */
 
 static bool add_file(struct ws_conda_pkg *pkg, const char *path)
@@ -272,45 +294,31 @@ static bool path_member(struct jp *j, const char *key, void *vctx)
 	return skip_value(j);
 }
 
-static bool paths_array(struct jp *j, struct ws_conda_pkg *pkg)
+/* One object of paths_data.paths. */
+static bool path_item(struct jp *j, void *vpkg)
 {
-	if (!expect(j, '['))
-		return false;
-	skip_ws(j);
-	if (j->p < j->end && *j->p == ']') {
-		j->p++;
-		return true;
-	}
-	for (;;) {
-		struct path_ctx *c = ws_calloc(1, sizeof *c);
-		if (!c)
-			return fail(j, "out of memory");
-		c->pkg = pkg;
-		c->size = -1;
-		bool ok = object(j, path_member, c);
-		if (ok && c->path[0]) {
-			if (!add_file(pkg, c->path)) {
-				free(c);
-				return fail(j, "too many files");
-			}
-			struct ws_conda_file *f = &pkg->files[pkg->nfiles - 1];
-			/* conda rewrites the install prefix inside some files: their sha256 is of the
-			 * package's copy, sha256_in_prefix (newer conda) of the installed one */
-			const char *sha = c->sha_in_prefix[0] ? c->sha_in_prefix : c->placeholder ? "" : c->sha;
-			if (strlen(sha) == 64)
-				memcpy(f->sha256, sha, 65);
-			f->size = c->placeholder && !c->sha_in_prefix[0] ? -1 : c->size;
+	struct ws_conda_pkg *pkg = vpkg;
+	struct path_ctx *c = ws_calloc(1, sizeof *c);
+	if (!c)
+		return fail(j, "out of memory");
+	c->pkg = pkg;
+	c->size = -1;
+	bool ok = object(j, path_member, c);
+	if (ok && c->path[0]) {
+		if (!add_file(pkg, c->path)) {
+			free(c);
+			return fail(j, "too many files");
 		}
-		free(c);
-		if (!ok)
-			return false;
-		skip_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		return expect(j, ']');
+		struct ws_conda_file *f = &pkg->files[pkg->nfiles - 1];
+		/* conda rewrites the install prefix inside some files: their sha256 is of the
+		 * package's copy, sha256_in_prefix (newer conda) of the installed one */
+		const char *sha = c->sha_in_prefix[0] ? c->sha_in_prefix : c->placeholder ? "" : c->sha;
+		if (strlen(sha) == 64)
+			memcpy(f->sha256, sha, 65);
+		f->size = c->placeholder && !c->sha_in_prefix[0] ? -1 : c->size;
 	}
+	free(c);
+	return ok;
 }
 
 static bool paths_data_member(struct jp *j, const char *key, void *ctx)
@@ -318,33 +326,18 @@ static bool paths_data_member(struct jp *j, const char *key, void *ctx)
 	struct ws_conda_pkg *pkg = ctx;
 	if (!strcmp(key, "paths")) {
 		pkg->have_paths_data = true;
-		return paths_array(j, pkg);
+		return array(j, path_item, pkg);
 	}
 	return skip_value(j);
 }
 
-static bool files_array(struct jp *j, struct ws_conda_pkg *pkg)
+/* One string of the plain "files" list. */
+static bool file_item(struct jp *j, void *vpkg)
 {
 	char path[STRING_MAX];
-	if (!expect(j, '['))
+	if (!string(j, path, sizeof path))
 		return false;
-	skip_ws(j);
-	if (j->p < j->end && *j->p == ']') {
-		j->p++;
-		return true;
-	}
-	for (;;) {
-		if (!string(j, path, sizeof path))
-			return false;
-		if (!add_file(pkg, path))
-			return fail(j, "too many files");
-		skip_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		return expect(j, ']');
-	}
+	return add_file(vpkg, path) || fail(j, "too many files");
 }
 
 static bool top_member(struct jp *j, const char *key, void *ctx)
@@ -367,7 +360,7 @@ static bool top_member(struct jp *j, const char *key, void *ctx)
 		return object(j, paths_data_member, pkg);
 	}
 	if (!strcmp(key, "files") && !pkg->have_paths_data)
-		return files_array(j, pkg);
+		return array(j, file_item, pkg);
 	return skip_value(j);
 }
 

@@ -149,6 +149,20 @@ static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 		ws_hex(md, 32, a->sha256);
 }
 
+/* The zip reader's options for one input: zips spread their members over the threads;
+ * decoding each member's payloads on threads as well would hold several members' largest
+ * entries at once, so members decode on one thread each. */
+static void zip_opts(struct ws_zip_opts *zo, struct ws_scan_opts *mo, const struct ws_scan_opts *so,
+		     const struct ws_config *cfg, int member_jobs)
+{
+	*mo = *so;
+	mo->jobs = 1;
+	ws_zip_opts_default(zo);
+	zo->scan = mo;
+	zo->verify_record = cfg->verify;
+	zo->jobs = member_jobs;
+}
+
 /* "-": standard input, spooled into memory within the member limit (a pipe cannot be read
  * twice, and a zip's directory comes last), then scanned as a file's bytes are. */
 static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_config *cfg, int member_jobs,
@@ -192,13 +206,9 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	if (ws_sha256_mem(p, n, a->sha256, NULL, 0) < 0)
 		a->sha256[0] = 0;
 	if (c == WS_CONTENT_ZIP) {
-		struct ws_scan_opts mo = *so;
-		mo.jobs = 1;
+		struct ws_scan_opts mo;
 		struct ws_zip_opts zo;
-		ws_zip_opts_default(&zo);
-		zo.scan = &mo;
-		zo.verify_record = cfg->verify;
-		zo.jobs = member_jobs;
+		zip_opts(&zo, &mo, so, cfg, member_jobs);
 		zo.hash_file = false;                  /* hashed above */
 		ws_zip_scan_memory(a, p, n, &zo);
 	} else if (c != WS_CONTENT_OTHER) {
@@ -250,15 +260,9 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	}
 	if (c == WS_CONTENT_ZIP) {
 		close(fd);
-		/* Zips spread their members over the threads; decoding each member's payloads on
-		 * threads as well would hold several members' largest entries at once. */
-		struct ws_scan_opts mo = *so;
-		mo.jobs = 1;
+		struct ws_scan_opts mo;
 		struct ws_zip_opts zo;
-		ws_zip_opts_default(&zo);
-		zo.scan = &mo;
-		zo.verify_record = cfg->verify;
-		zo.jobs = member_jobs;
+		zip_opts(&zo, &mo, so, cfg, member_jobs);
 		zo.progress = progress;
 		ws_zip_scan_file(a, path, &zo);
 		size_t pl = strlen(path);
