@@ -180,6 +180,52 @@ static ssize_t find_input(const struct ws_inputs *in, size_t first, const char *
 }
 
 
+/* The inputs below directory dir ("dir/..."), as the range [*lo, *hi) of the sorted
+ * in->v[first..n): they are contiguous ('/' sorts after '-' and '.'). */
+static void below(const struct ws_inputs *in, size_t first, const char *dir, size_t dl, size_t *lo, size_t *hi)
+{
+	size_t a = first, b = in->n;
+	while (a < b) {                          /* the first path >= "dir/" */
+		size_t mid = a + (b - a) / 2;
+		int c = strncmp(in->v[mid].path, dir, dl);
+		if (c < 0 || (c == 0 && (unsigned char)in->v[mid].path[dl] < '/'))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (a < in->n && !strncmp(in->v[a].path, dir, dl) && in->v[a].path[dl] == '/')
+		a++;
+	*hi = a;
+}
+
+/* Marks the inputs "root/ROW" for the rows an environment's record lists as owned (1): rows
+ * points at the path of the first of nrows records, stride bytes apart (RECORD lines, conda files);
+ * returns their total size. Rows outside root (absolute, "..") are not followed. */
+static uint64_t own_rows(const struct ws_inputs *in, size_t first, uint8_t *owner, const char *root,
+			 const char *const *rows, size_t nrows, size_t stride)
+{
+	uint64_t size = 0;
+	size_t rl = strlen(root);
+	for (size_t r = 0; r < nrows; r++) {
+		const char *row = *(const char *const *)((const char *)rows + r * stride);
+		if (!ws_record_row_inside(row))
+			continue;
+		size_t fl = rl + 1 + strlen(row) + 1;
+		char *full = ws_malloc(fl);
+		if (!full)
+			break;
+		snprintf(full, fl, "%s/%s", root, row);
+		ssize_t k = find_input(in, first, full);
+		free(full);
+		if (k >= 0 && !owner[k - (ssize_t)first]) {
+			owner[k - (ssize_t)first] = 1;
+			size += in->v[k].size;
+		}
+	}
+	return size;
+}
+
 /* Turns the files of in->v[first..] (sorted) that belong to Python environments into one
  * input per installed distribution and one per directory of files no RECORD owns. */
 static int group_environments(struct ws_inputs *in, size_t first)
@@ -208,29 +254,17 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		struct ws_conda_pkg pkg;
 		char err[256];
 		uint64_t size = 0;
-		if (text && ws_conda_parse(&pkg, text, len, err, sizeof err) == 0) {
-			for (size_t r = 0; r < pkg.nfiles; r++) {
-				if (!ws_record_row_inside(pkg.files[r].path))
-					continue;
-				size_t fl = pl + 1 + strlen(pkg.files[r].path) + 1;
-				char *full = ws_malloc(fl);
-				if (!full)
-					break;
-				snprintf(full, fl, "%s/%s", prefix, pkg.files[r].path);
-				ssize_t k = find_input(in, first, full);
-				free(full);
-				if (k >= 0 && !owner[k - (ssize_t)first]) {
-					owner[k - (ssize_t)first] = 1;
-					size += in->v[k].size;
-				}
-			}
+		size_t lo, hi;
+		if (text && prefix && ws_conda_parse(&pkg, text, len, err, sizeof err) == 0) {
+			size = own_rows(in, first, owner, prefix, (const char *const *)&pkg.files[0].path, pkg.nfiles,
+					sizeof *pkg.files);
 			ws_conda_free(&pkg);
 		}
 		free(text);
 		/* conda's own metadata (the records, history) belongs to no package */
-		for (size_t k = first; k < in->n; k++)
-			if (!strncmp(in->v[k].path, in->v[i].path, pl + strlen("/conda-meta/")) &&
-			    !strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
+		below(in, first, in->v[i].path, pl + strlen("/conda-meta"), &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
+			if (!strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
 				owner[k - first] = 3;
 		owner[i - first] = 1;
 		if (!prefix || !add(&add_in, in->v[i].path, size)) {
@@ -239,9 +273,9 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		}
 		add_in.v[add_in.n - 1].kind = WS_INPUT_CONDA;
 		add_in.v[add_in.n - 1].site = prefix;
-		for (size_t k = first; k < in->n; k++)
-			if (!strncmp(in->v[k].path, prefix, pl) && in->v[k].path[pl] == '/')
-				note_site(site_of, k - first, prefix);
+		below(in, first, prefix, pl, &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
+			note_site(site_of, k - first, prefix);
 	}
 	for (size_t i = first; i < in->n; i++) {
 		size_t sl = record_site(in->v[i].path);
@@ -256,27 +290,16 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		struct ws_record_index rec = {0};
 		char err[256];
 		uint64_t size = 0;
-		if (text && ws_record_parse(&rec, text, len, err, sizeof err) == 0) {
-			for (uint32_t r = 0; r < rec.n; r++) {
-				if (!ws_record_row_inside(rec.line[r].path))
-					continue;
-				size_t fl = sl + 1 + strlen(rec.line[r].path) + 1;
-				char *full = ws_malloc(fl);
-				if (!full)
-					break;
-				snprintf(full, fl, "%s/%s", site, rec.line[r].path);
-				ssize_t k = find_input(in, first, full);
-				free(full);
-				if (k >= 0 && !owner[k - (ssize_t)first]) {
-					owner[k - (ssize_t)first] = 1;
-					size += in->v[k].size;
-				}
-			}
-		}
+		size_t lo, hi;
+		if (text && ws_record_parse(&rec, text, len, err, sizeof err) == 0 && rec.n)
+			size = own_rows(in, first, owner, site, (const char *const *)&rec.line[0].path, rec.n,
+					sizeof *rec.line);
 		/* the dist-info's own files are the distribution's, listed or not */
-		for (size_t k = first; k < in->n; k++)
-			if (!strncmp(in->v[k].path, distinfo ? distinfo : "", dl) && in->v[k].path[dl] == '/')
+		if (distinfo) {
+			below(in, first, distinfo, dl, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
 				owner[k - first] = 1;
+		}
 		ws_record_index_free(&rec);
 		free(text);
 		if (!site || !distinfo || !add(&add_in, distinfo, size)) {
@@ -287,9 +310,9 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		add_in.v[add_in.n - 1].kind = WS_INPUT_DIST;
 		add_in.v[add_in.n - 1].site = site;
 		free(distinfo);
-		for (size_t k = first; k < in->n; k++)
-			if (!strncmp(in->v[k].path, site, sl) && in->v[k].path[sl] == '/')
-				note_site(site_of, k - first, add_in.v[add_in.n - 1].site);
+		below(in, first, site, sl, &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
+			note_site(site_of, k - first, site);
 	}
 	/* loose files: grouped by their first directory below the environment */
 	for (size_t k = first; k < in->n; k++) {
