@@ -98,6 +98,18 @@ static void names_from_dir(struct ws_wheel_info *w, const char *distinfo)
 		w->meta_version = ws_strndup(dash + 1, (size_t)(end - dash - 1));
 }
 
+/* An empty artifact for path; NULL when out of memory. */
+static struct ws_artifact *new_artifact(const char *path, const char *type)
+{
+	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	if (!a || !(a->path = ws_strdup(path))) {
+		free(a);
+		return NULL;
+	}
+	a->type = type;
+	return a;
+}
+
 static bool push(char ***v, size_t *n, const char *s)
 {
 	char **nv = ws_reallocarray(*v, *n + 1, sizeof *nv);
@@ -113,14 +125,11 @@ static bool push(char ***v, size_t *n, const char *s)
 struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site, bool verify,
 					 const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	struct ws_artifact *a = new_artifact(distinfo, "installed");
 	char path[4096], shown[160];
 	size_t len = 0;
-	if (!a || !(a->path = ws_strdup(distinfo))) {
-		free(a);
+	if (!a)
 		return NULL;
-	}
-	a->type = "installed";
 	if (!(a->wheel = ws_calloc(1, sizeof *a->wheel)))
 		return a;
 	snprintf(path, sizeof path, "%s/METADATA", distinfo);
@@ -197,15 +206,12 @@ static int build_cuda(const char *build)
 struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix, bool verify,
 					  const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	struct ws_artifact *a = new_artifact(record, "installed");
 	struct ws_conda_pkg pkg;
 	char path[4096], shown[160], err[WS_ERRMAX];
 	size_t len = 0;
-	if (!a || !(a->path = ws_strdup(record))) {
-		free(a);
+	if (!a)
 		return NULL;
-	}
-	a->type = "installed";
 	char *text = ws_read_small(record, RECORD_MAX, &len);
 	if (!text) {
 		ws_artifact_error(a, record, "cannot read: %s", strerror(errno));
@@ -258,13 +264,10 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
 				  const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = ws_calloc(1, sizeof *a);
+	struct ws_artifact *a = new_artifact(dir, "directory");
 	size_t sl = strlen(site);
-	if (!a || !(a->path = ws_strdup(dir))) {
-		free(a);
+	if (!a)
 		return NULL;
-	}
-	a->type = "directory";
 	for (size_t i = 0; i < nfiles; i++) {
 		struct file_result res;
 		const char *member = strncmp(files[i], site, sl) == 0 && files[i][sl] == '/' ? files[i] + sl + 1 : files[i];

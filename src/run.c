@@ -270,12 +270,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 			ws_artifact_error(a, path, "not a wheel: no .dist-info/WHEEL or RECORD at the top of the zip");
 		return a;
 	}
-	static const char *const types[] = {
-		[WS_CONTENT_OTHER] = "other", [WS_CONTENT_ELF] = "elf", [WS_CONTENT_CUBIN] = "cubin",
-		[WS_CONTENT_AR] = "archive", [WS_CONTENT_FATBIN] = "fatbin", [WS_CONTENT_PTX] = "ptx",
-		[WS_CONTENT_ZIP] = "zip", [WS_CONTENT_PE] = "pe",
-	};
-	a->type = types[c];
+	a->type = ws_content_name(c);
 	if (st.st_size == 0) {
 		close(fd);
 		return a;
