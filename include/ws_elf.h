@@ -20,10 +20,18 @@ struct ws_elf_section {
 	char name[64];
 };
 
+/* [lo, last] holds no other section than sec (the first in table order that covers it). */
+struct ws_elf_span {
+	uint64_t lo, last;
+	uint32_t sec;
+};
+
 struct ws_elf_sections {
 	struct ws_elf_section *s;
 	uint32_t n;
 	uint32_t strndx;
+	struct ws_elf_span *span;      /* sorted, disjoint; built by ws_elf_index_sections */
+	uint32_t nspan;
 };
 
 /* Decodes a 64-byte ELF64 little-endian header. Returns 0, or -1 with the
@@ -40,7 +48,12 @@ int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
 /* Names every section from the section-name table's bytes. */
 void ws_elf_name_sections(struct ws_elf_sections *s, const uint8_t *strtab, size_t n);
 
-/* The name of the non-NOBITS section holding file offset off, or NULL. */
+/* Builds the offset index that ws_elf_section_at searches: O(n log n) once, so labelling
+ * C containers costs O(C log n), not O(C n). Returns 0, or -1 when out of memory. */
+int ws_elf_index_sections(struct ws_elf_sections *s);
+
+/* The name of the first non-NOBITS section (in table order) holding file offset off, or
+ * NULL; sections must have been indexed. */
 const char *ws_elf_section_at(const struct ws_elf_sections *s, uint64_t off);
 
 void ws_elf_sections_free(struct ws_elf_sections *s);

@@ -21,7 +21,9 @@ struct cover {
 
 struct side {
 	struct cover *v;
-	size_t n;
+	uint32_t n, cap;
+	struct ws_strpool keys;       /* distinct keys, so matching two sides is linear */
+	uint32_t *first, firstcap;    /* keys index -> the first cover with that key */
 	uint32_t errors;
 };
 
@@ -31,11 +33,11 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 		s->errors++;
 	for (uint32_t i = 0; i < a->nobjects; i++) {
 		const struct ws_object *o = &a->objects[i];
-		struct cover *v = ws_reallocarray(s->v, s->n + 1, sizeof *v);
-		if (!v)
+		if (!ws_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v)) {
+			s->errors++;
 			return;
-		s->v = v;
-		struct cover *c = &v[s->n++];
+		}
+		struct cover *c = &s->v[s->n++];
 		memset(c, 0, sizeof *c);
 		char key[2048];
 		if (o->member)
@@ -43,6 +45,18 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 		else
 			snprintf(key, sizeof key, "%s", prefix);
 		c->key = ws_strdup(key);
+		/* room for a new key's first cover before the key goes in, so the two never disagree */
+		uint32_t nkeys = s->keys.n, ki = UINT32_MAX;
+		if (c->key && ws_grow((void **)&s->first, &s->firstcap, nkeys + 1, sizeof *s->first))
+			ki = ws_strpool_intern(&s->keys, key, strlen(key));
+		if (ki == UINT32_MAX) {
+			s->n--;
+			free(c->key);
+			s->errors++;
+			return;
+		}
+		if (ki == nkeys)
+			s->first[ki] = s->n - 1;
 		/* architectures of the code that matters: not device-link stubs, and link
 		 * inputs only where the object is nothing but link inputs */
 		for (uint32_t k = 0; k < o->nfatbins; k++)
@@ -60,12 +74,14 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 
 static void side_free(struct side *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
+	for (uint32_t i = 0; i < s->n; i++) {
 		free(s->v[i].key);
 		ws_strpool_free(&s->v[i].archs);
 		ws_strpool_free(&s->v[i].kernels);
 	}
 	free(s->v);
+	free(s->first);
+	ws_strpool_free(&s->keys);
 }
 
 static int load_side(const struct ws_config *cfg, const char *path, struct side *s)
@@ -111,18 +127,13 @@ static int load_side(const struct ws_config *cfg, const char *path, struct side 
 
 static const struct cover *find(const struct side *s, const char *key)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].key, key))
-			return &s->v[i];
-	return NULL;
+	uint32_t i = ws_strpool_find(&s->keys, key, strlen(key));
+	return i == UINT32_MAX ? NULL : &s->v[s->first[i]];
 }
 
 static bool pool_has(const struct ws_strpool *p, const char *s)
 {
-	for (uint32_t i = 0; i < p->n; i++)
-		if (!strcmp(p->str[i], s))
-			return true;
-	return false;
+	return ws_strpool_find(p, s, strlen(s)) != UINT32_MAX;
 }
 
 /* Names in a but not in b, space separated into buf; returns how many. */

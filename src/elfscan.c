@@ -82,22 +82,128 @@ void ws_elf_name_sections(struct ws_elf_sections *s, const uint8_t *strtab, size
 	}
 }
 
-const char *ws_elf_section_at(const struct ws_elf_sections *s, uint64_t off)
+/* A section as an inclusive range [lo, last]: last saturates, so a range that runs off the
+ * end of the 64-bit space still holds every offset the linear definition gives it. */
+struct range {
+	uint64_t lo, last;
+	uint32_t sec;
+};
+
+static int by_lo(const void *a, const void *b)
 {
+	const struct range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : (x->sec > y->sec) - (x->sec < y->sec);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Min-heap of ranges keyed by section index: the covering section that wins is the
+ * first in table order, as a linear scan of the table would find. */
+static void heap_push(struct range *h, uint32_t *n, struct range r)
+{
+	uint32_t i = (*n)++;
+	while (i && h[(i - 1) / 2].sec > r.sec) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = r;
+}
+
+static void heap_pop(struct range *h, uint32_t *n)
+{
+	struct range last = h[--*n];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1].sec < h[c].sec)
+			c++;
+		if (h[c].sec >= last.sec)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+}
+
+int ws_elf_index_sections(struct ws_elf_sections *s)
+{
+	free(s->span);
+	s->span = NULL;
+	s->nspan = 0;
+	uint32_t m = 0, ncut = 0, nheap = 0, nspan = 0;
+	struct range *r = ws_calloc(s->n ? s->n : 1, sizeof *r), *heap = ws_calloc(s->n ? s->n : 1, sizeof *heap);
+	uint64_t *cut = ws_calloc(s->n ? (size_t)s->n * 2 : 1, sizeof *cut);
+	struct ws_elf_span *span = ws_calloc(s->n ? (size_t)s->n * 2 : 1, sizeof *span);
+	if (!r || !heap || !cut || !span) {
+		free(r), free(heap), free(cut), free(span);
+		return -1;
+	}
 	for (uint32_t i = 1; i < s->n; i++) {
 		const struct ws_elf_section *c = &s->s[i];
-		if (c->type == SHT_NOBITS_ || c->type == 0)
+		if (c->type == SHT_NOBITS_ || c->type == 0 || c->size == 0)
 			continue;
-		if (off >= c->offset && off - c->offset < c->size)
-			return c->name;
+		uint64_t last = c->size - 1 > UINT64_MAX - c->offset ? UINT64_MAX : c->offset + (c->size - 1);
+		r[m++] = (struct range){c->offset, last, i};
+		cut[ncut++] = c->offset;
+		if (last != UINT64_MAX)
+			cut[ncut++] = last + 1;
 	}
-	return NULL;
+	qsort(r, m, sizeof *r, by_lo);
+	qsort(cut, ncut, sizeof *cut, by_u64);
+	/* Sweep the cut points: between two of them the set of covering sections is fixed. */
+	uint32_t next = 0;
+	for (uint32_t k = 0; k < ncut; k++) {
+		if (k && cut[k] == cut[k - 1])
+			continue;
+		uint64_t at = cut[k];
+		while (next < m && r[next].lo <= at)
+			heap_push(heap, &nheap, r[next++]);
+		while (nheap && heap[0].last < at)
+			heap_pop(heap, &nheap);
+		if (!nheap)
+			continue;
+		uint32_t k2 = k + 1;
+		while (k2 < ncut && cut[k2] == at)
+			k2++;
+		uint64_t end = k2 < ncut ? cut[k2] - 1 : UINT64_MAX;
+		if (nspan && span[nspan - 1].sec == heap[0].sec && span[nspan - 1].last + 1 == at)
+			span[nspan - 1].last = end;
+		else
+			span[nspan++] = (struct ws_elf_span){at, end, heap[0].sec};
+	}
+	free(r), free(heap), free(cut);
+	s->span = span;
+	s->nspan = nspan;
+	return 0;
+}
+
+const char *ws_elf_section_at(const struct ws_elf_sections *s, uint64_t off)
+{
+	uint32_t lo = 0, hi = s->nspan;             /* the last span starting at or before off */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->span[mid].lo <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || off > s->span[lo - 1].last)
+		return NULL;
+	return s->s[s->span[lo - 1].sec].name;
 }
 
 void ws_elf_sections_free(struct ws_elf_sections *s)
 {
 	if (s) {
 		free(s->s);
+		free(s->span);
 		memset(s, 0, sizeof *s);
 	}
 }

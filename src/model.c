@@ -64,6 +64,25 @@ static bool strpool_rehash(struct ws_strpool *p, uint32_t hcap)
 	return true;
 }
 
+/* Probes for s (hash h): its index, or UINT32_MAX with *slot at the empty place for it. */
+static uint32_t strpool_probe(const struct ws_strpool *p, uint64_t h, const char *s, size_t len, uint32_t *slot)
+{
+	uint32_t k = (uint32_t)h & (p->hcap - 1);
+	for (; p->hash[k]; k = (k + 1) & (p->hcap - 1)) {
+		uint32_t i = p->hash[k] - 1;
+		if (p->h64[i] == h && (p->hash_only || (strncmp(p->str[i], s, len) == 0 && p->str[i][len] == '\0')))
+			return i;
+	}
+	*slot = k;
+	return UINT32_MAX;
+}
+
+uint32_t ws_strpool_find(const struct ws_strpool *p, const char *s, size_t len)
+{
+	uint32_t k;
+	return p->hcap ? strpool_probe(p, str_hash(s, len), s, len, &k) : UINT32_MAX;
+}
+
 uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
 {
 	if (p->n >= UINT32_MAX / 4)
@@ -71,13 +90,9 @@ uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
 	if ((uint64_t)(p->n + 1) * 2 > p->hcap && !strpool_rehash(p, p->hcap ? p->hcap * 2 : 64))
 		return UINT32_MAX;
 	uint64_t h = str_hash(s, len);
-	uint32_t k = (uint32_t)h & (p->hcap - 1);
-	while (p->hash[k]) {
-		uint32_t i = p->hash[k] - 1;
-		if (p->h64[i] == h && (p->hash_only || (strncmp(p->str[i], s, len) == 0 && p->str[i][len] == '\0')))
-			return i;
-		k = (k + 1) & (p->hcap - 1);
-	}
+	uint32_t k, found = strpool_probe(p, h, s, len, &k);
+	if (found != UINT32_MAX)
+		return found;
 	uint32_t cap = p->cap;
 	if (!ws_grow((void **)&p->str, &cap, p->n + 1, sizeof *p->str) ||
 	    !ws_grow((void **)&p->h64, &p->cap, p->n + 1, sizeof *p->h64))

@@ -535,6 +535,10 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 			search_containers(s, o, origin, after, limit);
 	}
 	finish_object(s, o);
+	if (sec.n && ws_elf_index_sections(&sec) < 0) {
+		obj_error(s, o, "out of memory indexing the section table");
+		ws_elf_sections_free(&sec);
+	}
 	label_sections(o, 0, sec.n ? &sec : NULL);
 	ws_elf_sections_free(&sec);
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;

@@ -1,7 +1,22 @@
 /* fuzz_elf.c - libFuzzer target: host ELF header, extended numbering, section table,
- * section names and offset lookup, each given only the bytes the file has. */
+ * section names and offset lookup (checked against a linear scan), each given only the bytes the file has. */
 #include "fuzz.h"
 #include "ws_elf.h"
+
+#define SHT_NOBITS_ 8
+
+/* The definition the index must keep: the first section in table order holding off. */
+static const char *linear_section_at(const struct ws_elf_sections *s, uint64_t off)
+{
+	for (uint32_t i = 1; i < s->n; i++) {
+		const struct ws_elf_section *c = &s->s[i];
+		if (c->type == SHT_NOBITS_ || c->type == 0)
+			continue;
+		if (off >= c->offset && off - c->offset < c->size)
+			return c->name;
+	}
+	return NULL;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,9 +50,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (uint32_t i = 0; i < sec.n; i++)
 			if (strnlen(sec.s[i].name, sizeof sec.s[i].name) == sizeof sec.s[i].name)
 				abort();
-		for (uint64_t off = 0; off < size; off += 1 + size / 16)
-			ws_elf_section_at(&sec, off);
-		ws_elf_section_at(&sec, UINT64_MAX);
+		if (ws_elf_index_sections(&sec) == 0) {
+			/* the index must answer as a scan of the table in order would */
+			for (uint32_t i = 0; i < sec.n; i++) {
+				const struct ws_elf_section *c = &sec.s[i];
+				uint64_t probe[4] = {c->offset, c->offset + c->size, c->offset + c->size - 1, c->offset - 1};
+				for (int k = 0; k < 4; k++)
+					if (ws_elf_section_at(&sec, probe[k]) != linear_section_at(&sec, probe[k]))
+						abort();
+			}
+			for (uint64_t off = 0; off < size; off += 1 + size / 16)
+				if (ws_elf_section_at(&sec, off) != linear_section_at(&sec, off))
+					abort();
+			if (ws_elf_section_at(&sec, UINT64_MAX) != linear_section_at(&sec, UINT64_MAX))
+				abort();
+		}
 	}
 	ws_elf_sections_free(&sec);
 	fuzz_ro_free(&ro);

@@ -658,6 +658,50 @@ static void test_fixtures(void)
 	test_fixture("testdata/fixtures/k_exe", "sm_80(1)compute_80(1)", 3);
 }
 
+/* The section index against the definition it replaces (first section in table order),
+ * on tables with overlaps, nesting, empty and NOBITS sections and ranges that run off the
+ * 64-bit end: one check per table, failing on the first offset that disagrees. */
+static const char *linear_section_at(const struct ws_elf_sections *s, uint64_t off)
+{
+	for (uint32_t i = 1; i < s->n; i++) {
+		const struct ws_elf_section *c = &s->s[i];
+		if (c->type == 8 || c->type == 0)
+			continue;
+		if (off >= c->offset && off - c->offset < c->size)
+			return c->name;
+	}
+	return NULL;
+}
+
+static void test_elf_section_index(void)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	bool same = true;
+	for (int table = 0; same && table < 200; table++) {
+		struct ws_elf_sections s = {0};
+		s.n = 1 + (uint32_t)(table % 40);
+		s.s = calloc(s.n, sizeof *s.s);
+		for (uint32_t i = 0; i < s.n; i++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			struct ws_elf_section *c = &s.s[i];
+			c->type = (seed >> 60) == 0 ? 8 : (seed >> 60) == 1 ? 0 : 1;
+			c->offset = (seed >> 20) % 64;
+			c->size = (seed >> 8) % 24;
+			if (table % 7 == 0 && i % 5 == 4)
+				c->offset = UINT64_MAX - c->offset, c->size *= 3;
+			snprintf(c->name, sizeof c->name, "s%u", i);
+		}
+		same = ws_elf_index_sections(&s) == 0;
+		uint64_t probes[] = {UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - 40};
+		for (uint64_t off = 0; same && off < 100; off++)
+			same = ws_elf_section_at(&s, off) == linear_section_at(&s, off);
+		for (size_t k = 0; same && k < sizeof probes / sizeof *probes; k++)
+			same = ws_elf_section_at(&s, probes[k]) == linear_section_at(&s, probes[k]);
+		ws_elf_sections_free(&s);
+	}
+	CHECK(same);
+}
+
 static void test_elf_sections(void)
 {
 	size_t n;
@@ -672,6 +716,7 @@ static void test_elf_sections(void)
 	CHECK_EQ_INT(ws_elf_sections(p + h.shoff, n - h.shoff, &h, &s, err, sizeof err), 0);
 	const struct ws_elf_section *st = &s.s[s.strndx];
 	ws_elf_name_sections(&s, p + st->offset, st->size);
+	CHECK_EQ_INT(ws_elf_index_sections(&s), 0);
 	bool found = false;
 	for (uint32_t i = 0; i < s.n; i++)
 		if (!strcmp(s.s[i].name, ".nv_fatbin")) {
@@ -715,6 +760,7 @@ int main(void)
 	test_strpool();
 	test_sniff();
 	test_elf_sections();
+	test_elf_section_index();
 	test_fixtures();
 	test_hash_only_names();
 	return ws_test_done();
