@@ -1,17 +1,15 @@
-# wheelscan - plain Makefile. Targets: all test run install fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps test check run install fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 O       ?= build
 
-# Install the -dev packages on first use, so `make run` and `make test` work on a fresh machine.
-DEPS_OK := $(shell scripts/install-deps >&2 && echo ok)
-ifneq ($(DEPS_OK),ok)
-$(error cannot install build dependencies: run scripts/install-deps as root)
-endif
-
+# Only `make deps` installs packages (apt, through scripts/install-deps). `make run` and
+# `make test` do it first and then run make again, so a fresh machine needs nothing else;
+# every other target just reports what is missing.
 PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp
-HAVE_ISAL := $(shell pkg-config --exists libisal && echo 1)
+DEPS_MISSING := $(shell pkg-config --exists $(PKGS) 2>/dev/null || echo 1)
+HAVE_ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
 ifeq ($(HAVE_ISAL),1)
 PKGS      += libisal
 CPPFLAGS  += -DWS_HAVE_ISAL=1
@@ -21,8 +19,8 @@ WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wstrict-prototypes -Wmissi
              -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 $(WARN) -pthread
-CPPFLAGS  += -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags $(PKGS))
-LDLIBS    += $(shell pkg-config --libs $(PKGS)) -ldl -pthread
+CPPFLAGS  += -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -pthread
 ifdef SANITIZE
 CFLAGS    += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS   += -fsanitize=$(SANITIZE)
@@ -46,6 +44,7 @@ $(O)/libws.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(O)/%.o: src/%.c | $(O)
+	$(if $(DEPS_MISSING),$(error build dependencies are missing ($(PKGS)): run 'make deps'))
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
@@ -67,13 +66,20 @@ $(O):
 
 # The example the README promises: scan a bundled wheel as a user would, with no flags
 # (this machine's GPU when a driver finds one, else a coverage map), then for two named GPUs.
-run: wheelscan
+run: deps
+	$(MAKE) --no-print-directory example
+
+example: wheelscan
 	./wheelscan testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl || test $$? -le 1
 	./wheelscan --gpu "RTX 5090,H100" testdata/fixtures/example.whl || test $$? -le 1
 
 # make test: the whole suite, then the whole suite again on an ASan+UBSan build.
-test: check
+test: deps
+	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
+
+deps:
+	scripts/install-deps
 
 check: wheelscan $(TEST_BIN)
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan src/test/run-all
@@ -94,4 +100,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-fuzz wheelscan
 
-.PHONY: all run test check install fuzz fixtures bench clean
+.PHONY: all deps run example test check install fuzz fixtures bench clean
