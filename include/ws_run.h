@@ -10,7 +10,7 @@
 int ws_run(struct ws_config *cfg);
 
 /* Scans one file (plain or zip) into a fresh artifact; never NULL unless out of memory. */
-struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, int member_jobs,
+struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 				 const struct ws_scan_opts *so, uint64_t *progress);
 
 #endif

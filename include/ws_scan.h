@@ -9,6 +9,7 @@
 #define WS_SCAN_H
 
 #include "wheelscan.h"
+#include "ws_pool.h"
 
 /* A pull stream. read() returns the number of bytes stored (0 at the end,
  * -1 on error with a one-line reason in err). reread(), optional, re-reads
@@ -60,8 +61,9 @@ struct ws_scan_opts {
 				      * 64-bit hashes, enough to count distinct kernels */
 	ws_container_fn on_container;
 	void *on_container_ctx;
-	int jobs;                    /* > 1: decode payloads on this many threads (not with
-				      * on_container, which needs each container's facts at once) */
+	struct ws_pool *pool;        /* decode payloads as tasks here (NULL: in place; never
+				      * with on_container, which needs each container's facts at once) */
+	struct ws_group *group;      /* the tasks' parent group (NULL: top level) */
 	bool drop_behind;            /* memory input is a private file mapping: give pages
 				      * already scanned back to the kernel (keeps RSS small) */
 };

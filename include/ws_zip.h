@@ -22,7 +22,9 @@ struct ws_zip_opts {
 	const struct ws_scan_opts *scan;   /* limits come from scan->lim; NULL scan or lim: defaults */
 	bool verify_record;                /* hash every member against RECORD (default true) */
 	bool hash_file;                    /* a->sha256 of the whole file (default true) */
-	int jobs;                          /* threads for members; <= 1: serial (default 1) */
+	struct ws_pool *pool;              /* members (and large members' read-ahead) run as tasks
+					    * here; NULL: serially, in place (default) */
+	struct ws_group *group;            /* the tasks' parent group (NULL: top level) */
 	ws_zip_member_fn scan_member;      /* NULL: ws_scan_stream; tests put a double here */
 	void *scan_member_ctx;
 	uint64_t *progress;                /* if set, compressed bytes read are added here (atomically) */
@@ -36,7 +38,7 @@ void ws_zip_opts_default(struct ws_zip_opts *o);
  * Every member whose first bytes sniff as ELF/cubin/ar/fatbin/PTX goes to
  * the scanner, whatever its name; the others are only hashed for RECORD.
  * Nothing is written to disk. Results are in central-directory order
- * whatever o->jobs is. Returns 0, or -1 when an error was recorded on a
+ * whatever runs where. Returns 0, or -1 when an error was recorded on a
  * (unreadable or corrupt zip, CRC or size mismatch, RECORD mismatch, a
  * member name escaping the archive, a limit exceeded). */
 int ws_zip_scan_file(struct ws_artifact *a, const char *path, const struct ws_zip_opts *o);

@@ -84,10 +84,11 @@ static void side_free(struct side *s)
 	ws_strpool_free(&s->keys);
 }
 
-static int load_side(const struct ws_config *cfg, const char *path, struct side *s)
+static int load_side(const struct ws_config *cfg, struct ws_pool *pool, const char *path, struct side *s)
 {
 	struct stat st;
-	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels, .list_kernels = true};
+	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels, .list_kernels = true,
+				  .pool = pool};
 	memset(s, 0, sizeof *s);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct ws_config c = *cfg;
@@ -103,7 +104,7 @@ static int load_side(const struct ws_config *cfg, const char *path, struct side 
 			return -1;
 		size_t plen = strlen(path);
 		for (size_t i = 0; i < in.n; i++) {
-			struct ws_artifact *a = ws_scan_path(in.v[i].path, cfg, cfg->jobs, &so, NULL);
+			struct ws_artifact *a = ws_scan_path(in.v[i].path, cfg, &so, NULL);
 			if (!a)
 				continue;
 			const char *rel = in.v[i].path + plen;
@@ -116,7 +117,7 @@ static int load_side(const struct ws_config *cfg, const char *path, struct side 
 		ws_inputs_free(&in);
 		return 0;
 	}
-	struct ws_artifact *a = ws_scan_path(path, cfg, cfg->jobs, &so, NULL);
+	struct ws_artifact *a = ws_scan_path(path, cfg, &so, NULL);
 	if (!a)
 		return -1;
 	/* a single file: its objects are keyed by member path only, so two releases match */
@@ -152,7 +153,10 @@ int ws_compare_command(const struct ws_config *cfg)
 {
 	const char *newpath = cfg->npaths ? cfg->paths[0] : cfg->dirs[0];
 	struct side old, neu;
-	if (load_side(cfg, cfg->baseline, &old) < 0 || load_side(cfg, newpath, &neu) < 0) {
+	struct ws_pool *pool = ws_pool_new(cfg->jobs);
+	int loaded = load_side(cfg, pool, cfg->baseline, &old) == 0 && load_side(cfg, pool, newpath, &neu) == 0;
+	ws_pool_free(pool);
+	if (!loaded) {
 		fprintf(stderr, "wheelscan: out of memory\n");
 		return 3;
 	}

@@ -26,19 +26,19 @@
 #include "ws_zip.h"
 
 struct job {
+	struct runner *R;
 	const struct ws_input *in;
 	struct ws_result res;
 	uint64_t progress;                 /* compressed bytes read so far (zip members), atomic */
-	bool done;
+	bool done;                         /* atomic */
+	struct ws_group g;                 /* the file's task, and below it everything it spawns */
 };
 
 struct runner {
 	struct ws_config *cfg;
 	struct job *jobs;
 	size_t njobs;
-	atomic_size_t next;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	struct ws_pool *pool;
 	const struct ws_target *targets;
 	size_t nt;
 	bool coverage;                     /* targets are a coverage map: judged, never gates */
@@ -149,23 +149,22 @@ static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 		ws_hex(md, 32, a->sha256);
 }
 
-/* The zip reader's options for one input: zips spread their members over the threads;
- * decoding each member's payloads on threads as well would hold several members' largest
- * entries at once, so members decode on one thread each. */
+/* The zip reader's options for one input: members, their read-ahead and their payloads
+ * are tasks on the scan's pool (the pool's byte budget bounds the payloads held). */
 static void zip_opts(struct ws_zip_opts *zo, struct ws_scan_opts *mo, const struct ws_scan_opts *so,
-		     const struct ws_config *cfg, int member_jobs)
+		     const struct ws_config *cfg)
 {
 	*mo = *so;
-	mo->jobs = 1;
 	ws_zip_opts_default(zo);
 	zo->scan = mo;
 	zo->verify_record = cfg->verify;
-	zo->jobs = member_jobs;
+	zo->pool = so->pool;
+	zo->group = so->group;
 }
 
 /* "-": standard input, spooled into memory within the member limit (a pipe cannot be read
  * twice, and a zip's directory comes last), then scanned as a file's bytes are. */
-static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_config *cfg, int member_jobs,
+static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_config *cfg,
 				      const struct ws_scan_opts *so)
 {
 	uint8_t *p = NULL;
@@ -208,7 +207,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	if (c == WS_CONTENT_ZIP) {
 		struct ws_scan_opts mo;
 		struct ws_zip_opts zo;
-		zip_opts(&zo, &mo, so, cfg, member_jobs);
+		zip_opts(&zo, &mo, so, cfg);
 		zo.hash_file = false;                  /* hashed above */
 		ws_zip_scan_memory(a, p, n, &zo);
 	} else if (c != WS_CONTENT_OTHER) {
@@ -219,7 +218,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	return a;
 }
 
-struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, int member_jobs,
+struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 				 const struct ws_scan_opts *so, uint64_t *progress)
 {
 	struct ws_artifact *a = calloc(1, sizeof *a);
@@ -229,7 +228,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	}
 	a->type = "other";
 	if (!strcmp(path, "-"))
-		return scan_stdin(a, cfg, member_jobs, so);
+		return scan_stdin(a, cfg, so);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
@@ -262,7 +261,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 		close(fd);
 		struct ws_scan_opts mo;
 		struct ws_zip_opts zo;
-		zip_opts(&zo, &mo, so, cfg, member_jobs);
+		zip_opts(&zo, &mo, so, cfg);
 		zo.progress = progress;
 		ws_zip_scan_file(a, path, &zo);
 		size_t pl = strlen(path);
@@ -300,9 +299,9 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	/* kernel names are shown only in JSON, -v and --kernels; otherwise hashes will do */
 	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
 			 R->cfg->verbose > 0 || R->cfg->kernels;
-	/* one input: its zip members, or a plain file's payloads, go to all the threads */
-	int inner_jobs = R->njobs == 1 ? R->cfg->jobs : 1;
-	so.jobs = inner_jobs;
+	/* members and payloads are tasks below this file's, on the same pool */
+	so.pool = R->pool;
+	so.group = &j->g;
 	struct live_ctx lc = {R};
 	if (R->live && R->nt) {
 		so.on_container = live_container;
@@ -321,7 +320,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 		a = ws_scan_loose(j->in->path, j->in->site, j->in->files, j->in->nfiles, &so);
 		break;
 	default:
-		a = ws_scan_path(j->in->path, R->cfg, inner_jobs, &so, progress);
+		a = ws_scan_path(j->in->path, R->cfg, &so, progress);
 		if (a)
 			ws_torch_extension_facts(a);
 		break;
@@ -337,21 +336,13 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 		j->res.live_mismatches = live_compare(R, a, &j->res.findings);
 }
 
-static void *worker(void *arg)
+static void file_task(void *arg)
 {
-	struct runner *R = arg;
-	size_t i;
-	while ((i = atomic_fetch_add(&R->next, 1)) < R->njobs) {
-		struct job *j = &R->jobs[i];
-		process(R, j, &j->progress);
-		atomic_fetch_add(&R->done_bytes, j->in->size);
-		atomic_fetch_add(&R->done_files, 1);
-		pthread_mutex_lock(&R->mu);
-		j->done = true;
-		pthread_cond_broadcast(&R->cv);
-		pthread_mutex_unlock(&R->mu);
-	}
-	return NULL;
+	struct job *j = arg;
+	process(j->R, j, &j->progress);
+	atomic_fetch_add(&j->R->done_bytes, j->in->size);
+	atomic_fetch_add(&j->R->done_files, 1);
+	__atomic_store_n(&j->done, true, __ATOMIC_RELEASE);
 }
 
 /* ---- progress ------------------------------------------------------------------- */
@@ -362,7 +353,7 @@ static void draw_progress(struct runner *R, bool final)
 	uint64_t bytes = atomic_load(&R->done_bytes);
 	/* plus what the archives in flight have read so far */
 	for (size_t i = 0; i < R->njobs && !final; i++)
-		if (!R->jobs[i].done)
+		if (!__atomic_load_n(&R->jobs[i].done, __ATOMIC_ACQUIRE))
 			bytes += __atomic_load_n(&R->jobs[i].progress, __ATOMIC_RELAXED);
 	double frac = R->total_bytes ? (double)bytes / (double)R->total_bytes : (double)files / (double)R->njobs;
 	if (frac > 1)
@@ -500,11 +491,10 @@ int ws_run(struct ws_config *cfg)
 		return 3;
 	}
 	for (size_t i = 0; i < in.n; i++) {
+		R.jobs[i].R = &R;
 		R.jobs[i].in = &in.v[i];
 		R.total_bytes += in.v[i].size;
 	}
-	pthread_mutex_init(&R.mu, NULL);
-	pthread_cond_init(&R.cv, NULL);
 	pthread_mutex_init(&R.live_mu, NULL);
 
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
@@ -516,35 +506,20 @@ int ws_run(struct ws_config *cfg)
 					       && in.n > 0);
 	ws_report_begin(&rep);
 
-	size_t nthreads = (size_t)cfg->jobs < in.n ? (size_t)cfg->jobs : in.n;
-	pthread_t *th = ws_calloc(nthreads ? nthreads : 1, sizeof *th);
-	size_t started = 0;
-	for (size_t i = 0; th && i < nthreads; i++)
-		if (pthread_create(&th[i], NULL, worker, &R) == 0)
-			started++;
-	if (started == 0)
-		worker(&R);                      /* no threads: scan here */
-
+	/* Files go to the pool in input order, at most `window` ahead of the report: memory
+	 * holds that many finished artifacts at most, whatever the number of inputs. */
+	R.pool = ws_pool_new(cfg->jobs);
+	size_t width = (size_t)ws_pool_width(R.pool), window = width == 1 ? 1 : 2 * width, added = 0;
 	for (size_t i = 0; i < in.n; i++) {
-		pthread_mutex_lock(&R.mu);
-		while (!R.jobs[i].done) {
-			if (progress) {
-				struct timespec ts;
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += 200 * 1000 * 1000;
-				if (ts.tv_nsec >= 1000000000) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000;
-				}
-				pthread_cond_timedwait(&R.cv, &R.mu, &ts);
-				pthread_mutex_unlock(&R.mu);
-				draw_progress(&R, false);
-				pthread_mutex_lock(&R.mu);
-			} else {
-				pthread_cond_wait(&R.cv, &R.mu);
-			}
+		for (; added < in.n && added < i + window; added++) {
+			ws_group_init(&R.jobs[added].g, NULL);
+			ws_pool_add(R.pool, &R.jobs[added].g, file_task, &R.jobs[added]);
 		}
-		pthread_mutex_unlock(&R.mu);
+		if (progress)
+			while (!ws_group_wait_ms(R.pool, &R.jobs[i].g, 200))
+				draw_progress(&R, false);
+		else
+			ws_group_wait(R.pool, &R.jobs[i].g);
 		if (progress)
 			fprintf(stderr, "\r\033[K");
 		struct job *j = &R.jobs[i];
@@ -564,8 +539,7 @@ int ws_run(struct ws_config *cfg)
 		j->res.a = NULL;
 		ws_findings_free(&j->res.findings);
 	}
-	for (size_t i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	ws_pool_free(R.pool);
 	if (progress && in.n)
 		draw_progress(&R, true);
 	ws_report_end(&rep);
@@ -574,14 +548,11 @@ int ws_run(struct ws_config *cfg)
 	if (auto_failed && status != 3)
 		status = 4;                      /* --gpu auto never passes without a GPU to judge */
 	ws_report_free(&rep);
-	free(th);
 	free(R.jobs);
 	free(R.live_info.target_device);
 	free(auto_targets);
 	ws_live_close(R.live);
 	ws_inputs_free(&in);
-	pthread_mutex_destroy(&R.mu);
-	pthread_cond_destroy(&R.cv);
 	pthread_mutex_destroy(&R.live_mu);
 	return status;
 }

@@ -814,9 +814,9 @@ static int scan_input(struct ws_artifact *a, const char *member, struct ws_windo
 	enum ws_content c = ws_sniff(p, got);
 	if (c == WS_CONTENT_OTHER || c == WS_CONTENT_ZIP)
 		return 1;
-	/* 16 MiB of payloads in flight keeps the threads busy and memory bounded */
-	if (opt->jobs > 1 && !opt->on_container && opt->want_kernels)
-		s.q = ws_decodeq_new(opt->jobs, &s.lim, (uint64_t)16 << 20);
+	/* payloads decode on the pool's other threads, within its byte budget */
+	if (opt->pool && ws_pool_width(opt->pool) > 1 && !opt->on_container && opt->want_kernels)
+		s.q = ws_decodeq_new(opt->pool, opt->group, &s.lim);
 	scan_object(&s, member, 0, w->size, 0, member == NULL);
 	ws_decodeq_free(s.q);
 	return a->nerrors != errors ? -1 : 0;

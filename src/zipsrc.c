@@ -69,7 +69,9 @@ struct job {
 	struct mres *res;
 	uint64_t total;              /* inflated bytes, all threads (atomic) */
 	int over_total;              /* set once the total cap is hit (atomic) */
-	/* thread pool */
+	/* members as tasks on the shared pool */
+	int pool_width;              /* threads that may run tasks at once (1: all in place) */
+	struct ws_group members;     /* the runners, and under them read-ahead and payloads */
 	uint32_t *task;              /* member indices, largest first; HASH_TASK hashes the file */
 	uint32_t ntask, next;
 	char file_hex[65];
@@ -96,20 +98,22 @@ struct mstream {
 	struct ws_digest *dg;
 	char err[WS_ERRMAX];
 	uint8_t *cur;                /* the buffer out_pos and out_len refer to */
-	struct pipe *pp;             /* read-ahead thread, or NULL */
-	pthread_mutex_t *zmu;        /* held around libzip calls while pp runs */
+	struct pipe *pp;             /* read-ahead, or NULL */
+	pthread_mutex_t *zmu;        /* held around libzip calls while pp is on */
 	bool defer_hash;             /* the reader hashes slots (the producer only inflates) */
 	bool holding;                /* the reader holds the slot at pp->tail */
 };
 
-/* Read-ahead: with --jobs >= 2 a helper thread inflates (and checksums) a
- * large member into a ring of slots while the scanner works on the last one,
- * so inflate and hashing cost little wall time. */
+/* Read-ahead: when the pool has threads, a task inflates (and checksums) a large member
+ * into a ring of slots while the scanner works on the last one, so inflate and hashing
+ * cost little wall time. The task fills the free slots and ends; the reader queues it
+ * again as it gives slots back, so no task ever waits for another. */
 #define RING 4
 #define PIPE_MIN ((uint64_t)8 << 20)
 
 struct pipe {
-	pthread_t tid;
+	struct ws_pool *pool;
+	struct ws_group g;           /* the fill task, at most one queued or running */
 	pthread_mutex_t mu, zmu;
 	pthread_cond_t cv;
 	struct mstream *m;
@@ -117,6 +121,7 @@ struct pipe {
 	size_t len[RING];
 	unsigned head, tail;         /* filled slots: tail .. head-1 */
 	bool done, cancel;
+	bool queued, running;        /* the fill task's state */
 };
 
 void ws_zip_opts_default(struct ws_zip_opts *o)
@@ -124,7 +129,6 @@ void ws_zip_opts_default(struct ws_zip_opts *o)
 	memset(o, 0, sizeof *o);
 	o->verify_record = true;
 	o->hash_file = true;
-	o->jobs = 1;
 }
 
 static const char *fmt_size(char *buf, size_t len, uint64_t v)
@@ -334,39 +338,48 @@ static long ms_fill(struct mstream *m, uint8_t *dst, size_t cap)
 	return (long)made;
 }
 
-static void *pipe_run(void *arg)
+/* The fill task: inflates into free slots until the ring is full, the member ends, it
+ * fails, or the reader cancels. */
+static void pipe_fill(void *arg)
 {
 	struct pipe *p = arg;
 	struct mstream *m = p->m;
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		while (p->head - p->tail == RING && !p->cancel)
-			pthread_cond_wait(&p->cv, &p->mu);
-		bool stop = p->cancel;
+	pthread_mutex_lock(&p->mu);
+	p->queued = false;
+	p->running = true;
+	while (p->head - p->tail < RING && !p->cancel && !p->done) {
 		unsigned s = p->head % RING;
 		pthread_mutex_unlock(&p->mu);
-		long k = 0;
-		if (!stop) {
-			pthread_mutex_lock(&p->zmu);
-			k = ms_fill(m, p->slot[s], OUT_BUF);
-			pthread_mutex_unlock(&p->zmu);
-		}
+		pthread_mutex_lock(&p->zmu);
+		long k = ms_fill(m, p->slot[s], OUT_BUF);
+		pthread_mutex_unlock(&p->zmu);
 		pthread_mutex_lock(&p->mu);
 		if (k > 0) {
 			p->len[s] = (size_t)k;
 			p->head++;
 		} else {
-			p->done = true;           /* m->end or m->failed is set, or cancelled */
+			p->done = true;           /* m->end or m->failed is set */
 		}
 		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		if (k <= 0)
-			return NULL;
 	}
+	p->running = false;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
 }
 
-/* Starts the read-ahead thread for m; on failure m simply stays synchronous. */
-static void pipe_start(struct mstream *m, bool defer_hash)
+/* Queues the fill task unless it is queued or running already; lock held. */
+static void pipe_kick(struct pipe *p)
+{
+	if (p->queued || p->running || p->done || p->cancel || p->head - p->tail == RING)
+		return;
+	p->queued = true;
+	pthread_mutex_unlock(&p->mu);
+	ws_pool_add(p->pool, &p->g, pipe_fill, p);
+	pthread_mutex_lock(&p->mu);
+}
+
+/* Starts the read-ahead for m; on failure m simply stays synchronous. */
+static void pipe_start(struct mstream *m, bool defer_hash, struct ws_pool *pool, struct ws_group *parent)
 {
 	struct pipe *p = ws_calloc(1, sizeof *p);
 	if (!p)
@@ -379,25 +392,20 @@ static void pipe_start(struct mstream *m, bool defer_hash)
 	for (int i = 0; i < RING; i++)
 		p->slot[i] = mem + (size_t)i * OUT_BUF;
 	p->m = m;
+	p->pool = pool;
+	ws_group_init(&p->g, parent);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_mutex_init(&p->zmu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	m->defer_hash = defer_hash;
 	m->pp = p;
 	m->zmu = &p->zmu;
-	if (pthread_create(&p->tid, NULL, pipe_run, p) != 0) {
-		m->pp = NULL;
-		m->zmu = NULL;
-		m->defer_hash = false;
-		pthread_cond_destroy(&p->cv);
-		pthread_mutex_destroy(&p->zmu);
-		pthread_mutex_destroy(&p->mu);
-		free(mem);
-		free(p);
-	}
+	pthread_mutex_lock(&p->mu);
+	pipe_kick(p);
+	pthread_mutex_unlock(&p->mu);
 }
 
-/* Cancels (if still running) and joins the read-ahead thread. */
+/* Cancels the fill task and waits until it has ended. */
 static void pipe_stop(struct mstream *m)
 {
 	struct pipe *p = m->pp;
@@ -405,9 +413,8 @@ static void pipe_stop(struct mstream *m)
 		return;
 	pthread_mutex_lock(&p->mu);
 	p->cancel = true;
-	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
-	pthread_join(p->tid, NULL);
+	ws_group_wait(p->pool, &p->g);
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->zmu);
 	pthread_mutex_destroy(&p->mu);
@@ -426,10 +433,19 @@ static bool pipe_next(struct mstream *m)
 	if (m->holding) {
 		p->tail++;
 		m->holding = false;
-		pthread_cond_broadcast(&p->cv);
 	}
-	while (p->head == p->tail && !p->done)
-		pthread_cond_wait(&p->cv, &p->mu);
+	pipe_kick(p);
+	while (p->head == p->tail && !p->done) {
+		if (p->running) {
+			pthread_cond_wait(&p->cv, &p->mu);
+		} else {
+			/* queued and not taken yet: run it here rather than wait for a thread */
+			pthread_mutex_unlock(&p->mu);
+			ws_group_wait(p->pool, &p->g);
+			pthread_mutex_lock(&p->mu);
+			pipe_kick(p);
+		}
+	}
 	if (p->head != p->tail) {
 		unsigned s = p->tail % RING;
 		m->cur = p->slot[s];
@@ -635,10 +651,10 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
 		}
 		int rc = 0;
 		bool scan = !m.failed && scannable(ws_sniff(b->out, m.out_len));
-		/* large members read ahead on a helper thread when threads are allowed; the
-		 * hash runs beside the scanner, or beside the inflate when nothing scans */
-		if (j->o.jobs > 1 && !m.failed && !m.end && st.size >= PIPE_MIN && (scan || j->o.verify_record))
-			pipe_start(&m, !scan);
+		/* large members read ahead on the pool when it has threads; the hash runs
+		 * beside the scanner, or beside the inflate when nothing scans */
+		if (j->pool_width > 1 && !m.failed && !m.end && st.size >= PIPE_MIN && (scan || j->o.verify_record))
+			pipe_start(&m, !scan, j->o.pool, &j->members);
 		if (scan) {
 			struct ws_reader rd = { .read = ms_read, .reread = ms_reread, .ctx = &m };
 			ws_zip_member_fn fn = j->o.scan_member ? j->o.scan_member : default_scan;
@@ -699,16 +715,17 @@ static int hash_source(const struct zsrc *s, char hex[65], char *err, size_t err
 	return rc;
 }
 
-struct worker {
+/* A runner takes members off the shared list until none are left, with its own zip_t
+ * (libzip handles are not shared between threads) opened on first use; the first runner
+ * borrows the opener's handle, which nobody else touches meanwhile. */
+struct runner {
 	struct job *j;
-	zip_t *za;                   /* the opener's handle for the calling thread, else opened here */
-	pthread_t tid;
-	bool started;
+	zip_t *za;
 };
 
-static void *worker_run(void *arg)
+static void run_tasks(void *arg)
 {
-	struct worker *w = arg;
+	struct runner *w = arg;
 	struct job *j = w->j;
 	struct wbuf b = { 0 };
 	zip_t *za = w->za;
@@ -742,7 +759,6 @@ static void *worker_run(void *arg)
 	wbuf_fini(&b);
 	if (own)
 		zip_discard(za);
-	return NULL;
 }
 
 static int cmp_task(const void *x, const void *y, void *ctx)
@@ -756,9 +772,10 @@ static int cmp_task(const void *x, const void *y, void *ctx)
 	return a < b ? -1 : a > b;
 }
 
-/* Runs every member (and the file hash when asked) over `jobs` threads, the
- * calling thread being one of them with handle za. */
-static void run_members(struct job *j, zip_t *za, int jobs, bool hash_task)
+/* Runs every member (and the file hash when asked) as tasks: one runner per thread the
+ * pool has (never more than there are members), all pulling from one list. With one
+ * thread everything runs here, in central-directory order. */
+static void run_members(struct job *j, zip_t *za, bool hash_task)
 {
 	j->task = ws_calloc((size_t)j->n + 1, sizeof *j->task);
 	if (!j->task) {
@@ -772,24 +789,21 @@ static void run_members(struct job *j, zip_t *za, int jobs, bool hash_task)
 		if (!j->res[i].dir)
 			j->task[j->ntask++] = (uint32_t)i;
 	/* largest first: the long members start early and the threads finish together */
-	if (jobs > 1)
+	int runners = j->pool_width;
+	if (runners > 1)
 		qsort_r(j->task, j->ntask, sizeof *j->task, cmp_task, j);
-	if ((uint32_t)jobs > j->ntask)
-		jobs = (int)j->ntask;
-	if (jobs > MAX_THREADS)
-		jobs = MAX_THREADS;
-	struct worker w[MAX_THREADS];
-	for (int t = 0; t < jobs; t++) {
-		w[t] = (struct worker){ .j = j, .za = t == 0 ? za : NULL };
-		if (t > 0)
-			w[t].started = pthread_create(&w[t].tid, NULL, worker_run, &w[t]) == 0;
+	if ((uint32_t)runners > j->ntask)
+		runners = j->ntask ? (int)j->ntask : 1;
+	if (runners > MAX_THREADS)
+		runners = MAX_THREADS;
+	struct runner w[MAX_THREADS];
+	for (int t = 1; t < runners; t++) {
+		w[t] = (struct runner){ .j = j };
+		ws_pool_add(j->o.pool, &j->members, run_tasks, &w[t]);
 	}
-	worker_run(&w[0]);
-	for (int t = 1; t < jobs; t++)
-		if (w[t].started)
-			pthread_join(w[t].tid, NULL);
-	/* A thread that did not start left tasks behind only if none ran: the loop
-	 * above has the calling thread take every task left, so nothing is lost. */
+	w[0] = (struct runner){ .j = j, .za = za };
+	run_tasks(&w[0]);
+	ws_group_wait(j->o.pool, &j->members);
 }
 
 /* ---- archive ----------------------------------------------------------- */
@@ -995,6 +1009,13 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 		ws_limits_default(&j.lim);
 	j.scan.lim = &j.lim;
 	j.label = a->path ? a->path : "(memory)";
+	if (!j.o.pool)
+		j.o.pool = ws_pool_new(1);        /* no threads: everything in place */
+	j.pool_width = ws_pool_width(j.o.pool);
+	ws_group_init(&j.members, j.o.group);
+	/* members' payload tasks hang below this archive's runners */
+	j.scan.pool = j.o.pool;
+	j.scan.group = &j.members;
 	if (!a->type)
 		a->type = "zip";
 
@@ -1047,18 +1068,10 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 		for (zip_uint64_t i = 0; i < j.n; i++)
 			j.res[i].rec = ws_record_find(&j.rec, j.res[i].name);
 
-	int jobs = j.o.jobs > 1 ? j.o.jobs : 1;
-	if (jobs == 1) {
-		if (j.o.hash_file && (j.file_rc = hash_source(src, j.file_hex, j.file_err, sizeof j.file_err)) == 0)
-			memcpy(a->sha256, j.file_hex, sizeof a->sha256);
-		for (zip_uint64_t i = 0; i < j.n; i++)
-			do_member(&j, za, i, &b);
-	} else {
-		wbuf_fini(&b);                /* the calling thread's worker keeps its own */
-		run_members(&j, za, jobs, j.o.hash_file);
-		if (j.o.hash_file && j.file_rc == 0)
-			memcpy(a->sha256, j.file_hex, sizeof a->sha256);
-	}
+	wbuf_fini(&b);                    /* each runner keeps its own */
+	run_members(&j, za, j.o.hash_file);
+	if (j.o.hash_file && j.file_rc == 0)
+		memcpy(a->sha256, j.file_hex, sizeof a->sha256);
 	if (j.o.hash_file && j.file_rc != 0)
 		ws_artifact_error(a, j.label, "cannot hash the file: %s", j.file_err);
 

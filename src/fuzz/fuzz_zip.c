@@ -13,7 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ws_zip_opts zo;
 	ws_zip_opts_default(&zo);
 	zo.scan = &so;
-	zo.jobs = 1;
 	struct fuzz_ro ro;
 	const uint8_t *p = fuzz_ro_copy(&ro, data, size);
 	struct ws_artifact *a = fuzz_artifact();

@@ -15,6 +15,15 @@
 #include "ws_util.h"
 #include "ws_zip.h"
 
+/* One pool per thread count, kept for the whole run (the threads are reused). */
+static struct ws_pool *pool_for(int jobs)
+{
+	static struct ws_pool *pools[8];
+	if (!pools[jobs])
+		pools[jobs] = ws_pool_new(jobs);
+	return pools[jobs];
+}
+
 /* ---- a tiny zip writer, so tests control every byte -------------------- */
 
 struct zw {
@@ -411,7 +420,7 @@ static void test_good_wheel(void)
 			ws_zip_opts_default(&o);
 			o.scan_member = dbl_scan;
 			o.scan_member_ctx = &d;
-			o.jobs = jobs;
+			o.pool = pool_for(jobs);
 			uint64_t progress = 0;
 			o.progress = &progress;
 			struct ws_artifact *a = new_art(NULL);
@@ -461,7 +470,7 @@ static void test_good_wheel(void)
 	ws_zip_opts_default(&o);
 	o.scan_member = dbl_scan;
 	o.scan_member_ctx = &d;
-	o.jobs = 2;
+	o.pool = pool_for(2);
 	struct ws_artifact *a = new_art(file);
 	CHECK_EQ_INT(ws_zip_scan_file(a, file, &o), 0);
 	check_wheel_facts(a, "demo");
@@ -475,7 +484,7 @@ static void test_good_wheel(void)
 		d.stop_after = 8192;
 		o.verify_record = false;
 		o.hash_file = false;
-		o.jobs = jobs;
+		o.pool = pool_for(jobs);
 		a = new_art(file);
 		CHECK_EQ_INT(ws_zip_scan_file(a, file, &o), 0);
 		CHECK(!a->record.checked, "is false");
@@ -514,7 +523,7 @@ static void test_record_problems(void)
 	build_wheel(&w, &wp, true, false, false);
 	for (int jobs = 1; jobs <= 3; jobs += 2) {
 		init_dbl(&d, 100000);
-		o.jobs = jobs;
+		o.pool = pool_for(jobs);
 		struct ws_artifact *a = new_art("t.whl");
 		CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
 		CHECK(a->record.checked && !a->record.ok, "is false");
@@ -529,7 +538,7 @@ static void test_record_problems(void)
 
 	build_wheel(&w, &wp, false, true, true);
 	init_dbl(&d, 100000);
-	o.jobs = 1;
+	o.pool = pool_for(1);
 	struct ws_artifact *a = new_art("t.whl");
 	int rc = ws_zip_scan_memory(a, w.p, w.len, &o);
 	CHECK_EQ_INT(rc, -1);                        /* the escaping name is an error */
@@ -703,7 +712,7 @@ static void test_bomb(void)
 	lim.max_member_bytes = 1u << 30;
 	lim.max_total_bytes = 150u << 20;
 	for (int jobs = 1; jobs <= 2; jobs++) {
-		o.jobs = jobs;
+		o.pool = pool_for(jobs);
 		a = new_art("bomb.zip");
 		CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
 		CHECK(has_error(a, "archive inflates past the 150 MiB total limit"), "is false");
@@ -751,7 +760,7 @@ static void test_real_scanner(void)
 			struct ws_zip_opts o;
 			ws_zip_opts_default(&o);
 			o.scan = &so;
-			o.jobs = jobs;
+			o.pool = pool_for(jobs);
 			struct ws_artifact *a = new_art("fx.zip");
 			int rc = ws_zip_scan_memory(a, w.p, w.len, &o);
 			CHECK_EQ_INT(rc, 0);

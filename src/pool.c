@@ -1,0 +1,219 @@
+/* pool.c - the one bounded task pool (see ws_pool.h). One lock and one condition
+ * variable: tasks are coarse (a file, a member, an entry payload of kilobytes to
+ * megabytes), so the lock is never what limits the speed. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "ws_pool.h"
+#include "ws_util.h"
+
+/* Enough queued tasks to keep every thread busy while the adder works on; small enough
+ * that scanning the queue for the deepest task costs nothing. */
+#define QUEUE_PER_THREAD 4
+#define QUEUE_MIN 8
+/* Payload copies queued at once, whatever --jobs is: a few of the largest entries. */
+#define BYTES_BUDGET ((uint64_t)8 << 20)
+
+struct task {
+	ws_task_fn fn;
+	void *arg;
+	struct ws_group *g;
+	uint64_t seq;                  /* first in, first out among equally deep tasks */
+};
+
+struct ws_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;             /* a task was queued or finished, or the pool stops */
+	struct task *q;
+	size_t nq, cap;
+	uint64_t seq;
+	pthread_t *th;
+	int nth;
+	bool stop;
+	uint64_t held;                 /* bytes reserved by queued tasks */
+};
+
+static struct ws_pool inline_pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static bool within(const struct ws_group *g, const struct ws_group *top)
+{
+	for (; g; g = g->parent)
+		if (g == top)
+			return true;
+	return false;
+}
+
+/* The queued task to run next: the deepest, oldest first; only tasks of top (and its
+ * subgroups) when top is given. -1 when there is none. */
+static long pick(const struct ws_pool *p, const struct ws_group *top)
+{
+	long best = -1;
+	for (size_t i = 0; i < p->nq; i++) {
+		const struct task *t = &p->q[i];
+		if (top && !within(t->g, top))
+			continue;
+		if (best < 0 || t->g->depth > p->q[best].g->depth ||
+		    (t->g->depth == p->q[best].g->depth && t->seq < p->q[best].seq))
+			best = (long)i;
+	}
+	return best;
+}
+
+/* Runs queued task i; called and returns with the lock held. */
+static void run_queued(struct ws_pool *p, long i)
+{
+	struct task t = p->q[i];
+	memmove(&p->q[i], &p->q[i + 1], (p->nq - (size_t)i - 1) * sizeof *p->q);
+	p->nq--;
+	pthread_mutex_unlock(&p->mu);
+	t.fn(t.arg);
+	pthread_mutex_lock(&p->mu);
+	t.g->pending--;
+	pthread_cond_broadcast(&p->cv);
+}
+
+static void *worker(void *arg)
+{
+	struct ws_pool *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		long i = pick(p, NULL);
+		if (i >= 0)
+			run_queued(p, i);
+		else if (p->stop)
+			break;
+		else
+			pthread_cond_wait(&p->cv, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+struct ws_pool *ws_pool_new(int jobs)
+{
+	if (jobs <= 1)
+		return &inline_pool;
+	struct ws_pool *p = calloc(1, sizeof *p);
+	if (!p)
+		return &inline_pool;
+	p->cap = (size_t)jobs * QUEUE_PER_THREAD;
+	if (p->cap < QUEUE_MIN)
+		p->cap = QUEUE_MIN;
+	p->q = ws_calloc(p->cap, sizeof *p->q);
+	p->th = ws_calloc((size_t)jobs - 1, sizeof *p->th);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	for (int i = 0; p->q && p->th && i < jobs - 1; i++)
+		if (pthread_create(&p->th[p->nth], NULL, worker, p) == 0)
+			p->nth++;
+	if (p->nth == 0) {
+		ws_pool_free(p);
+		return &inline_pool;
+	}
+	return p;
+}
+
+void ws_pool_free(struct ws_pool *p)
+{
+	if (!p || p == &inline_pool)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->nth; i++)
+		pthread_join(p->th[i], NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p->th);
+	free(p->q);
+	free(p);
+}
+
+int ws_pool_width(const struct ws_pool *p)
+{
+	return p->nth + 1;
+}
+
+void ws_group_init(struct ws_group *g, struct ws_group *parent)
+{
+	g->parent = parent;
+	g->depth = parent ? parent->depth + 1 : 0;
+	g->pending = 0;
+}
+
+void ws_pool_add(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg)
+{
+	if (p->nth == 0) {
+		fn(arg);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	if (p->nq == p->cap) {                  /* full: the adder does the work itself */
+		pthread_mutex_unlock(&p->mu);
+		fn(arg);
+		return;
+	}
+	p->q[p->nq++] = (struct task){fn, arg, g, p->seq++};
+	g->pending++;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms)
+{
+	if (p->nth == 0)
+		return true;
+	struct timespec until;
+	if (ms >= 0) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += ms / 1000;
+		until.tv_nsec += (ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+	}
+	pthread_mutex_lock(&p->mu);
+	while (g->pending) {
+		long i = pick(p, g);
+		if (i >= 0)
+			run_queued(p, i);
+		else if (ms < 0)
+			pthread_cond_wait(&p->cv, &p->mu);
+		else if (pthread_cond_timedwait(&p->cv, &p->mu, &until) == ETIMEDOUT)
+			break;
+	}
+	bool done = g->pending == 0;
+	pthread_mutex_unlock(&p->mu);
+	return done;
+}
+
+void ws_group_wait(struct ws_pool *p, struct ws_group *g)
+{
+	ws_group_wait_ms(p, g, -1);
+}
+
+bool ws_pool_reserve(struct ws_pool *p, uint64_t n)
+{
+	if (p->nth == 0)
+		return false;
+	pthread_mutex_lock(&p->mu);
+	bool ok = n <= BYTES_BUDGET && p->held <= BYTES_BUDGET - n;
+	if (ok)
+		p->held += n;
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
+
+void ws_pool_release(struct ws_pool *p, uint64_t n)
+{
+	if (p->nth == 0)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->held -= n < p->held ? n : p->held;
+	pthread_mutex_unlock(&p->mu);
+}
