@@ -174,6 +174,8 @@ void ws_strpool_init(struct ws_strpool *p);
 void ws_strpool_free(struct ws_strpool *p);
 /* Returns the index of s (adding a copy if new), or UINT32_MAX on allocation failure. */
 uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len);
+/* Adds string (or hash) i of src to p; returns its index in p, UINT32_MAX when out of memory. */
+uint32_t ws_strpool_adopt(struct ws_strpool *p, const struct ws_strpool *src, uint32_t i);
 /* Returns the index of s, or UINT32_MAX when the pool does not hold it. */
 uint32_t ws_strpool_find(const struct ws_strpool *p, const char *s, size_t len);
 

@@ -10,8 +10,9 @@ struct ws_decodeq {
 	struct ws_pool *pool;
 	struct ws_group g;
 	const struct ws_limits *lim;
+	bool hash_only;
 	struct ws_decode_task **tasks;
-	uint32_t n, cap;
+	uint32_t head, n, cap;         /* tasks[head..n) not taken yet */
 };
 
 static void decode(void *arg)
@@ -24,15 +25,18 @@ static void decode(void *arg)
 		t->reserved = 0;
 	}
 	t->payload = NULL;
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 }
 
-struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, const struct ws_limits *lim)
+struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, const struct ws_limits *lim,
+				  bool hash_only)
 {
 	struct ws_decodeq *q = calloc(1, sizeof *q);
 	if (!q)
 		return NULL;
 	q->pool = pool;
 	q->lim = lim;
+	q->hash_only = hash_only;
 	ws_group_init(&q->g, parent);
 	return q;
 }
@@ -41,6 +45,8 @@ int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const
 		    const uint8_t *p, size_t n)
 {
 	struct ws_decode_task *t = calloc(1, sizeof *t);
+	if (q->head == q->n)
+		q->head = q->n = 0;                   /* all taken: start the array over */
 	if (!t || !ws_grow((void **)&q->tasks, &q->cap, q->n + 1, sizeof *q->tasks)) {
 		free(t);
 		return -1;
@@ -55,6 +61,7 @@ int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const
 	t->res.kernels = NULL;
 	t->res.nkernels = 0;
 	ws_strpool_init(&t->names);
+	t->names.hash_only = q->hash_only;
 	q->tasks[q->n++] = t;
 	if (ws_pool_reserve(q->pool, n ? n : 1)) {
 		if ((t->payload = ws_malloc(n ? n : 1)) != NULL) {
@@ -70,14 +77,18 @@ int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const
 	return 0;
 }
 
-struct ws_decode_task **ws_decodeq_drain(struct ws_decodeq *q, size_t *n)
+struct ws_decode_task *ws_decodeq_next(struct ws_decodeq *q, bool wait)
 {
-	ws_group_wait(q->pool, &q->g);
-	struct ws_decode_task **v = q->tasks;
-	*n = q->n;
-	q->tasks = NULL;
-	q->n = q->cap = 0;
-	return v;
+	if (q->head == q->n)
+		return NULL;
+	struct ws_decode_task *t = q->tasks[q->head];
+	if (!__atomic_load_n(&t->done, __ATOMIC_ACQUIRE)) {
+		if (!wait)
+			return NULL;
+		ws_group_wait(q->pool, &q->g);
+	}
+	q->head++;
+	return t;
 }
 
 void ws_decode_task_free(struct ws_decode_task *t)
@@ -96,7 +107,7 @@ void ws_decodeq_free(struct ws_decodeq *q)
 	if (!q)
 		return;
 	ws_group_wait(q->pool, &q->g);
-	for (uint32_t i = 0; i < q->n; i++)
+	for (uint32_t i = q->head; i < q->n; i++)
 		ws_decode_task_free(q->tasks[i]);
 	free(q->tasks);
 	free(q);

@@ -83,13 +83,13 @@ uint32_t ws_strpool_find(const struct ws_strpool *p, const char *s, size_t len)
 	return p->hcap ? strpool_probe(p, str_hash(s, len), s, len, &k) : UINT32_MAX;
 }
 
-uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
+/* Adds s (hash h; s NULL only into a hash_only pool) unless present; returns its index. */
+static uint32_t strpool_put(struct ws_strpool *p, uint64_t h, const char *s, size_t len)
 {
 	if (p->n >= UINT32_MAX / 4)
 		return UINT32_MAX;
 	if ((uint64_t)(p->n + 1) * 2 > p->hcap && !strpool_rehash(p, p->hcap ? p->hcap * 2 : 64))
 		return UINT32_MAX;
-	uint64_t h = str_hash(s, len);
 	uint32_t k, found = strpool_probe(p, h, s, len, &k);
 	if (found != UINT32_MAX)
 		return found;
@@ -104,6 +104,20 @@ uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
 	p->h64[p->n] = h;
 	p->hash[k] = ++p->n;
 	return p->n - 1;
+}
+
+uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len)
+{
+	return strpool_put(p, str_hash(s, len), s, len);
+}
+
+uint32_t ws_strpool_adopt(struct ws_strpool *p, const struct ws_strpool *src, uint32_t i)
+{
+	if (i >= src->n)
+		return UINT32_MAX;
+	if (src->str[i])
+		return strpool_put(p, src->h64[i], src->str[i], strlen(src->str[i]));
+	return p->hash_only ? strpool_put(p, src->h64[i], NULL, 0) : UINT32_MAX;
 }
 
 void ws_wheel_info_free(struct ws_wheel_info *w)

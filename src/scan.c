@@ -163,6 +163,8 @@ static void count_kernels(struct ws_fatbin *f)
 	free(all);
 }
 
+static void apply_decoded(struct scan *s, struct ws_object *o, bool wait);
+
 /* Decodes the container at `start` (already validated as a candidate) and
  * returns where the search should go on. */
 static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t origin,
@@ -262,6 +264,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 	}
 	shrink_entries(f, cap);
 	count_kernels(f);
+	apply_decoded(s, o, false);
 	if (keep && (p = ws_window_peek(s->w, start, (size_t)f->size, &got)) != NULL && got == f->size)
 		s->opt->on_container(s->opt->on_container_ctx, o, f, p, (size_t)f->size);
 	ws_window_release(s->w, end);
@@ -292,8 +295,7 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 	t->res.producer = t->res.tool_options = NULL;
 	if (r->nkernels && (e->kernels = ws_calloc(r->nkernels, sizeof *e->kernels)) != NULL) {
 		for (uint32_t k = 0; k < r->nkernels; k++) {
-			const char *name = t->names.str[r->kernels[k]];
-			uint32_t idx = ws_strpool_intern(&o->kernels, name, strlen(name));
+			uint32_t idx = ws_strpool_adopt(&o->kernels, &t->names, r->kernels[k]);
 			if (idx == UINT32_MAX) {
 				entry_error(s, o, e, "out of memory listing kernels");
 				break;
@@ -305,21 +307,24 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 		entry_error(s, o, e, t->err);
 }
 
-/* Merges what the decode threads found for this object, in entry order. */
+/* Merges what the pool's threads decoded for this object, in entry order: the tasks
+ * already done (wait false, as the scan goes), or all of them (at the end). */
+static void apply_decoded(struct scan *s, struct ws_object *o, bool wait)
+{
+	struct ws_decode_task *t;
+	while (s->q && (t = ws_decodeq_next(s->q, wait)) != NULL) {
+		apply_task(s, o, t);
+		ws_decode_task_free(t);
+	}
+}
+
 static void finish_object(struct scan *s, struct ws_object *o)
 {
 	if (!s->q)
 		return;
-	size_t n;
-	struct ws_decode_task **v = ws_decodeq_drain(s->q, &n);
-	for (size_t i = 0; i < n; i++) {
-		apply_task(s, o, v[i]);
-		ws_decode_task_free(v[i]);
-	}
-	free(v);
-	for (uint32_t k = 0; k < o->nfatbins; k++) {
+	apply_decoded(s, o, true);
+	for (uint32_t k = 0; k < o->nfatbins; k++)
 		count_kernels(&o->fatbins[k]);
-	}
 }
 
 /* Searches [from, to) for containers; stops early only on a read failure. */
@@ -816,7 +821,7 @@ static int scan_input(struct ws_artifact *a, const char *member, struct ws_windo
 		return 1;
 	/* payloads decode on the pool's other threads, within its byte budget */
 	if (opt->pool && ws_pool_width(opt->pool) > 1 && !opt->on_container && opt->want_kernels)
-		s.q = ws_decodeq_new(opt->pool, opt->group, &s.lim);
+		s.q = ws_decodeq_new(opt->pool, opt->group, &s.lim, !opt->list_kernels);
 	scan_object(&s, member, 0, w->size, 0, member == NULL);
 	ws_decodeq_free(s.q);
 	return a->nerrors != errors ? -1 : 0;
