@@ -1,12 +1,13 @@
-/* zipsrc.c - wheels and zips through libzip: each member streamed, inflated, scanned and checked against RECORD.
+/* zipsrc.c - wheels and zips through libzip: each member streamed, scanned and checked
+ * against RECORD.
  *
  * Per archive:  open (libzip checks the central directory against the local headers)
  *               -> names, dist-info METADATA / WHEEL / RECORD read first
- *               -> members, serially or over threads (each thread its own zip_t):
- *                  raw deflate from ZIP_FL_COMPRESSED -> ws_inflate -> CRC-32 + RECORD digest
+ *               -> members as tasks on the pool (one runner per thread, each its own zip_t),
+ *                  each a member stream (zipstream.c: inflate, CRC-32, limits, digest)
  *                  -> the first 4 KiB sniffed -> ws_scan_stream when device code may be inside
  *               -> results merged in central-directory order, RECORD verdicts last.
- * Memory per thread: two 256 KiB buffers and one inflate state, whatever the member sizes.
+ * Memory per runner: two 256 KiB buffers and one inflate state, whatever the member sizes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,26 +24,13 @@
 #include "ws_inflate.h"
 #include "ws_util.h"
 #include "ws_zip.h"
+#include "ws_zipstream.h"
 
-#define IN_BUF ((size_t)256 << 10)
-#define OUT_BUF ((size_t)256 << 10)
-#define DIRECT_MIN ((size_t)64 << 10)    /* reads this large inflate straight into the caller's buffer */
 #define RECORD_MAX ((uint64_t)64 << 20)
 #define META_MAX ((uint64_t)16 << 20)
 #define MAX_THREADS 64
 #define NAME_SHOWN 160                   /* member names are cut to this in messages */
 
-/* Where the archive's bytes are: a file or a buffer. */
-struct zsrc {
-	const char *path;
-	const uint8_t *mem;
-	size_t len;
-};
-
-struct wbuf {
-	uint8_t *in, *out;
-	struct ws_inflate *inf;
-};
 
 /* What one member left behind, merged into the artifact in index order. */
 struct mres {
@@ -58,7 +46,7 @@ struct mres {
 struct job {
 	struct ws_artifact *a;
 	const char *label;           /* a->path, or "(memory)" */
-	struct zsrc src;
+	struct ws_zsrc src;
 	struct ws_zip_opts o;
 	struct ws_limits lim;
 	struct ws_scan_opts scan;
@@ -67,8 +55,7 @@ struct job {
 	char *di;                    /* "name-1.0.dist-info/" chosen for the facts */
 	zip_uint64_t n;
 	struct mres *res;
-	uint64_t total;              /* inflated bytes, all threads (atomic) */
-	int over_total;              /* set once the total cap is hit (atomic) */
+	struct ws_zip_budget bg;     /* limits and totals every member stream shares */
 	/* members as tasks on the shared pool */
 	int pool_width;              /* threads that may run tasks at once (1: all in place) */
 	struct ws_group members;     /* the runners, and under them read-ahead and payloads */
@@ -80,50 +67,6 @@ struct job {
 };
 #define HASH_TASK UINT32_MAX
 
-/* One member being read. */
-struct mstream {
-	struct job *j;
-	zip_t *za;
-	zip_uint64_t idx;
-	const char *name;            /* sanitised, for messages */
-	zip_file_t *zf;
-	int method;                  /* 8: raw deflate inflated here; 0: stored; -1: libzip decompresses */
-	bool quiet;                  /* side read: no limits accounting, checksums or progress */
-	struct wbuf *b;
-	size_t in_pos, in_len, out_pos, out_len;
-	bool in_eof, end, failed, told_scanner;
-	int stalls;
-	uint64_t produced, declared;
-	uint32_t crc;
-	struct ws_digest *dg;
-	char err[WS_ERRMAX];
-	uint8_t *cur;                /* the buffer out_pos and out_len refer to */
-	struct pipe *pp;             /* read-ahead, or NULL */
-	pthread_mutex_t *zmu;        /* held around libzip calls while pp is on */
-	bool defer_hash;             /* the reader hashes slots (the producer only inflates) */
-	bool holding;                /* the reader holds the slot at pp->tail */
-};
-
-/* Read-ahead: when the pool has threads, a task inflates (and checksums) a large member
- * into a ring of slots while the scanner works on the last one, so inflate and hashing
- * cost little wall time. The task fills the free slots and ends; the reader queues it
- * again as it gives slots back, so no task ever waits for another. */
-#define RING 4
-#define PIPE_MIN ((uint64_t)8 << 20)
-
-struct pipe {
-	struct ws_pool *pool;
-	struct ws_group g;           /* the fill task, at most one queued or running */
-	pthread_mutex_t mu, zmu;
-	pthread_cond_t cv;
-	struct mstream *m;
-	uint8_t *slot[RING];
-	size_t len[RING];
-	unsigned head, tail;         /* filled slots: tail .. head-1 */
-	bool done, cancel;
-	bool queued, running;        /* the fill task's state */
-};
-
 void ws_zip_opts_default(struct ws_zip_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -131,458 +74,10 @@ void ws_zip_opts_default(struct ws_zip_opts *o)
 	o->hash_file = true;
 }
 
-static const char *fmt_size(char *buf, size_t len, uint64_t v)
-{
-	if (v && v % ((uint64_t)1 << 30) == 0)
-		return ws_fmt(buf, len, "%llu GiB", (unsigned long long)(v >> 30));
-	if (v && v % ((uint64_t)1 << 20) == 0)
-		return ws_fmt(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
-	if (v && v % ((uint64_t)1 << 10) == 0)
-		return ws_fmt(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
-	return ws_fmt(buf, len, "%llu bytes", (unsigned long long)v);
-}
-
 static const char *shown(char buf[NAME_SHOWN], const char *name)
 {
 	ws_sanitize(buf, NAME_SHOWN, name, strlen(name));
 	return buf;
-}
-
-/* libzip's messages, in this project's grammar for the common cases. */
-static const char *zip_reason(zip_error_t *e)
-{
-	switch (zip_error_code_zip(e)) {
-	case ZIP_ER_NOZIP: return "not a zip archive";
-	case ZIP_ER_INCONS: return "zip archive is inconsistent";
-	case ZIP_ER_MEMORY: return "out of memory";
-	case ZIP_ER_CRC: return "crc-32 mismatch";
-	case ZIP_ER_COMPNOTSUPP: return "compression method not supported";
-	case ZIP_ER_ENCRNOTSUPP: return "encryption method not supported";
-	default: return zip_error_strerror(e);
-	}
-}
-
-static zip_t *zsrc_open(const struct zsrc *s, int flags, char *err, size_t errlen)
-{
-	zip_error_t ze;
-	zip_error_init(&ze);
-	zip_source_t *src = s->path ? zip_source_file_create(s->path, 0, -1, &ze)
-				    : zip_source_buffer_create(s->mem, s->len, 0, &ze);
-	zip_t *za = src ? zip_open_from_source(src, flags | ZIP_RDONLY, &ze) : NULL;
-	if (!za) {
-		ws_fmt(err, errlen, "%s", zip_reason(&ze));
-		zip_source_free(src);
-	}
-	zip_error_fini(&ze);
-	return za;
-}
-
-static bool wbuf_init(struct wbuf *b)
-{
-	b->in = ws_malloc(IN_BUF);
-	b->out = ws_malloc(OUT_BUF);
-	b->inf = ws_inflate_new();
-	return b->in && b->out && b->inf;
-}
-
-static void wbuf_fini(struct wbuf *b)
-{
-	free(b->in);
-	free(b->out);
-	ws_inflate_free(b->inf);
-	memset(b, 0, sizeof *b);
-}
-
-/* ---- one member stream ------------------------------------------------- */
-
-static long ms_fail(struct mstream *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static long ms_fail(struct mstream *m, const char *fmt, ...)
-{
-	if (!m->failed) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(m->err, sizeof m->err, fmt, ap);
-		va_end(ap);
-		m->failed = true;
-	}
-	return -1;
-}
-
-static void ms_progress(struct mstream *m, uint64_t k)
-{
-	if (!m->quiet && m->j->o.progress)
-		__atomic_fetch_add(m->j->o.progress, k, __ATOMIC_RELAXED);
-}
-
-/* Opens member idx (declared inflated size `declared`) for reading; algo
- * names the digest to keep, or NULL. Returns 0, or -1 with m->err set. */
-static int ms_open(struct mstream *m, struct job *j, zip_t *za, zip_uint64_t idx, const zip_stat_t *st,
-		   const char *name, struct wbuf *b, const char *algo, bool quiet)
-{
-	memset(m, 0, sizeof *m);
-	m->j = j;
-	m->za = za;
-	m->idx = idx;
-	m->name = name;
-	m->b = b;
-	m->quiet = quiet;
-	m->declared = st->size;
-	m->cur = b->out;
-	if ((st->valid & ZIP_STAT_ENCRYPTION_METHOD) && st->encryption_method != ZIP_EM_NONE)
-		return (int)ms_fail(m, "member '%s' is encrypted", name);
-	m->method = st->comp_method == ZIP_CM_DEFLATE ? 8 : st->comp_method == ZIP_CM_STORE ? 0 : -1;
-	m->zf = zip_fopen_index(za, idx, m->method >= 0 ? ZIP_FL_COMPRESSED : 0);
-	if (!m->zf) {
-		zip_error_t *e = zip_get_error(za);
-		if (zip_error_code_zip(e) == ZIP_ER_COMPNOTSUPP)
-			return (int)ms_fail(m, "member '%s' uses compression method %u, which this build cannot read",
-					    name, (unsigned)st->comp_method);
-		return (int)ms_fail(m, "cannot open member '%s': %s", name, zip_reason(e));
-	}
-	if (m->method == 8)
-		ws_inflate_reset(b->inf);
-	if (algo && !(m->dg = ws_digest_new(algo)))
-		return (int)ms_fail(m, "out of memory");
-	return 0;
-}
-
-static void pipe_stop(struct mstream *m);
-
-static void ms_close(struct mstream *m)
-{
-	pipe_stop(m);
-	if (m->zf)
-		zip_fclose(m->zf);
-	ws_digest_free(m->dg);
-	m->zf = NULL;
-	m->dg = NULL;
-}
-
-/* Produces up to cap inflated bytes into dst: > 0 bytes, 0 at the end, -1 on failure. */
-static long ms_fill(struct mstream *m, uint8_t *dst, size_t cap)
-{
-	size_t made = 0;
-	if (m->failed)
-		return -1;
-	if (m->end || cap == 0)
-		return 0;
-	if (cap > (size_t)1 << 30)
-		cap = (size_t)1 << 30;
-	if (m->method != 8) {
-		zip_int64_t k = zip_fread(m->zf, dst, cap);
-		if (k < 0 && zip_error_code_zip(zip_file_get_error(m->zf)) == ZIP_ER_CRC)
-			return ms_fail(m, "member '%s' fails its crc-32 check", m->name);   /* libzip checks stored members too */
-		if (k < 0)
-			return ms_fail(m, "cannot read member '%s': %s", m->name, zip_reason(zip_file_get_error(m->zf)));
-		if (k == 0) {
-			m->end = true;
-			return 0;
-		}
-		made = (size_t)k;
-		ms_progress(m, made);
-	} else {
-		for (;;) {
-			if (m->in_pos == m->in_len && !m->in_eof) {
-				zip_int64_t k = zip_fread(m->zf, m->b->in, IN_BUF);
-				if (k < 0)
-					return ms_fail(m, "cannot read member '%s': %s", m->name,
-						       zip_reason(zip_file_get_error(m->zf)));
-				m->in_pos = 0;
-				m->in_len = (size_t)k;
-				m->in_eof = k == 0;
-				ms_progress(m, (uint64_t)k);
-			}
-			size_t used = 0, got = 0;
-			enum ws_inflate_status s = ws_inflate_step(m->b->inf, m->b->in + m->in_pos, m->in_len - m->in_pos,
-								   &used, dst, cap, &got);
-			m->in_pos += used;
-			if (s == WS_INFLATE_ERROR)
-				return ms_fail(m, "member '%s' holds corrupt deflate data", m->name);
-			if (s == WS_INFLATE_END)
-				m->end = true;
-			if (got || m->end) {
-				made = got;
-				break;
-			}
-			if (used == 0) {
-				if (m->in_eof)
-					return ms_fail(m, "member '%s' ends inside its deflate data", m->name);
-				if (m->in_pos < m->in_len && ++m->stalls > 8)
-					return ms_fail(m, "member '%s' holds corrupt deflate data", m->name);
-			}
-		}
-	}
-	/* The central directory's size is a claim: a bomb that inflates past it stops here. */
-	if (made > m->declared - m->produced) {
-		char sz[48];
-		return ms_fail(m, "member '%s' inflates past its declared size of %s", m->name,
-			       fmt_size(sz, sizeof sz, m->declared));
-	}
-	m->produced += made;
-	if (!m->quiet) {
-		const struct ws_limits *lim = &m->j->lim;
-		char sz[48];
-		if (m->produced > lim->max_member_bytes)
-			return ms_fail(m, "member '%s' inflates past the %s limit", m->name,
-				       fmt_size(sz, sizeof sz, lim->max_member_bytes));
-		uint64_t t = __atomic_add_fetch(&m->j->total, made, __ATOMIC_RELAXED);
-		if (t > lim->max_total_bytes) {
-			__atomic_store_n(&m->j->over_total, 1, __ATOMIC_RELAXED);
-			return ms_fail(m, "member '%s' stopped: the archive inflates past the %s total limit", m->name,
-				       fmt_size(sz, sizeof sz, lim->max_total_bytes));
-		}
-		m->crc = ws_crc32(m->crc, dst, made);
-		if (m->dg && !m->defer_hash)
-			ws_digest_update(m->dg, dst, made);
-	}
-	return (long)made;
-}
-
-/* The fill task: inflates into free slots until the ring is full, the member ends, it
- * fails, or the reader cancels. */
-static void pipe_fill(void *arg)
-{
-	struct pipe *p = arg;
-	struct mstream *m = p->m;
-	pthread_mutex_lock(&p->mu);
-	p->queued = false;
-	p->running = true;
-	while (p->head - p->tail < RING && !p->cancel && !p->done) {
-		unsigned s = p->head % RING;
-		pthread_mutex_unlock(&p->mu);
-		pthread_mutex_lock(&p->zmu);
-		long k = ms_fill(m, p->slot[s], OUT_BUF);
-		pthread_mutex_unlock(&p->zmu);
-		pthread_mutex_lock(&p->mu);
-		if (k > 0) {
-			p->len[s] = (size_t)k;
-			p->head++;
-		} else {
-			p->done = true;           /* m->end or m->failed is set */
-		}
-		pthread_cond_broadcast(&p->cv);
-	}
-	p->running = false;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* Queues the fill task unless it is queued or running already; lock held. */
-static void pipe_kick(struct pipe *p)
-{
-	if (p->queued || p->running || p->done || p->cancel || p->head - p->tail == RING)
-		return;
-	p->queued = true;
-	pthread_mutex_unlock(&p->mu);
-	ws_pool_add(p->pool, &p->g, pipe_fill, p);
-	pthread_mutex_lock(&p->mu);
-}
-
-/* Starts the read-ahead for m; on failure m simply stays synchronous. */
-static void pipe_start(struct mstream *m, bool defer_hash, struct ws_pool *pool, struct ws_group *parent)
-{
-	struct pipe *p = ws_calloc(1, sizeof *p);
-	if (!p)
-		return;
-	uint8_t *mem = ws_malloc(RING * OUT_BUF);
-	if (!mem) {
-		free(p);
-		return;
-	}
-	for (int i = 0; i < RING; i++)
-		p->slot[i] = mem + (size_t)i * OUT_BUF;
-	p->m = m;
-	p->pool = pool;
-	ws_group_init(&p->g, parent);
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_mutex_init(&p->zmu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	m->defer_hash = defer_hash;
-	m->pp = p;
-	m->zmu = &p->zmu;
-	pthread_mutex_lock(&p->mu);
-	pipe_kick(p);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* Cancels the fill task and waits until it has ended. */
-static void pipe_stop(struct mstream *m)
-{
-	struct pipe *p = m->pp;
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->mu);
-	p->cancel = true;
-	pthread_mutex_unlock(&p->mu);
-	ws_group_wait(p->pool, &p->g);
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->zmu);
-	pthread_mutex_destroy(&p->mu);
-	free(p->slot[0]);
-	free(p);
-	m->pp = NULL;
-	m->zmu = NULL;
-}
-
-/* Gives back the slot the reader held and takes the next one; false at the end. */
-static bool pipe_next(struct mstream *m)
-{
-	struct pipe *p = m->pp;
-	bool got = false;
-	pthread_mutex_lock(&p->mu);
-	if (m->holding) {
-		p->tail++;
-		m->holding = false;
-	}
-	pipe_kick(p);
-	while (p->head == p->tail && !p->done) {
-		if (p->running) {
-			pthread_cond_wait(&p->cv, &p->mu);
-		} else {
-			/* queued and not taken yet: run it here rather than wait for a thread */
-			pthread_mutex_unlock(&p->mu);
-			ws_group_wait(p->pool, &p->g);
-			pthread_mutex_lock(&p->mu);
-			pipe_kick(p);
-		}
-	}
-	if (p->head != p->tail) {
-		unsigned s = p->tail % RING;
-		m->cur = p->slot[s];
-		m->out_pos = 0;
-		m->out_len = p->len[s];
-		m->holding = got = true;
-	} else {
-		m->out_pos = m->out_len = 0;
-	}
-	pthread_mutex_unlock(&p->mu);
-	if (got && m->defer_hash && m->dg)
-		ws_digest_update(m->dg, m->cur, m->out_len);
-	return got;
-}
-
-/* struct ws_reader.read: hands out what the sniff left, then inflates on. */
-static long ms_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen)
-{
-	struct mstream *m = ctx;
-	if (m->out_pos == m->out_len) {
-		if (m->pp) {
-			pipe_next(m);
-		} else if (!m->failed && !m->end) {
-			if (n >= DIRECT_MIN) {
-				long k = ms_fill(m, buf, n);
-				if (k > 0)
-					return k;
-			} else {
-				long k = ms_fill(m, m->b->out, OUT_BUF);
-				m->cur = m->b->out;
-				m->out_pos = 0;
-				m->out_len = k > 0 ? (size_t)k : 0;
-			}
-		}
-	}
-	if (m->out_pos < m->out_len) {
-		size_t k = m->out_len - m->out_pos;
-		if (k > n)
-			k = n;
-		memcpy(buf, m->cur + m->out_pos, k);
-		m->out_pos += k;
-		return (long)k;
-	}
-	if (m->failed) {
-		m->told_scanner = true;
-		ws_fmt(err, errlen, "%s", m->err);
-		return -1;
-	}
-	return 0;
-}
-
-/* struct ws_reader.reread: a second stream over the same member, skipped to off. */
-static int ms_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen)
-{
-	struct mstream *m = ctx, s;
-	struct wbuf b = { 0 };
-	zip_stat_t st;
-	int rc = -1;
-	zip_stat_init(&st);
-	if (m->zmu)
-		pthread_mutex_lock(m->zmu);      /* the read-ahead thread shares this zip_t */
-	if (!wbuf_init(&b)) {
-		ws_fmt(err, errlen, "out of memory");
-		goto out;
-	}
-	if (zip_stat_index(m->za, m->idx, 0, &st) != 0 || ms_open(&s, m->j, m->za, m->idx, &st, m->name, &b, NULL, true)) {
-		ws_fmt(err, errlen, "cannot reopen member '%s'", m->name);
-		goto out_close;
-	}
-	while (off) {
-		long k = ms_fill(&s, b.out, off < OUT_BUF ? (size_t)off : OUT_BUF);
-		if (k <= 0)
-			break;
-		off -= (uint64_t)k;
-	}
-	size_t got = 0;
-	while (!off && got < n) {
-		long k = ms_fill(&s, buf + got, n - got);
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
-	if (s.failed)
-		ws_fmt(err, errlen, "%s", s.err);
-	else if (got < n)
-		ws_fmt(err, errlen, "member '%s' ends before the range re-read", m->name);
-	else
-		rc = 0;
-out_close:
-	ms_close(&s);
-out:
-	wbuf_fini(&b);
-	if (m->zmu)
-		pthread_mutex_unlock(m->zmu);
-	return rc;
-}
-
-/* Reads a whole small member into a fresh NUL-terminated buffer; NULL with err set. */
-static char *ms_slurp(struct job *j, zip_t *za, zip_uint64_t idx, const char *name, uint64_t max, size_t *len,
-		      struct wbuf *b, char *err, size_t errlen)
-{
-	zip_stat_t st;
-	struct mstream m;
-	char *p = NULL, sz[48];
-	zip_stat_init(&st);
-	if (zip_stat_index(za, idx, 0, &st) != 0) {
-		ws_fmt(err, errlen, "cannot read the entry of '%s'", name);
-		return NULL;
-	}
-	if (st.size > max) {
-		ws_fmt(err, errlen, "'%s' is larger than %s", name, fmt_size(sz, sizeof sz, max));
-		return NULL;
-	}
-	if (ms_open(&m, j, za, idx, &st, name, b, NULL, true) == 0 && (p = ws_malloc((size_t)st.size + 1))) {
-		size_t got = 0;
-		long k;
-		while ((k = ms_fill(&m, (uint8_t *)p + got, (size_t)st.size - got)) > 0)
-			got += (size_t)k;
-		if (!m.failed && got == st.size) {
-			uint8_t extra;
-			if (ms_fill(&m, &extra, 1) != 0 && !m.failed)   /* longer than declared */
-				ms_fail(&m, "member '%s' inflates past its declared size", name);
-		}
-		if (!m.failed && got != st.size)
-			ms_fail(&m, "member '%s' is shorter than declared", name);
-		p[got] = '\0';
-		*len = got;
-	} else if (!m.failed) {
-		ms_fail(&m, "out of memory");
-	}
-	if (m.failed) {
-		ws_fmt(err, errlen, "%s", m.err);
-		free(p);
-		p = NULL;
-	}
-	ms_close(&m);
-	return p;
 }
 
 /* ---- one member, start to end ------------------------------------------ */
@@ -614,15 +109,15 @@ static bool scannable(enum ws_content c)
 	       c == WS_CONTENT_PTX || c == WS_CONTENT_PE;
 }
 
-static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
+static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *b)
 {
 	struct mres *r = &j->res[i];
 	char nb[NAME_SHOWN], sz[48];
 	const char *name = shown(nb, r->name);
 	zip_stat_t st;
-	struct mstream m;
+	struct ws_mstream m;
 
-	if (r->dir || __atomic_load_n(&j->over_total, __ATOMIC_RELAXED))
+	if (r->dir || __atomic_load_n(&j->bg.over_total, __ATOMIC_RELAXED))
 		return;
 	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
 	if (!t)
@@ -637,15 +132,15 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
 	}
 	if (st.size > j->lim.max_member_bytes) {
 		ws_artifact_error(t, j->label, "member '%s' inflates past the %s limit", name,
-				  fmt_size(sz, sizeof sz, j->lim.max_member_bytes));
+				  ws_fmt_size(sz, sizeof sz, j->lim.max_member_bytes));
 		return;
 	}
 	const struct ws_record_line *rl = r->rec >= 0 ? &j->rec.line[r->rec] : NULL;
 	const char *algo = j->o.verify_record && rl && ws_digest_known(rl->algo) ? rl->algo : NULL;
-	if (ms_open(&m, j, za, i, &st, name, b, algo, false) == 0) {
+	if (ws_mstream_open(&m, &j->bg, za, i, &st, name, b, algo, false) == 0) {
 		/* sniff: the first bytes say whether the scanner wants this member */
 		while (m.out_len < WS_SNIFF_BYTES && !m.end && !m.failed) {
-			long k = ms_fill(&m, b->out + m.out_len, OUT_BUF - m.out_len);
+			long k = ws_mstream_fill(&m, b->out + m.out_len, WS_ZIP_OUT_BUF - m.out_len);
 			if (k > 0)
 				m.out_len += (size_t)k;
 		}
@@ -653,10 +148,10 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
 		bool scan = !m.failed && scannable(ws_sniff(b->out, m.out_len));
 		/* large members read ahead on the pool when it has threads; the hash runs
 		 * beside the scanner, or beside the inflate when nothing scans */
-		if (j->pool_width > 1 && !m.failed && !m.end && st.size >= PIPE_MIN && (scan || j->o.verify_record))
-			pipe_start(&m, !scan, j->o.pool, &j->members);
+		if (j->pool_width > 1 && !m.failed && !m.end && st.size >= WS_ZIP_READAHEAD_MIN && (scan || j->o.verify_record))
+			ws_mstream_readahead(&m, !scan, j->o.pool, &j->members);
 		if (scan) {
-			struct ws_reader rd = { .read = ms_read, .reread = ms_reread, .ctx = &m };
+			struct ws_reader rd = { .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &m };
 			ws_zip_member_fn fn = j->o.scan_member ? j->o.scan_member : default_scan;
 			r->scanned = true;
 			rc = fn(j->o.scan_member_ctx, t, r->name, &rd, st.size, &j->scan);
@@ -664,13 +159,13 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
 		/* The scanner may stop early; verification needs every byte hashed. */
 		if (m.pp) {
 			if (j->o.verify_record)
-				while (pipe_next(&m))
+				while (ws_mstream_next_block(&m))
 					;
-			pipe_stop(&m);
+			ws_mstream_stop_readahead(&m);
 		} else if (j->o.verify_record) {
 			while (!m.end && !m.failed) {
 				m.out_pos = m.out_len = 0;
-				ms_fill(&m, b->out, OUT_BUF);
+				ws_mstream_fill(&m, b->out, WS_ZIP_OUT_BUF);
 			}
 		}
 		if (m.failed && m.told_scanner && rc == -1)
@@ -696,12 +191,12 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct wbuf *b)
 		}
 	}
 	r->size = m.produced;
-	ms_close(&m);
+	ws_mstream_close(&m);
 }
 
 /* ---- threads ----------------------------------------------------------- */
 
-static int hash_source(const struct zsrc *s, char hex[65], char *err, size_t errlen)
+static int hash_source(const struct ws_zsrc *s, char hex[65], char *err, size_t errlen)
 {
 	if (!s->path)
 		return ws_sha256_mem(s->mem, s->len, hex, err, errlen);
@@ -727,7 +222,7 @@ static void run_tasks(void *arg)
 {
 	struct runner *w = arg;
 	struct job *j = w->j;
-	struct wbuf b = { 0 };
+	struct ws_zbuf b = { 0 };
 	zip_t *za = w->za;
 	bool own = false, bufs = false;
 	for (;;) {
@@ -741,11 +236,11 @@ static void run_tasks(void *arg)
 		}
 		if (!za) {
 			char err[WS_ERRMAX];
-			za = zsrc_open(&j->src, 0, err, sizeof err);
+			za = ws_zip_open_source(&j->src, 0, err, sizeof err);
 			own = za != NULL;
 		}
 		if (!bufs)
-			bufs = wbuf_init(&b);
+			bufs = ws_zbuf_init(&b);
 		if (!za || !bufs) {
 			struct mres *r = &j->res[t];
 			char nb[NAME_SHOWN];
@@ -756,7 +251,7 @@ static void run_tasks(void *arg)
 		}
 		do_member(j, za, t, &b);
 	}
-	wbuf_fini(&b);
+	ws_zbuf_fini(&b);
 	if (own)
 		zip_discard(za);
 }
@@ -840,7 +335,7 @@ static bool same_dist(const char *a, size_t al, const char *b, size_t bl)
 }
 
 /* Picks the dist-info directory and reads METADATA, WHEEL and RECORD from it. */
-static void read_distinfo(struct job *j, zip_t *za, struct wbuf *b, bool *wheel)
+static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *wheel)
 {
 	struct ws_artifact *a = j->a;
 	struct ws_wheel_info fn = { 0 };
@@ -900,7 +395,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct wbuf *b, bool *wheel)
 		if (found[f] < 0 || (f == 0 && !j->o.verify_record))
 			continue;
 		const char *nm = j->res[found[f]].name;
-		char *p = ms_slurp(j, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
+		char *p = ws_mstream_slurp(&j->bg, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
 				   err, sizeof err);
 		if (!p) {
 			ws_artifact_error(a, j->label, "cannot read '%s': %s", nb, err);
@@ -986,12 +481,12 @@ static void merge_member(struct job *j, struct mres *r, bool *seen, uint32_t *ca
 		push_name(&rec->mismatched, &rec->nmismatched, &caps[0], r->name);
 }
 
-static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct ws_zip_opts *opt)
+static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const struct ws_zip_opts *opt)
 {
 	struct job j = { .a = a, .src = *src };
 	char err[WS_ERRMAX];
 	zip_t *za = NULL;
-	struct wbuf b = { 0 };
+	struct ws_zbuf b = { 0 };
 	uint32_t nerr0 = a->nerrors;
 	bool wheel = false;
 
@@ -1008,6 +503,8 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 	else
 		ws_limits_default(&j.lim);
 	j.scan.lim = &j.lim;
+	j.bg.lim = &j.lim;
+	j.bg.progress = j.o.progress;
 	j.label = a->path ? a->path : "(memory)";
 	if (!j.o.pool)
 		j.o.pool = ws_pool_new(1);        /* no threads: everything in place */
@@ -1026,7 +523,7 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 	} else {
 		a->size = src->len;
 	}
-	za = zsrc_open(src, ZIP_CHECKCONS, err, sizeof err);
+	za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
 	if (!za) {
 		ws_artifact_error(a, j.label, "%s", err);
 		if (j.o.hash_file && hash_source(src, a->sha256, err, sizeof err) != 0)
@@ -1058,7 +555,7 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 			goto out;
 		}
 	}
-	if (!wbuf_init(&b)) {
+	if (!ws_zbuf_init(&b)) {
 		ws_artifact_error(a, j.label, "out of memory");
 		goto out;
 	}
@@ -1068,7 +565,7 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 		for (zip_uint64_t i = 0; i < j.n; i++)
 			j.res[i].rec = ws_record_find(&j.rec, j.res[i].name);
 
-	wbuf_fini(&b);                    /* each runner keeps its own */
+	ws_zbuf_fini(&b);                    /* each runner keeps its own */
 	run_members(&j, za, j.o.hash_file);
 	if (j.o.hash_file && j.file_rc == 0)
 		memcpy(a->sha256, j.file_hex, sizeof a->sha256);
@@ -1084,10 +581,10 @@ static int zip_scan(struct ws_artifact *a, const struct zsrc *src, const struct 
 	}
 	for (zip_uint64_t i = 0; i < j.n; i++)
 		merge_member(&j, &j.res[i], seen, caps);
-	if (__atomic_load_n(&j.over_total, __ATOMIC_RELAXED)) {
+	if (__atomic_load_n(&j.bg.over_total, __ATOMIC_RELAXED)) {
 		char sz[48];
 		ws_artifact_error(a, j.label, "archive inflates past the %s total limit; members after it were skipped",
-				  fmt_size(sz, sizeof sz, j.lim.max_total_bytes));
+				  ws_fmt_size(sz, sizeof sz, j.lim.max_total_bytes));
 	}
 	if (j.have_rec && j.o.verify_record) {
 		struct ws_record *rec = &a->record;
@@ -1111,7 +608,7 @@ out:
 	free(j.task);
 	free(j.di);
 	ws_record_index_free(&j.rec);
-	wbuf_fini(&b);
+	ws_zbuf_fini(&b);
 	if (za)
 		zip_discard(za);
 	return a->nerrors > nerr0 ? -1 : 0;
@@ -1119,12 +616,12 @@ out:
 
 int ws_zip_scan_file(struct ws_artifact *a, const char *path, const struct ws_zip_opts *o)
 {
-	struct zsrc s = { .path = path };
+	struct ws_zsrc s = { .path = path };
 	return zip_scan(a, &s, o);
 }
 
 int ws_zip_scan_memory(struct ws_artifact *a, const uint8_t *p, size_t n, const struct ws_zip_opts *o)
 {
-	struct zsrc s = { .mem = p, .len = n };
+	struct ws_zsrc s = { .mem = p, .len = n };
 	return zip_scan(a, &s, o);
 }
