@@ -47,6 +47,9 @@ enum ws_tbuf_slot {
 void *ws_tbuf(enum ws_tbuf_slot slot, size_t n);
 /* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
 bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
+/* Appends a copy of s to the array v of n strings (growing it geometrically); false when
+ * out of memory. */
+bool ws_strv_push(char ***v, size_t *n, const char *s);
 
 /* snprintf into a fixed buffer, always terminated; returns buf. */
 char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

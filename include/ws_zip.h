@@ -91,6 +91,16 @@ bool ws_record_row_inside(const char *path);
  * stores the length of "<dir>.dist-info/" in *prefix_len if not NULL. */
 bool ws_distinfo_file(const char *name, const char *file, size_t *prefix_len);
 
+/* ---- record.c ---------------------------------------------------------- */
+/* Checks one file (path as RECORD lists it; digest as RECORD writes it, "" when not
+ * computed; size in bytes) against its row. A mismatch is an error of a, named `where`,
+ * worded for a wheel member or an installed file, and path joins a->record.mismatched.
+ * Returns true when the file matches. */
+bool ws_record_verify(struct ws_artifact *a, const char *where, const struct ws_record_line *row,
+		      const char *path, const char *digest, uint64_t size, bool installed);
+/* Sets rec->ok once the lists are complete. */
+void ws_record_conclude(struct ws_record *rec);
+
 /* ---- sha256.c ---------------------------------------------------------- */
 
 #define WS_DIGEST_MAX 64

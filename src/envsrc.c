@@ -110,18 +110,6 @@ static struct ws_artifact *new_artifact(const char *path, const char *type)
 	return a;
 }
 
-static bool push(char ***v, size_t *n, const char *s)
-{
-	char **nv = ws_reallocarray(*v, *n + 1, sizeof *nv);
-	if (!nv)
-		return false;
-	*v = nv;
-	if (!(nv[*n] = ws_strdup(s)))
-		return false;
-	(*n)++;
-	return true;
-}
-
 struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site, bool verify,
 					 const struct ws_scan_opts *so)
 {
@@ -166,29 +154,15 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 		ws_sanitize(shown, sizeof shown, L->path, strlen(L->path));
 		if (!res.found) {
 			if (verify)
-				push(&a->record.missing, &a->record.nmissing, L->path);
+				ws_strv_push(&a->record.missing, &a->record.nmissing, L->path);
 			continue;
 		}
 		a->size += res.size;
 		if (!verify)
 			continue;
-		bool bad = false;
-		if (L->algo[0] && !ws_digest_known(L->algo)) {
-			ws_artifact_error(a, a->path, "RECORD gives '%s' a hash wheels may not use (%s)", shown, L->algo);
-			bad = true;
-		} else if (hash && strcmp(res.digest, L->digest) != 0) {
-			ws_artifact_error(a, a->path, "installed file '%s' differs from RECORD (sha256 mismatch)", shown);
-			bad = true;
-		}
-		if (L->size >= 0 && (uint64_t)L->size != res.size) {
-			ws_artifact_error(a, a->path, "installed file '%s' differs from RECORD (RECORD says %lld bytes, "
-					  "the file has %llu)", shown, (long long)L->size, (unsigned long long)res.size);
-			bad = true;
-		}
-		if (bad)
-			push(&a->record.mismatched, &a->record.nmismatched, L->path);
+		ws_record_verify(a, a->path, L, L->path, hash ? res.digest : "", res.size, true);
 	}
-	a->record.ok = a->record.nmismatched == 0 && a->record.nmissing == 0;
+	ws_record_conclude(&a->record);
 	ws_record_index_free(&rec);
 	return a;
 }
@@ -240,7 +214,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		ws_sanitize(shown, sizeof shown, F->path, strlen(F->path));
 		if (!res.found) {
 			if (verify)
-				push(&a->record.missing, &a->record.nmissing, F->path);
+				ws_strv_push(&a->record.missing, &a->record.nmissing, F->path);
 			continue;
 		}
 		a->size += res.size;
@@ -254,9 +228,9 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 			bad = true;
 		}
 		if (bad)
-			push(&a->record.mismatched, &a->record.nmismatched, F->path);
+			ws_strv_push(&a->record.mismatched, &a->record.nmismatched, F->path);
 	}
-	a->record.ok = a->record.nmismatched == 0 && a->record.nmissing == 0;
+	ws_record_conclude(&a->record);
 	ws_conda_free(&pkg);
 	return a;
 }
@@ -334,7 +308,7 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 			dup = !strcmp((*dirs)[i], line);
 		if (dup || line[0] != '/' || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
 			continue;                  /* platlib == purelib, or not created yet */
-		if (!push(dirs, ndirs, line))
+		if (!ws_strv_push(dirs, ndirs, line))
 			return -1;
 	}
 	if (!*ndirs) {

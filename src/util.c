@@ -255,3 +255,20 @@ char *ws_read_small(const char *path, size_t max, size_t *len)
 	close(fd);
 	return p;
 }
+
+bool ws_strv_push(char ***v, size_t *n, const char *s)
+{
+	/* capacity is implied: the array doubles whenever the count reaches a power of two */
+	if (*n >= SIZE_MAX / 2 / sizeof **v)
+		return false;
+	if (*n == 0 || (*n & (*n - 1)) == 0) {
+		char **nv = ws_reallocarray(*v, *n ? *n * 2 : 4, sizeof *nv);
+		if (!nv)
+			return false;
+		*v = nv;
+	}
+	if (!((*v)[*n] = ws_strdup(s)))
+		return false;
+	(*n)++;
+	return true;
+}

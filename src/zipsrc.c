@@ -303,17 +303,6 @@ static void run_members(struct job *j, zip_t *za, bool hash_task)
 
 /* ---- archive ----------------------------------------------------------- */
 
-static bool push_name(char ***v, size_t *n, uint32_t *cap, const char *s)
-{
-	if (*n >= UINT32_MAX - 1 || !ws_grow((void **)v, cap, (uint32_t)*n + 1, sizeof **v))
-		return false;
-	char *c = ws_strdup(s);
-	if (!c)
-		return false;
-	(*v)[(*n)++] = c;
-	return true;
-}
-
 /* PEP 503-like comparison of a distribution name with a dist-info prefix. */
 static bool same_dist(const char *a, size_t al, const char *b, size_t bl)
 {
@@ -421,10 +410,9 @@ out:
 }
 
 /* Moves one member's objects and errors into the artifact, then judges it against RECORD. */
-static void merge_member(struct job *j, struct mres *r, bool *seen, uint32_t *caps)
+static void merge_member(struct job *j, struct mres *r, bool *seen)
 {
 	struct ws_artifact *a = j->a;
-	char nb[NAME_SHOWN];
 	if (r->tmp) {
 		struct ws_artifact *t = r->tmp;
 		for (uint32_t k = 0; k < t->nobjects; k++) {
@@ -456,29 +444,13 @@ static void merge_member(struct job *j, struct mres *r, bool *seen, uint32_t *ca
 			   (strcmp(r->name + pl, "RECORD") == 0 || strcmp(r->name + pl, "RECORD.jws") == 0 ||
 			    strcmp(r->name + pl, "RECORD.p7s") == 0);
 		if (!own)
-			push_name(&rec->unlisted, &rec->nunlisted, &caps[2], r->name);
+			ws_strv_push(&rec->unlisted, &rec->nunlisted, r->name);
 		return;
 	}
 	seen[r->rec] = true;
 	if (!r->complete)
 		return;                           /* unreadable: already an error of its own */
-	const struct ws_record_line *L = &j->rec.line[r->rec];
-	bool bad = false;
-	shown(nb, r->name);
-	if (L->algo[0] && !ws_digest_known(L->algo)) {
-		ws_artifact_error(a, j->label, "RECORD gives '%s' a hash wheels may not use (%s)", nb, L->algo);
-		bad = true;
-	} else if (L->algo[0] && (!r->digest[0] || strcmp(r->digest, L->digest) != 0)) {
-		ws_artifact_error(a, j->label, "RECORD hash mismatch for '%s'", nb);
-		bad = true;
-	}
-	if (L->size >= 0 && (uint64_t)L->size != r->size) {
-		ws_artifact_error(a, j->label, "RECORD size mismatch for '%s' (RECORD says %lld, member has %llu)", nb,
-				  (long long)L->size, (unsigned long long)r->size);
-		bad = true;
-	}
-	if (bad)
-		push_name(&rec->mismatched, &rec->nmismatched, &caps[0], r->name);
+	ws_record_verify(a, j->label, &j->rec.line[r->rec], r->name, r->digest, r->size, false);
 }
 
 static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const struct ws_zip_opts *opt)
@@ -574,13 +546,12 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 
 	/* merge in central-directory order: the output does not depend on jobs */
 	bool *seen = j.have_rec && j.rec.n ? ws_calloc(j.rec.n, sizeof *seen) : NULL;
-	uint32_t caps[3] = { 0, 0, 0 };
 	if (j.have_rec && j.rec.n && !seen) {
 		ws_artifact_error(a, j.label, "out of memory");
 		j.have_rec = false;
 	}
 	for (zip_uint64_t i = 0; i < j.n; i++)
-		merge_member(&j, &j.res[i], seen, caps);
+		merge_member(&j, &j.res[i], seen);
 	if (__atomic_load_n(&j.bg.over_total, __ATOMIC_RELAXED)) {
 		char sz[48];
 		ws_artifact_error(a, j.label, "archive inflates past the %s total limit; members after it were skipped",
@@ -590,9 +561,9 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 		struct ws_record *rec = &a->record;
 		for (uint32_t k = 0; k < j.rec.n; k++)
 			if (!seen[k])
-				push_name(&rec->missing, &rec->nmissing, &caps[1], j.rec.line[k].path);
+				ws_strv_push(&rec->missing, &rec->nmissing, j.rec.line[k].path);
 		rec->checked = true;
-		rec->ok = !rec->nmismatched && !rec->nmissing && !rec->nunlisted;
+		ws_record_conclude(rec);
 	}
 	free(seen);
 out:
