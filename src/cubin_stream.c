@@ -256,7 +256,7 @@ int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, stru
 	if (stream_pass(&k, p, n, e, lim, err, errlen) < 0)
 		goto out;
 	if (k.unusual || !k.table_added) {
-		rc = ws_entry_inspect_whole(p, n, e, pool, lim, err, errlen);
+		rc = 1;                             /* the caller decodes it whole */
 		goto out;
 	}
 	/* the sink has added the needed sections: every byte, the table's last among them,

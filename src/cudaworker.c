@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "live_wire.h"
 #include "ws_live.h"
 #include "ws_util.h"
 

@@ -27,7 +27,10 @@ int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 {
 	if (ws_ptx_streamed(e))
 		return ws_ptx_inspect_stream(p, n, e, pool, lim, err, errlen);
-	if (ws_sass_streamed(e))
-		return ws_cubin_inspect_stream(p, n, e, pool, lim, err, errlen);
+	if (ws_sass_streamed(e)) {
+		int rc = ws_cubin_inspect_stream(p, n, e, pool, lim, err, errlen);
+		if (rc != 1)
+			return rc;
+	}
 	return ws_entry_inspect_whole(p, n, e, pool, lim, err, errlen);
 }

@@ -8,6 +8,7 @@
 
 #include "tap.h"
 #include "ws_live.h"
+#include "../live_wire.h"          /* the embedded probe, private to the live check */
 
 static char dir[] = "/tmp/ws-test-live-XXXXXX";
 static char lib[256], lib_noload[256], logpath[256];
