@@ -106,6 +106,12 @@ int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 int ws_entry_inspect_whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			   const struct ws_limits *lim, char *err, size_t errlen);
 
+/* Formats e->name from kind, arch and suffix: "sm_90a", "compute_120f", "lto_100". */
+void ws_entry_name(struct ws_entry *e);
+/* Settles the entry's a/f suffix once its payload is decoded (the flags' marker, else a
+ * PTX ".target"'s) and renames it to match: judging and every report read e->suffix. */
+void ws_entry_finish(struct ws_entry *e);
+
 /* Short names for reports. */
 const char *ws_kind_name(uint16_t kind);          /* "sass", "ptx", "ltoir", "unknown" */
 const char *ws_compression_name(enum ws_compression c);

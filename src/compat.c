@@ -231,19 +231,10 @@ int ws_verdict_fails(enum ws_verdict v)
 	return v == WS_V_NO_IMAGE || v == WS_V_PTX_TOO_NEW;
 }
 
-/* The entry's a/f marker: the decoder's, else the PTX ".target" suffix (§3: the marker
- * lives in the entry flags and the PTX .target line). */
+/* The entry's a/f marker, settled once by ws_entry_finish. */
 char ws_entry_suffix(const struct ws_entry *e)
 {
-	if (e->suffix == 'a' || e->suffix == 'f')
-		return e->suffix;
-	if (e->kind == WS_KIND_PTX) {
-		size_t n = strnlen(e->ptx_target, sizeof e->ptx_target);
-		if (n >= 2 && isdigit((unsigned char)e->ptx_target[n - 2]) &&
-		    (e->ptx_target[n - 1] == 'a' || e->ptx_target[n - 1] == 'f'))
-			return e->ptx_target[n - 1];
-	}
-	return 0;
+	return e->suffix == 'a' || e->suffix == 'f' ? e->suffix : 0;
 }
 
 /* The PTX ISA of a PTX entry: the ".version" line, else the entry header's version. */

@@ -98,6 +98,30 @@ static char *header_string(const uint8_t *p, uint32_t hs, uint32_t off, uint32_t
 	return len && ws_in_bounds(off, len, hs) ? ws_strdup_field((const char *)p + off, len) : NULL;
 }
 
+void ws_entry_name(struct ws_entry *e)
+{
+	const char *prefix = e->kind == WS_KIND_SASS ? "sm_" : e->kind == WS_KIND_PTX ? "compute_"
+			   : e->kind == WS_KIND_LTOIR ? "lto_" : NULL;
+	const char *suffix = e->suffix == 'a' ? "a" : e->suffix == 'f' ? "f" : "";
+	if (prefix)
+		ws_fmt(e->name, sizeof e->name, "%s%u%s", prefix, e->arch, suffix);
+	else
+		ws_fmt(e->name, sizeof e->name, "kind%u_%u", e->kind, e->arch);
+}
+
+void ws_entry_finish(struct ws_entry *e)
+{
+	/* the flags decide; a PTX entry whose flags carry no marker takes its .target's */
+	if (e->suffix || e->kind != WS_KIND_PTX)
+		return;
+	size_t n = strnlen(e->ptx_target, sizeof e->ptx_target);
+	if (n >= 2 && e->ptx_target[n - 2] >= '0' && e->ptx_target[n - 2] <= '9' &&
+	    (e->ptx_target[n - 1] == 'a' || e->ptx_target[n - 1] == 'f')) {
+		e->suffix = e->ptx_target[n - 1];
+		ws_entry_name(e);
+	}
+}
+
 int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen)
 {
 	if (n < WS_ENTRY_MIN_HEADER)
@@ -119,13 +143,7 @@ int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, s
 	e->debug = (e->flags & WS_EF_DEBUG) != 0;
 	e->suffix = (e->flags & WS_EF_ARCH_A) ? 'a' : (e->flags & WS_EF_ARCH_F) ? 'f' : 0;
 
-	const char *prefix = e->kind == WS_KIND_SASS ? "sm_" : e->kind == WS_KIND_PTX ? "compute_"
-			   : e->kind == WS_KIND_LTOIR ? "lto_" : NULL;
-	if (prefix)
-		ws_fmt(e->name, sizeof e->name, "%s%u%s", prefix, e->arch, e->suffix == 'a' ? "a"
-		       : e->suffix == 'f' ? "f" : "");
-	else
-		ws_fmt(e->name, sizeof e->name, "kind%u_%u", e->kind, e->arch);
+	ws_entry_name(e);
 
 	if ((e->flags & WS_EF_LZ4) && (e->flags & WS_EF_ZSTD))
 		return ws_fmt(err, errlen, "%s: entry claims both LZ4 and zstd compression", e->name), -1;
@@ -136,7 +154,8 @@ int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, s
 		return ws_fmt(err, errlen, "%s: compressed size %u does not fit the payload of %llu bytes",
 			      e->name, e->compressed_size, (unsigned long long)e->payload_size), -1;
 	/* Unknown kinds and obfuscated LTO-IR are stepped over, not decoded. */
-	e->opaque = !prefix || (e->flags & WS_EF_OBFUSCATED) || e->kind == WS_KIND_LTOIR;
+	bool known = e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX || e->kind == WS_KIND_LTOIR;
+	e->opaque = !known || (e->flags & WS_EF_OBFUSCATED) || e->kind == WS_KIND_LTOIR;
 
 	e->identifier = header_string(p, hs, ws_le32(p + 32), ws_le32(p + 36));
 	uint32_t od = ws_le32(p + 20);

@@ -241,11 +241,9 @@ static void entry_json(struct ws_buf *b, const struct ws_object *o, const struct
 	ws_buf_printf(b, "\"0x%llx\",", (unsigned long long)e->flags);
 	char v[32];
 	if (e->kind == WS_KIND_PTX) {
-		/* .version wins; the header's copy serves when the text was not decoded */
-		if (e->ptx_major)
-			snprintf(v, sizeof v, "%u.%u", e->ptx_major, e->ptx_minor);
-		else
-			snprintf(v, sizeof v, "%u.%u", e->fmt_major, e->fmt_minor);
+		unsigned ma, mi;
+		ws_entry_isa(e, &ma, &mi);
+		snprintf(v, sizeof v, "%u.%u", ma, mi);
 		kv_str(b, "ptx_isa", v);
 		if (e->ptx_target[0])
 			kv_str(b, "ptx_target", e->ptx_target);

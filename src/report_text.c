@@ -87,8 +87,8 @@ static void arch_line(struct ws_report *r, const struct ws_object *o, uint16_t k
 				n++;
 			}
 			v[j].n++;
-			uint16_t ma = e->ptx_major ? e->ptx_major : e->fmt_major;
-			uint16_t mi = e->ptx_major ? e->ptx_minor : e->fmt_minor;
+			unsigned ma, mi;
+			ws_entry_isa(e, &ma, &mi);
 			if (ma > v[j].isa_major || (ma == v[j].isa_major && mi > v[j].isa_minor)) {
 				v[j].isa_major = ma;
 				v[j].isa_minor = mi;
@@ -226,9 +226,11 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 			const struct ws_entry *e = &f->entries[i];
 			fprintf(r->out, "        %-5s %-13s %-4s %9llu B", ws_kind_name(e->kind), e->name,
 				ws_compression_name(e->compression), (unsigned long long)e->payload_size);
-			if (e->kind == WS_KIND_PTX)
-				fprintf(r->out, "  ISA %u.%u", e->ptx_major ? e->ptx_major : e->fmt_major,
-					e->ptx_major ? e->ptx_minor : e->fmt_minor);
+			if (e->kind == WS_KIND_PTX) {
+				unsigned ma, mi;
+				ws_entry_isa(e, &ma, &mi);
+				fprintf(r->out, "  ISA %u.%u", ma, mi);
+			}
 			if (e->toolkit)
 				fprintf(r->out, "  CUDA %u.%u", e->toolkit / 10, e->toolkit % 10);
 			if (e->kernels_known)

@@ -130,6 +130,7 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 	char err[WS_ERRMAX];
 	if (ws_entry_inspect(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
 		entry_error(s, o, e, err);
+	ws_entry_finish(e);
 }
 
 static int cmp_u32(const void *x, const void *y)
@@ -305,6 +306,7 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 	}
 	if (t->rc < 0)
 		entry_error(s, o, e, t->err);
+	ws_entry_finish(e);
 }
 
 /* Merges what the pool's threads decoded for this object, in entry order: the tasks
@@ -648,7 +650,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 		if (a && sscanf(a + 9, "%u%c", &arch, &suf) >= 1 && arch == e->elf_sm && (suf == 'a' || suf == 'f'))
 			e->suffix = suf;
 		e->arch = e->elf_sm;
-		ws_fmt(e->name, sizeof e->name, "sm_%u%s", e->arch, e->suffix == 'a' ? "a" : e->suffix == 'f' ? "f" : "");
+		ws_entry_name(e);
 	} else {
 		unsigned arch = 0;
 		char suf = 0;
@@ -658,7 +660,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 		}
 		e->fmt_major = e->ptx_major;
 		e->fmt_minor = e->ptx_minor;
-		ws_fmt(e->name, sizeof e->name, "compute_%u%s", e->arch, e->suffix == 'a' ? "a" : e->suffix == 'f' ? "f" : "");
+		ws_entry_name(e);
 	}
 	count_kernels(f);
 }

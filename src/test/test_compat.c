@@ -6,6 +6,7 @@
 #include "tap.h"
 #include "wheelscan.h"
 #include "ws_compat.h"
+#include "ws_decode.h"
 
 #define SASS WS_KIND_SASS
 #define PTX WS_KIND_PTX
@@ -115,9 +116,12 @@ static void test_entry_details(void)
 	e.ptx_minor = 4;
 	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 12080), WS_V_JIT);
 
-	/* §3: the 'a' marker of PTX also comes from the .target line */
+	/* §3: the 'a' marker of PTX also comes from the .target line, settled once when the
+	 * payload is decoded; the name follows it */
 	e = ent(PTX, 90, 0, 80);
 	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_90a");
+	ws_entry_finish(&e);
+	CHECK_EQ_STR(e.name, "compute_90a");
 	CHECK_EQ_INT(ws_entry_verdict(&e, &t100, 0), WS_V_NO_IMAGE);
 
 	/* opaque (obfuscated LTO-IR) never serves */
