@@ -15,6 +15,35 @@
 #define WS_SCHEMA_VERSION 2
 #define WS_ERRMAX 256
 
+/* What kind of problem an error is: exit status and JSON come from this, never from the
+ * message's words (libzip's zip_error_t is the model). */
+enum ws_errcode {
+	WS_E_FORMAT = 1,               /* corrupt, truncated, or not what its name promises */
+	WS_E_IO,                       /* cannot open or read */
+	WS_E_LIMIT,                    /* a size or count limit (--max-*) stopped the read */
+	WS_E_INTEGRITY,                /* a checksum, declared size or RECORD does not match */
+	WS_E_UNSUPPORTED,              /* encrypted, or a compression this build cannot read */
+	WS_E_MEMORY,                   /* out of memory */
+};
+
+/* One error as it travels from a reader or decoder to the artifact: its kind, its
+ * one-line message, and whether a layer above has recorded it already (so that it is
+ * reported once, by whoever first had the context to name it). */
+struct ws_err {
+	enum ws_errcode code;          /* 0: no error */
+	bool reported;
+	char msg[WS_ERRMAX];
+};
+
+/* Sets err (code and printf-style message) unless it already holds an error; returns -1. */
+int ws_err_set(struct ws_err *err, enum ws_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "format", "io", "limit", "integrity", "unsupported", "memory". */
+const char *ws_errcode_name(enum ws_errcode code);
+/* The exit status an error of this kind gives a run: 3 (the input could not be read in
+ * full) for every kind today; one place to change if kinds ever part ways. */
+int ws_errcode_status(enum ws_errcode code);
+
 /* Entry kinds as stored in the fatbin entry header (fatbin-format.md (c)). */
 enum ws_kind {
 	WS_KIND_PTX = 1,
@@ -208,6 +237,7 @@ struct ws_altgroup {
 struct ws_error {
 	char *where;                   /* "x.whl!pkg/lib/libx.so" */
 	char *message;
+	enum ws_errcode code;
 };
 
 /* RECORD verification result of a wheel. */
@@ -268,8 +298,12 @@ void ws_artifact_unjudge(struct ws_artifact *a);
 /* Appends an empty object / fatbin / entry; NULL on allocation failure. */
 struct ws_object *ws_artifact_add_object(struct ws_artifact *a);
 struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o);
-/* Records an error "where: message" on the artifact (printf-style message). */
-void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Records an error "where: message" of kind code on the artifact (printf-style message). */
+void ws_artifact_fail(struct ws_artifact *a, const char *where, enum ws_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The same for a malformed input (WS_E_FORMAT), the most common kind. */
+#define ws_artifact_error(a, where, ...) ws_artifact_fail((a), (where), WS_E_FORMAT, __VA_ARGS__)
+/* Records err on the artifact and marks it reported; nothing when it is already. */
+void ws_artifact_report(struct ws_artifact *a, const char *where, struct ws_err *err);
 
 #endif

@@ -61,11 +61,13 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 #ifndef WS_STREAM_MIN                   /* fuzz and small-window test builds lower it */
 #define WS_STREAM_MIN ((uint64_t)4 << 20)
 #endif
-typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n);
-/* Decompresses an LZ4 or zstd entry chunk by chunk into sink (which returns -1 to
- * stop), with the same size checks as ws_payload_decode. */
+/* Takes n decoded bytes; returns 0, or -1 to stop with the reason set in err. */
+typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n, struct ws_err *err);
+/* Decompresses an LZ4 or zstd entry chunk by chunk into sink, with the same size checks
+ * as ws_payload_decode. Returns 0, or -1 with err set: by the sink when it stopped the
+ * stream, else with what is wrong with the data. */
 int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
-		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen);
+		      ws_chunk_fn sink, void *ctx, struct ws_err *err);
 
 /* Fills kernels, elf_sm, relocatable, toolkit, producer and tool_options of a
  * SASS entry from its cubin. Kernel names are interned into pool. The span

@@ -11,14 +11,17 @@
 #include "wheelscan.h"
 #include "ws_pool.h"
 
-/* A pull stream. read() returns the number of bytes stored (0 at the end,
- * -1 on error with a one-line reason in err). reread(), optional, re-reads
- * an earlier range by offset (used for the rare ELF whose section-name table
- * lies far before its section headers); it returns 0 or -1. */
+/* A pull stream. read() returns the number of bytes stored (0 at the end, -1 on error,
+ * recorded in err with its code). reread(), optional, re-reads an earlier range by offset
+ * (used for the rare ELF whose section-name table lies far before its section headers);
+ * it returns 0 or -1 with err set. err, optional, is the reader's own record of why it
+ * failed: the window hands it to read(), and the scanner that reports the failure marks
+ * it reported, so that the reader's owner does not report it a second time. */
 struct ws_reader {
-	long (*read)(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen);
-	int (*reread)(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen);
+	long (*read)(void *ctx, uint8_t *buf, size_t n, struct ws_err *err);
+	int (*reread)(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err);
 	void *ctx;
+	struct ws_err *err;
 };
 
 /* What the first bytes of an input say it is. */

@@ -21,7 +21,8 @@ struct ws_window {
 	bool eof, failed;
 	bool drop_behind;              /* memory mode over a file mapping: madvise scanned pages away */
 	uint64_t dropped;              /* pages before this offset were given back */
-	char err[WS_ERRMAX];
+	struct ws_err *err;            /* why it failed: the reader's record, or own */
+	struct ws_err own;
 };
 
 void ws_window_memory(struct ws_window *w, const uint8_t *p, size_t n);

@@ -51,14 +51,14 @@ struct ws_mstream {
 	bool quiet;                  /* side read: no limits accounting, checksums or progress */
 	struct ws_zbuf *b;
 	size_t in_pos, in_len, out_pos, out_len;
-	bool in_eof, end, failed, told_scanner;
+	bool in_eof, end, failed;
 	struct ws_mstream *side;     /* the reread stream, kept for the next reread */
 	struct ws_zbuf *side_buf;
 	int stalls;
 	uint64_t produced, declared;
 	uint32_t crc;
 	struct ws_digest *dg;
-	char err[WS_ERRMAX];
+	struct ws_err error;         /* why it failed; marked reported by whoever records it */
 	uint8_t *cur;                /* the buffer out_pos and out_len refer to */
 	struct ws_readahead *pp;     /* read-ahead, or NULL */
 	pthread_mutex_t *zmu;        /* held around libzip calls while pp is on */
@@ -77,7 +77,7 @@ bool ws_zbuf_init(struct ws_zbuf *b);
 void ws_zbuf_fini(struct ws_zbuf *b);
 
 /* Opens member idx for reading; algo names the digest to keep, or NULL; quiet: a side
- * read (no limits accounting, checksums or progress). Returns 0, or -1 with m->err set. */
+ * read (no limits accounting, checksums or progress). Returns 0, or -1 with m->error set. */
 int ws_mstream_open(struct ws_mstream *m, struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx,
 		    const zip_stat_t *st, const char *name, struct ws_zbuf *b, const char *algo, bool quiet);
 void ws_mstream_close(struct ws_mstream *m);
@@ -86,8 +86,8 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap);
 /* struct ws_reader's read and reread over the stream (ctx: the ws_mstream). A reread
  * goes on from the previous one when it can, so k rereads of an n-byte member cost O(n)
  * unless they go backwards. */
-long ws_mstream_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen);
-int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen);
+long ws_mstream_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err);
+int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err);
 /* Reads a whole small member (at most max bytes) into a fresh NUL-terminated buffer;
  * NULL with err set. */
 char *ws_mstream_slurp(struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx, const char *name, uint64_t max,

@@ -203,7 +203,7 @@ static void copy_ranges(struct keep *k, size_t first, const uint8_t *p, uint64_t
 	}
 }
 
-static int keep_sink(void *ctx, const uint8_t *p, size_t n)
+static int keep_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 {
 	struct keep *k = ctx;
 	uint64_t from = k->pos, to;
@@ -225,17 +225,17 @@ static int keep_sink(void *ctx, const uint8_t *p, size_t n)
 		}
 	}
 	k->pos = to;
-	return k->oom ? -1 : 0;
+	return k->oom ? ws_err_set(err, WS_E_MEMORY, "out of memory") : 0;
 }
 
 /* One decoding pass through the sink; -1 with err set (naming the entry) on failure. */
 static int stream_pass(struct keep *k, const uint8_t *p, size_t n, struct ws_entry *e,
 		       const struct ws_limits *lim, char *err, size_t errlen)
 {
-	char perr[WS_ERRMAX] = "";
-	if (ws_payload_stream(e, p, n, lim, keep_sink, k, perr, sizeof perr) == 0)
+	struct ws_err perr = {0};
+	if (ws_payload_stream(e, p, n, lim, keep_sink, k, &perr) == 0)
 		return 0;
-	ws_fmt(err, errlen, "%s: %s", e->name, k->oom ? "out of memory" : perr);
+	ws_fmt(err, errlen, "%s: %s", e->name, perr.msg);
 	return -1;
 }
 

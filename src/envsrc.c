@@ -40,7 +40,7 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 		fd = open(path, O_RDONLY | O_CLOEXEC);   /* a link inside the environment: read its file */
 	if (fd < 0) {
 		if (errno != ENOENT)
-			ws_artifact_error(a, path, "cannot open: %s", strerror(errno));
+			ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
 		return;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -54,7 +54,7 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 	if (st.st_size > 0) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
-			ws_artifact_error(a, path, "cannot map: %s", strerror(errno));
+			ws_artifact_fail(a, path, WS_E_IO, "cannot map: %s", strerror(errno));
 			p = NULL;
 		}
 	}
@@ -132,7 +132,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	struct ws_record_index rec = {0};
 	char err[WS_ERRMAX];
 	if (!text) {
-		ws_artifact_error(a, path, "cannot read: %s", strerror(errno));
+		ws_artifact_fail(a, path, WS_E_IO, "cannot read: %s", strerror(errno));
 		return a;
 	}
 	if (ws_record_parse(&rec, text, len, err, sizeof err) < 0) {
@@ -188,7 +188,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		return NULL;
 	char *text = ws_read_small(record, RECORD_MAX, &len);
 	if (!text) {
-		ws_artifact_error(a, record, "cannot read: %s", strerror(errno));
+		ws_artifact_fail(a, record, WS_E_IO, "cannot read: %s", strerror(errno));
 		return a;
 	}
 	int rc = ws_conda_parse(&pkg, text, len, err, sizeof err);
@@ -220,10 +220,10 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		a->size += res.size;
 		bool bad = false;
 		if (hash && strcmp(res.digest, F->sha256) != 0) {
-			ws_artifact_error(a, a->path, "installed file '%s' differs from its conda record (sha256 mismatch)", shown);
+			ws_artifact_fail(a, a->path, WS_E_INTEGRITY, "installed file '%s' differs from its conda record (sha256 mismatch)", shown);
 			bad = true;
 		} else if (verify && F->size >= 0 && (uint64_t)F->size != res.size) {
-			ws_artifact_error(a, a->path, "installed file '%s' differs from its conda record (%lld bytes recorded, "
+			ws_artifact_fail(a, a->path, WS_E_INTEGRITY, "installed file '%s' differs from its conda record (%lld bytes recorded, "
 					  "the file has %llu)", shown, (long long)F->size, (unsigned long long)res.size);
 			bad = true;
 		}

@@ -289,7 +289,47 @@ struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o)
 	return f;
 }
 
-void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt, ...)
+int ws_err_set(struct ws_err *err, enum ws_errcode code, const char *fmt, ...)
+{
+	if (err && !err->code) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_end(ap);
+		err->code = code;
+		err->reported = false;
+	}
+	return -1;
+}
+
+const char *ws_errcode_name(enum ws_errcode code)
+{
+	switch (code) {
+	case WS_E_FORMAT: return "format";
+	case WS_E_IO: return "io";
+	case WS_E_LIMIT: return "limit";
+	case WS_E_INTEGRITY: return "integrity";
+	case WS_E_UNSUPPORTED: return "unsupported";
+	case WS_E_MEMORY: return "memory";
+	}
+	return "format";
+}
+
+int ws_errcode_status(enum ws_errcode code)
+{
+	(void)code;
+	return 3;
+}
+
+void ws_artifact_report(struct ws_artifact *a, const char *where, struct ws_err *err)
+{
+	if (!err->code || err->reported)
+		return;
+	ws_artifact_fail(a, where, err->code, "%s", err->msg);
+	err->reported = true;
+}
+
+void ws_artifact_fail(struct ws_artifact *a, const char *where, enum ws_errcode code, const char *fmt, ...)
 {
 	char msg[WS_ERRMAX];
 	va_list ap;
@@ -303,6 +343,7 @@ void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt
 	struct ws_error *e = &a->errors[a->nerrors];
 	e->where = ws_strdup(where ? where : (a->path ? a->path : ""));
 	e->message = ws_strdup(msg);
+	e->code = code;
 	if (!e->where || !e->message) {
 		free(e->where);
 		free(e->message);

@@ -127,11 +127,12 @@ struct lz4_out {
 	uint64_t total, limit;
 	ws_chunk_fn sink;
 	void *ctx;
+	struct ws_err *err;            /* the sink's reason when it stops the stream */
 };
 
 static int lz4_flush(struct lz4_out *o)
 {
-	if (o->pos > o->flushed && o->sink(o->ctx, o->b + o->flushed, o->pos - o->flushed) < 0)
+	if (o->pos > o->flushed && o->sink(o->ctx, o->b + o->flushed, o->pos - o->flushed, o->err) < 0)
 		return -1;
 	size_t keep = o->pos < LZ4_HISTORY ? o->pos : LZ4_HISTORY;
 	memmove(o->b, o->b + o->pos - keep, keep);
@@ -247,19 +248,20 @@ static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, 
 	return 0;
 }
 
-int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
-		      ws_chunk_fn sink, void *ctx, char *err, size_t errlen)
+/* The stream; a failure of the data is described in err/errlen, the sink's own in serr. */
+static int payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+			  ws_chunk_fn sink, void *ctx, struct ws_err *serr, char *err, size_t errlen)
 {
 	if (e->compression == WS_COMP_LZ4) {
 		if (ws_payload_check(e, n, lim, err, errlen) < 0)
 			return -1;
 		struct lz4_out o = {.end = LZ4_HISTORY + WS_STREAM_CHUNK, .limit = e->uncompressed_size,
-				    .sink = sink, .ctx = ctx};
+				    .sink = sink, .ctx = ctx, .err = serr};
 		if (!(o.b = ws_tbuf(WS_TBUF_STREAM, o.end + LZ4_SLACK)))
 			return ws_fmt(err, errlen, "out of memory for an LZ4 stream"), -1;
 		err[0] = '\0';
 		int rc = lz4_stream(p, e->compressed_size, &o, err, errlen);
-		if (rc == 0 && o.pos > o.flushed && sink(ctx, o.b + o.flushed, o.pos - o.flushed) < 0)
+		if (rc == 0 && o.pos > o.flushed && sink(ctx, o.b + o.flushed, o.pos - o.flushed, serr) < 0)
 			rc = -1;
 		if (rc == 0 && o.total != e->uncompressed_size)
 			rc = (ws_fmt(err, errlen, "LZ4 data decodes to %llu bytes, header says %llu",
@@ -293,9 +295,8 @@ int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, cons
 				    (unsigned long long)e->uncompressed_size), -1);
 			break;
 		}
-		if (out.pos && sink(ctx, buf, out.pos) < 0) {
+		if (out.pos && sink(ctx, buf, out.pos, serr) < 0) {
 			rc = -1;
-			err[0] = '\0';                     /* the sink says why */
 			break;
 		}
 		if (r != 0 && in.pos == in.size && out.pos == 0) {
@@ -306,5 +307,15 @@ int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, cons
 	if (rc == 0 && total != e->uncompressed_size)
 		rc = (ws_fmt(err, errlen, "zstd data decodes to %llu bytes, header says %llu",
 			    (unsigned long long)total, (unsigned long long)e->uncompressed_size), -1);
+	return rc;
+}
+
+int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+		      ws_chunk_fn sink, void *ctx, struct ws_err *err)
+{
+	char msg[WS_ERRMAX] = "";
+	int rc = payload_stream(e, p, n, lim, sink, ctx, err, msg, sizeof msg);
+	if (rc < 0)                          /* a no-op when the sink has said why */
+		ws_err_set(err, WS_E_FORMAT, "%s", msg[0] ? msg : "decoding stopped");
 	return rc;
 }

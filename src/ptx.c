@@ -137,11 +137,10 @@ struct ptx_stream {
 	char *buf;
 	size_t len;                    /* carried bytes at the start of buf */
 	bool first, have_version, skip_line, ended;
-	char *err;
-	size_t errlen;
+	bool failed;                   /* the kernel listing stopped the stream */
 };
 
-static int ptx_sink(void *ctx, const uint8_t *p, size_t n)
+static int ptx_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 {
 	struct ptx_stream *ps = ctx;
 	const uint8_t *nul = memchr(p, 0, n);      /* the text ends at its NUL */
@@ -177,8 +176,11 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n)
 			ptx_header(from, upto, ps->e, &ps->have_version);
 			ps->first = false;
 		}
-		if (ptx_entries(from, upto, ps->e, ps->pool, ps->lim, ps->err, ps->errlen) < 0)
-			return -1;
+		char msg[WS_ERRMAX];
+		if (ptx_entries(from, upto, ps->e, ps->pool, ps->lim, msg, sizeof msg) < 0) {
+			ps->failed = true;                   /* its message names the entry already */
+			return ws_err_set(err, WS_E_LIMIT, "%s", msg);
+		}
 		ps->len = (size_t)(end - upto);
 		memmove(ps->buf, upto, ps->len);
 		if (ps->ended && n == 0)
@@ -190,18 +192,15 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n)
 int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen)
 {
-	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true, .err = err, .errlen = errlen};
+	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true};
 	if (!(ps.buf = ws_tbuf(WS_TBUF_PTX, 2 * WS_STREAM_CHUNK)))
 		return ws_fmt(err, errlen, "out of memory"), -1;
-	char perr[WS_ERRMAX] = "";
-	int rc = ws_payload_stream(e, p, n, lim, ptx_sink, &ps, perr, sizeof perr);
+	struct ws_err perr = {0};
+	int rc = ws_payload_stream(e, p, n, lim, ptx_sink, &ps, &perr);
 	if (rc == 0 && ps.len > 0)                  /* a last line without a newline */
-		rc = ptx_sink(&ps, (const uint8_t *)"", 1);
-	if (rc < 0) {
-		if (perr[0])                         /* else the sink already wrote err */
-			ws_fmt(err, errlen, "%s: %s", e->name, perr);
-		return -1;
-	}
+		rc = ptx_sink(&ps, (const uint8_t *)"", 1, &perr);
+	if (rc < 0)
+		return ws_fmt(err, errlen, ps.failed ? "%s%s" : "%s: %s", ps.failed ? "" : e->name, perr.msg), -1;
 	e->content_size = e->uncompressed_size;
 	if (!ps.have_version)
 		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;

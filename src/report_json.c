@@ -407,6 +407,7 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	for (uint32_t i = 0; i < a->nerrors; i++) {
 		ws_buf_add(b, "{", 1);
 		kv_str(b, "where", a->errors[i].where);
+		kv_str(b, "code", ws_errcode_name(a->errors[i].code));
 		kv_str(b, "message", a->errors[i].message);
 		close_with(b, '}');
 	}

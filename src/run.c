@@ -175,7 +175,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 			size_t ncap = cap ? cap * 2 : (size_t)1 << 20;
 			uint8_t *np = ncap > cap ? realloc(p, ncap) : NULL;
 			if (!np) {
-				ws_artifact_error(a, "-", "out of memory reading standard input");
+				ws_artifact_fail(a, "-", WS_E_MEMORY, "out of memory reading standard input");
 				free(p);
 				return a;
 			}
@@ -186,7 +186,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			ws_artifact_error(a, "-", "cannot read standard input: %s", strerror(errno));
+			ws_artifact_fail(a, "-", WS_E_IO, "cannot read standard input: %s", strerror(errno));
 			free(p);
 			return a;
 		}
@@ -194,7 +194,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 			break;
 		n += (size_t)r;
 		if (n > max) {
-			ws_artifact_error(a, "-", "standard input is larger than the %llu-byte member limit "
+			ws_artifact_fail(a, "-", WS_E_LIMIT, "standard input is larger than the %llu-byte member limit "
 					  "(--max-member-size)", (unsigned long long)max);
 			free(p);
 			return a;
@@ -233,11 +233,11 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	struct stat st;
 	if (fd < 0) {
 		a->type = "unreadable";
-		ws_artifact_error(a, path, "cannot open: %s", strerror(errno));
+		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
 		return a;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		ws_artifact_error(a, path, S_ISDIR(st.st_mode) ? "is a directory (use -r)" : "not a regular file");
+		ws_artifact_fail(a, path, WS_E_IO, S_ISDIR(st.st_mode) ? "is a directory (use -r)" : "not a regular file");
 		close(fd);
 		return a;
 	}
@@ -245,7 +245,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	uint8_t head[WS_SNIFF_BYTES];
 	ssize_t got = pread(fd, head, sizeof head, 0);
 	if (got < 0) {
-		ws_artifact_error(a, path, "cannot read: %s", strerror(errno));
+		ws_artifact_fail(a, path, WS_E_IO, "cannot read: %s", strerror(errno));
 		close(fd);
 		return a;
 	}
@@ -279,7 +279,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
-		ws_artifact_error(a, path, "cannot map: %s", strerror(errno));
+		ws_artifact_fail(a, path, WS_E_IO, "cannot map: %s", strerror(errno));
 		return a;
 	}
 	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -330,7 +330,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 		return;
 	struct ws_judge_opts jo = {.driver_cuda = R->driver_cuda, .strict = R->cfg->strict};
 	if (ws_judge(a, R->targets, R->nt, &jo) < 0)
-		ws_artifact_error(a, a->path, "out of memory judging");
+		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory judging");
 	ws_gate_check(a, R->cfg, R->targets, R->coverage ? 0 : R->nt, &j->res.findings);
 	if (R->live)
 		j->res.live_mismatches = live_compare(R, a, &j->res.findings);
@@ -528,11 +528,13 @@ int ws_run(struct ws_config *cfg)
 			status = 3;
 			continue;
 		}
-		for (uint32_t e = 0; e < j->res.a->nerrors; e++)
-			fprintf(stderr, "wheelscan: '%s': %s\n", j->res.a->errors[e].where, j->res.a->errors[e].message);
-		if (j->res.a->nerrors)
-			status = 3;
-		else if (j->res.findings.n && status == 0)
+		for (uint32_t e = 0; e < j->res.a->nerrors; e++) {
+			const struct ws_error *er = &j->res.a->errors[e];
+			fprintf(stderr, "wheelscan: '%s': %s\n", er->where, er->message);
+			if (ws_errcode_status(er->code) > status)
+				status = ws_errcode_status(er->code);
+		}
+		if (!j->res.a->nerrors && j->res.findings.n && status == 0)
 			status = 1;
 		ws_report_artifact(&rep, &j->res);
 		ws_artifact_free(j->res.a);

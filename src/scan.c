@@ -46,17 +46,28 @@ static const char *where(const struct scan *s, const char *obj, char *buf, size_
 	return buf;
 }
 
-static void obj_error(const struct scan *s, const struct ws_object *o, const char *msg)
+static void obj_fail(const struct scan *s, const struct ws_object *o, enum ws_errcode code, const char *msg)
 {
 	char wb[1024];
-	ws_artifact_error(s->a, where(s, o ? o->member : s->member, wb, sizeof wb), "%s", msg);
+	ws_artifact_fail(s->a, where(s, o ? o->member : s->member, wb, sizeof wb), code, "%s", msg);
 }
 
+static void obj_error(const struct scan *s, const struct ws_object *o, const char *msg)
+{
+	obj_fail(s, o, WS_E_FORMAT, msg);
+}
+
+/* A read that failed (the reader's error, now reported here with what was being read)
+ * or came up short (the input is truncated). */
 static void window_error(const struct scan *s, const struct ws_object *o, const char *what)
 {
 	char msg[WS_ERRMAX + 64];
-	ws_fmt(msg, sizeof msg, "%s: %s", what, s->w->failed ? s->w->err : "unexpected end of data");
-	obj_error(s, o, msg);
+	struct ws_err *e = s->w->err;
+	bool failed = s->w->failed && e->code;
+	ws_fmt(msg, sizeof msg, "%s: %s", what, failed ? e->msg : "unexpected end of data");
+	obj_fail(s, o, failed ? e->code : WS_E_FORMAT, msg);
+	if (failed)
+		e->reported = true;
 }
 
 const char *ws_content_name(enum ws_content c)
@@ -188,13 +199,13 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 		return start + WS_FATBIN_HEADER_SIZE;
 	}
 	if (o->nfatbins >= s->lim.max_containers) {
-		obj_error(s, o, ws_fmt(msg, sizeof msg, "more than %u fatbin containers",
+		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "more than %u fatbin containers",
 				       s->lim.max_containers));
 		return limit;
 	}
 	struct ws_fatbin *f = ws_object_add_fatbin(o);
 	if (!f) {
-		obj_error(s, o, "out of memory");
+		obj_fail(s, o, WS_E_MEMORY, "out of memory");
 		return limit;
 	}
 	f->offset = start - origin;
@@ -204,7 +215,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 	if (keep && (f->size > s->lim.max_entry_bytes ||
 		     !ws_window_peek(s->w, start, (size_t)f->size, &got) || got < f->size)) {
 		keep = false;
-		obj_error(s, o, ws_fmt(msg, sizeof msg, "fatbin at offset %llu: cannot hold %llu bytes for the live check",
+		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "fatbin at offset %llu: cannot hold %llu bytes for the live check",
 				       (unsigned long long)f->offset, (unsigned long long)f->size));
 	}
 
@@ -235,7 +246,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 		}
 		struct ws_entry *e = add_entry(f, &cap);
 		if (!e) {
-			obj_error(s, o, "out of memory");
+			obj_fail(s, o, WS_E_MEMORY, "out of memory");
 			return limit;
 		}
 		e->offset = off - start;
@@ -480,7 +491,7 @@ static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, 
 	}
 	ws_elf_extended(p, h);
 	if (h->shnum > s->lim.max_sections) {
-		obj_error(s, o, ws_fmt(msg, sizeof msg, "ELF claims %u sections (limit %u)", h->shnum,
+		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "ELF claims %u sections (limit %u)", h->shnum,
 				       s->lim.max_sections));
 		return;
 	}
@@ -522,7 +533,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	int hr = ws_elf_header(hdr, hdrlen, &h, err, sizeof err);
 	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type_name(h.type) : "elf");
 	if (!o) {
-		obj_error(s, NULL, "out of memory");
+		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	struct ws_elf_sections sec = {0};
@@ -543,7 +554,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	}
 	finish_object(s, o);
 	if (sec.n && ws_elf_index_sections(&sec) < 0) {
-		obj_error(s, o, "out of memory indexing the section table");
+		obj_fail(s, o, WS_E_MEMORY, "out of memory indexing the section table");
 		ws_elf_sections_free(&sec);
 	}
 	label_sections(o, 0, sec.n ? &sec : NULL);
@@ -563,14 +574,14 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 	int hr = ws_pe_header(hdr, hdrlen, &h, err, sizeof err);
 	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? "pe-dll" : "pe-exe");
 	if (!o) {
-		obj_error(s, NULL, "out of memory");
+		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	uint64_t size = limit == UINT64_MAX ? UINT64_MAX : limit - origin;
 	if (hr < 0) {
 		obj_error(s, o, err);
 	} else if (h.nsections > s->lim.max_sections) {
-		obj_error(s, o, ws_fmt(msg, sizeof msg, "PE claims %u sections (limit %u)", h.nsections,
+		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "PE claims %u sections (limit %u)", h.nsections,
 				       s->lim.max_sections));
 	} else if (h.nsections) {
 		size_t got, bytes = (size_t)h.nsections * 40;
@@ -600,7 +611,7 @@ static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin,
 {
 	struct ws_object *o = new_object(s, member, "fatbin");
 	if (!o) {
-		obj_error(s, NULL, "out of memory");
+		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	search_containers(s, o, origin, origin, limit);
@@ -619,7 +630,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 	struct ws_fatbin *f = o ? ws_object_add_fatbin(o) : NULL;
 	struct ws_entry *e = f ? ws_calloc(1, sizeof *e) : NULL;
 	if (!e) {
-		obj_error(s, NULL, "out of memory");
+		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	f->entries = e;
@@ -721,7 +732,7 @@ static void scan_archive(struct scan *s, const char *member, uint64_t origin, ui
 			break;
 		}
 		if (++count > s->lim.max_members) {
-			obj_error(s, NULL, "archive has too many members");
+			obj_fail(s, NULL, WS_E_LIMIT, "archive has too many members");
 			break;
 		}
 		char name[256] = "";

@@ -23,6 +23,7 @@ void ws_window_memory(struct ws_window *w, const uint8_t *p, size_t n)
 	w->mem = p;
 	w->size = n;
 	w->eof = true;
+	w->err = &w->own;
 }
 
 void ws_window_stream(struct ws_window *w, struct ws_reader *rd, uint64_t size, size_t max_cap)
@@ -31,6 +32,7 @@ void ws_window_stream(struct ws_window *w, struct ws_reader *rd, uint64_t size, 
 	w->rd = rd;
 	w->size = size;
 	w->max_cap = max_cap;
+	w->err = rd->err ? rd->err : &w->own;   /* a struct ws_window is never copied */
 }
 
 void ws_window_free(struct ws_window *w)
@@ -85,7 +87,7 @@ static bool make_room(struct ws_window *w, uint64_t keep_from, size_t need)
 		ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
 	uint8_t *b = realloc(w->buf, ncap);
 	if (!b) {
-		ws_fmt(w->err, sizeof w->err, "out of memory for a %zu-byte read window", ncap);
+		ws_err_set(w->err, WS_E_MEMORY, "out of memory for a %zu-byte read window", ncap);
 		w->failed = true;
 		return false;
 	}
@@ -106,8 +108,7 @@ const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_
 	if (w->failed)
 		return NULL;
 	if (off < w->base) {
-		ws_fmt(w->err, sizeof w->err, "internal: offset %llu already released",
-		       (unsigned long long)off);
+		ws_err_set(w->err, WS_E_FORMAT, "internal: offset %llu already released", (unsigned long long)off);
 		return NULL;
 	}
 	uint64_t end;
@@ -123,8 +124,8 @@ const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_
 		if (keep_from > off)
 			keep_from = off;
 		if (end - keep_from > w->max_cap) {
-			ws_fmt(w->err, sizeof w->err, "a %llu-byte span exceeds the %zu-byte read limit",
-			       (unsigned long long)(end - off), w->max_cap);
+			ws_err_set(w->err, WS_E_LIMIT, "a %llu-byte span exceeds the %zu-byte read limit",
+				   (unsigned long long)(end - off), w->max_cap);
 			w->failed = true;
 			return NULL;
 		}
@@ -139,8 +140,9 @@ const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_
 		uint64_t missing = end - (w->base + w->len);
 		if (room > missing + WS_WINDOW_READ)
 			room = (size_t)missing + WS_WINDOW_READ;
-		long r = w->rd->read(w->rd->ctx, w->buf + w->len, room, w->err, sizeof w->err);
+		long r = w->rd->read(w->rd->ctx, w->buf + w->len, room, w->err);
 		if (r < 0) {
+			ws_err_set(w->err, WS_E_IO, "read failed");   /* a reader that did not say why */
 			w->failed = true;
 			return NULL;
 		}
@@ -168,6 +170,6 @@ int ws_window_copy(struct ws_window *w, uint64_t off, uint8_t *dst, size_t n)
 	}
 	if (!w->rd->reread)
 		return -1;
-	char err[WS_ERRMAX];
-	return w->rd->reread(w->rd->ctx, off, dst, n, err, sizeof err);
+	struct ws_err err = {0};
+	return w->rd->reread(w->rd->ctx, off, dst, n, &err);
 }

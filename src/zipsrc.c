@@ -131,7 +131,7 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *
 		return;
 	}
 	if (st.size > j->lim.max_member_bytes) {
-		ws_artifact_error(t, j->label, "member '%s' inflates past the %s limit", name,
+		ws_artifact_fail(t, j->label, WS_E_LIMIT, "member '%s' inflates past the %s limit", name,
 				  ws_fmt_size(sz, sizeof sz, j->lim.max_member_bytes));
 		return;
 	}
@@ -144,17 +144,17 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *
 			if (k > 0)
 				m.out_len += (size_t)k;
 		}
-		int rc = 0;
 		bool scan = !m.failed && scannable(ws_sniff(b->out, m.out_len));
 		/* large members read ahead on the pool when it has threads; the hash runs
 		 * beside the scanner, or beside the inflate when nothing scans */
 		if (j->pool_width > 1 && !m.failed && !m.end && st.size >= WS_ZIP_READAHEAD_MIN && (scan || j->o.verify_record))
 			ws_mstream_readahead(&m, !scan, j->o.pool, &j->members);
 		if (scan) {
-			struct ws_reader rd = { .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &m };
+			struct ws_reader rd = { .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &m,
+						.err = &m.error };
 			ws_zip_member_fn fn = j->o.scan_member ? j->o.scan_member : default_scan;
 			r->scanned = true;
-			rc = fn(j->o.scan_member_ctx, t, r->name, &rd, st.size, &j->scan);
+			fn(j->o.scan_member_ctx, t, r->name, &rd, st.size, &j->scan);   /* its problems are on t */
 		}
 		/* The scanner may stop early; verification needs every byte hashed. */
 		if (m.pp) {
@@ -168,18 +168,15 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *
 				ws_mstream_fill(&m, b->out, WS_ZIP_OUT_BUF);
 			}
 		}
-		if (m.failed && m.told_scanner && rc == -1)
-			m.err[0] = '\0';              /* the scanner has reported it already */
 	}
 	if (m.failed) {
-		if (m.err[0])
-			ws_artifact_error(t, j->label, "%s", m.err);
+		ws_artifact_report(t, j->label, &m.error);   /* unless the scanner has, naming the object */
 	} else if (m.end) {
 		if ((st.valid & ZIP_STAT_SIZE) && m.produced != st.size)
-			ws_artifact_error(t, j->label, "member '%s' inflates to %llu bytes, not the %llu its entry declares",
+			ws_artifact_fail(t, j->label, WS_E_INTEGRITY, "member '%s' inflates to %llu bytes, not the %llu its entry declares",
 					  name, (unsigned long long)m.produced, (unsigned long long)st.size);
 		else if ((st.valid & ZIP_STAT_CRC) && m.crc != st.crc)
-			ws_artifact_error(t, j->label, "member '%s' fails its crc-32 check (zip says %08x, data gives %08x)",
+			ws_artifact_fail(t, j->label, WS_E_INTEGRITY, "member '%s' fails its crc-32 check (zip says %08x, data gives %08x)",
 					  name, (unsigned)st.crc, (unsigned)m.crc);
 		else
 			r->complete = true;
@@ -245,7 +242,7 @@ static void run_tasks(void *arg)
 			struct mres *r = &j->res[t];
 			char nb[NAME_SHOWN];
 			if ((r->tmp = ws_calloc(1, sizeof *r->tmp)))
-				ws_artifact_error(r->tmp, j->label, "cannot read member '%s': %s", shown(nb, r->name),
+				ws_artifact_fail(r->tmp, j->label, WS_E_IO, "cannot read member '%s': %s", shown(nb, r->name),
 						  za ? "out of memory" : "cannot reopen the archive");
 			continue;
 		}
@@ -274,7 +271,7 @@ static void run_members(struct job *j, zip_t *za, bool hash_task)
 {
 	j->task = ws_calloc((size_t)j->n + 1, sizeof *j->task);
 	if (!j->task) {
-		ws_artifact_error(j->a, j->label, "out of memory");
+		ws_artifact_fail(j->a, j->label, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	j->ntask = 0;
@@ -360,7 +357,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 	*wheel = true;
 	struct ws_wheel_info *w = a->wheel = ws_calloc(1, sizeof *a->wheel);
 	if (!w) {
-		ws_artifact_error(a, j->label, "out of memory");
+		ws_artifact_fail(a, j->label, WS_E_MEMORY, "out of memory");
 		goto out;
 	}
 	if (have_fn) {
@@ -403,7 +400,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 		free(p);
 	}
 	if (j->o.verify_record && found[0] < 0)
-		ws_artifact_error(a, j->label, "wheel has no RECORD in '%s'", j->di);
+		ws_artifact_fail(a, j->label, WS_E_INTEGRITY, "wheel has no RECORD in '%s'", j->di);
 out:
 	free(fn.name); free(fn.version); free(fn.local);
 	free(fn.python_tag); free(fn.abi_tag); free(fn.platform_tag);
@@ -427,7 +424,7 @@ static void merge_member(struct job *j, struct mres *r, bool *seen)
 		t->objects = NULL;
 		t->nobjects = 0;
 		for (uint32_t k = 0; k < t->nerrors; k++)
-			ws_artifact_error(a, t->errors[k].where, "%s", t->errors[k].message);
+			ws_artifact_fail(a, t->errors[k].where, t->errors[k].code, "%s", t->errors[k].message);
 		t->path = NULL;
 		ws_artifact_free(t);
 		r->tmp = NULL;
@@ -504,13 +501,13 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	}
 	zip_int64_t n = zip_get_num_entries(za, 0);
 	if (n < 0 || (uint64_t)n > j.lim.max_members) {
-		ws_artifact_error(a, j.label, "archive holds %lld members, more than the limit of %u", (long long)n,
+		ws_artifact_fail(a, j.label, WS_E_LIMIT, "archive holds %lld members, more than the limit of %u", (long long)n,
 				  j.lim.max_members);
 		goto out;
 	}
 	j.n = (zip_uint64_t)n;
 	if (n && !(j.res = ws_calloc((size_t)n, sizeof *j.res))) {
-		ws_artifact_error(a, j.label, "out of memory");
+		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
 		goto out;
 	}
 	for (zip_uint64_t i = 0; i < j.n; i++) {
@@ -523,12 +520,12 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 		j.res[i].dir = len > 0 && nm[len - 1] == '/';
 		j.res[i].rec = -1;
 		if (!j.res[i].name) {
-			ws_artifact_error(a, j.label, "out of memory");
+			ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
 			goto out;
 		}
 	}
 	if (!ws_zbuf_init(&b)) {
-		ws_artifact_error(a, j.label, "out of memory");
+		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
 		goto out;
 	}
 	read_distinfo(&j, za, &b, &wheel);
@@ -542,19 +539,19 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	if (j.o.hash_file && j.file_rc == 0)
 		memcpy(a->sha256, j.file_hex, sizeof a->sha256);
 	if (j.o.hash_file && j.file_rc != 0)
-		ws_artifact_error(a, j.label, "cannot hash the file: %s", j.file_err);
+		ws_artifact_fail(a, j.label, WS_E_IO, "cannot hash the file: %s", j.file_err);
 
 	/* merge in central-directory order: the output does not depend on jobs */
 	bool *seen = j.have_rec && j.rec.n ? ws_calloc(j.rec.n, sizeof *seen) : NULL;
 	if (j.have_rec && j.rec.n && !seen) {
-		ws_artifact_error(a, j.label, "out of memory");
+		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
 		j.have_rec = false;
 	}
 	for (zip_uint64_t i = 0; i < j.n; i++)
 		merge_member(&j, &j.res[i], seen);
 	if (__atomic_load_n(&j.bg.over_total, __ATOMIC_RELAXED)) {
 		char sz[48];
-		ws_artifact_error(a, j.label, "archive inflates past the %s total limit; members after it were skipped",
+		ws_artifact_fail(a, j.label, WS_E_LIMIT, "archive inflates past the %s total limit; members after it were skipped",
 				  ws_fmt_size(sz, sizeof sz, j.lim.max_total_bytes));
 	}
 	if (j.have_rec && j.o.verify_record) {

@@ -92,14 +92,15 @@ struct ws_readahead {
 
 /* ---- one member stream ------------------------------------------------- */
 
-static long ms_fail(struct ws_mstream *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static long ms_fail(struct ws_mstream *m, const char *fmt, ...)
+static long ms_fail(struct ws_mstream *m, enum ws_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static long ms_fail(struct ws_mstream *m, enum ws_errcode code, const char *fmt, ...)
 {
 	if (!m->failed) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(m->err, sizeof m->err, fmt, ap);
+		vsnprintf(m->error.msg, sizeof m->error.msg, fmt, ap);
 		va_end(ap);
+		m->error.code = code;
 		m->failed = true;
 	}
 	return -1;
@@ -126,20 +127,20 @@ int ws_mstream_open(struct ws_mstream *m, struct ws_zip_budget *bg, zip_t *za, z
 	m->declared = st->size;
 	m->cur = b->out;
 	if ((st->valid & ZIP_STAT_ENCRYPTION_METHOD) && st->encryption_method != ZIP_EM_NONE)
-		return (int)ms_fail(m, "member '%s' is encrypted", name);
+		return (int)ms_fail(m, WS_E_UNSUPPORTED, "member '%s' is encrypted", name);
 	m->method = st->comp_method == ZIP_CM_DEFLATE ? 8 : st->comp_method == ZIP_CM_STORE ? 0 : -1;
 	m->zf = zip_fopen_index(za, idx, m->method >= 0 ? ZIP_FL_COMPRESSED : 0);
 	if (!m->zf) {
 		zip_error_t *e = zip_get_error(za);
 		if (zip_error_code_zip(e) == ZIP_ER_COMPNOTSUPP)
-			return (int)ms_fail(m, "member '%s' uses compression method %u, which this build cannot read",
+			return (int)ms_fail(m, WS_E_UNSUPPORTED, "member '%s' uses compression method %u, which this build cannot read",
 					    name, (unsigned)st->comp_method);
-		return (int)ms_fail(m, "cannot open member '%s': %s", name, ws_zip_reason(e));
+		return (int)ms_fail(m, WS_E_IO, "cannot open member '%s': %s", name, ws_zip_reason(e));
 	}
 	if (m->method == 8)
 		ws_inflate_reset(b->inf);
 	if (algo && !(m->dg = ws_digest_new(algo)))
-		return (int)ms_fail(m, "out of memory");
+		return (int)ms_fail(m, WS_E_MEMORY, "out of memory");
 	return 0;
 }
 
@@ -176,9 +177,9 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap)
 	if (m->method != 8) {
 		zip_int64_t k = zip_fread(m->zf, dst, cap);
 		if (k < 0 && zip_error_code_zip(zip_file_get_error(m->zf)) == ZIP_ER_CRC)
-			return ms_fail(m, "member '%s' fails its crc-32 check", m->name);   /* libzip checks stored members too */
+			return ms_fail(m, WS_E_INTEGRITY, "member '%s' fails its crc-32 check", m->name);   /* libzip checks stored members too */
 		if (k < 0)
-			return ms_fail(m, "cannot read member '%s': %s", m->name, ws_zip_reason(zip_file_get_error(m->zf)));
+			return ms_fail(m, WS_E_IO, "cannot read member '%s': %s", m->name, ws_zip_reason(zip_file_get_error(m->zf)));
 		if (k == 0) {
 			m->end = true;
 			return 0;
@@ -190,7 +191,7 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap)
 			if (m->in_pos == m->in_len && !m->in_eof) {
 				zip_int64_t k = zip_fread(m->zf, m->b->in, IN_BUF);
 				if (k < 0)
-					return ms_fail(m, "cannot read member '%s': %s", m->name,
+					return ms_fail(m, WS_E_IO, "cannot read member '%s': %s", m->name,
 						       ws_zip_reason(zip_file_get_error(m->zf)));
 				m->in_pos = 0;
 				m->in_len = (size_t)k;
@@ -202,7 +203,7 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap)
 								   &used, dst, cap, &got);
 			m->in_pos += used;
 			if (s == WS_INFLATE_ERROR)
-				return ms_fail(m, "member '%s' holds corrupt deflate data", m->name);
+				return ms_fail(m, WS_E_FORMAT, "member '%s' holds corrupt deflate data", m->name);
 			if (s == WS_INFLATE_END)
 				m->end = true;
 			if (got || m->end) {
@@ -211,16 +212,16 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap)
 			}
 			if (used == 0) {
 				if (m->in_eof)
-					return ms_fail(m, "member '%s' ends inside its deflate data", m->name);
+					return ms_fail(m, WS_E_FORMAT, "member '%s' ends inside its deflate data", m->name);
 				if (m->in_pos < m->in_len && ++m->stalls > 8)
-					return ms_fail(m, "member '%s' holds corrupt deflate data", m->name);
+					return ms_fail(m, WS_E_FORMAT, "member '%s' holds corrupt deflate data", m->name);
 			}
 		}
 	}
 	/* The central directory's size is a claim: a bomb that inflates past it stops here. */
 	if (made > m->declared - m->produced) {
 		char sz[48];
-		return ms_fail(m, "member '%s' inflates past its declared size of %s", m->name,
+		return ms_fail(m, WS_E_INTEGRITY, "member '%s' inflates past its declared size of %s", m->name,
 			       ws_fmt_size(sz, sizeof sz, m->declared));
 	}
 	m->produced += made;
@@ -228,12 +229,12 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap)
 		const struct ws_limits *lim = m->bg->lim;
 		char sz[48];
 		if (m->produced > lim->max_member_bytes)
-			return ms_fail(m, "member '%s' inflates past the %s limit", m->name,
+			return ms_fail(m, WS_E_LIMIT, "member '%s' inflates past the %s limit", m->name,
 				       ws_fmt_size(sz, sizeof sz, lim->max_member_bytes));
 		uint64_t t = __atomic_add_fetch(&m->bg->total, made, __ATOMIC_RELAXED);
 		if (t > lim->max_total_bytes) {
 			__atomic_store_n(&m->bg->over_total, 1, __ATOMIC_RELAXED);
-			return ms_fail(m, "member '%s' stopped: the archive inflates past the %s total limit", m->name,
+			return ms_fail(m, WS_E_LIMIT, "member '%s' stopped: the archive inflates past the %s total limit", m->name,
 				       ws_fmt_size(sz, sizeof sz, lim->max_total_bytes));
 		}
 		m->crc = ws_crc32(m->crc, dst, made);
@@ -367,7 +368,7 @@ bool ws_mstream_next_block(struct ws_mstream *m)
 }
 
 /* struct ws_reader.read: hands out what the sniff left, then inflates on. */
-long ws_mstream_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen)
+long ws_mstream_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct ws_mstream *m = ctx;
 	if (m->out_pos == m->out_len) {
@@ -394,16 +395,13 @@ long ws_mstream_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen
 		m->out_pos += k;
 		return (long)k;
 	}
-	if (m->failed) {
-		m->told_scanner = true;
-		ws_fmt(err, errlen, "%s", m->err);
-		return -1;
-	}
+	if (m->failed)
+		return ws_err_set(err, m->error.code, "%s", m->error.msg);   /* a no-op when err is m->error */
 	return 0;
 }
 
 /* struct ws_reader.reread: a second stream over the same member, skipped to off. */
-int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen)
+int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct ws_mstream *m = ctx;
 	int rc = -1;
@@ -427,14 +425,14 @@ int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err
 			m->side_buf = NULL;
 		}
 		if (!m->side_buf || !(s = ws_calloc(1, sizeof *s))) {
-			ws_fmt(err, errlen, "out of memory");
+			ws_err_set(err, WS_E_MEMORY, "out of memory");
 			goto out;
 		}
 		if (zip_stat_index(m->za, m->idx, 0, &st) != 0 ||
 		    ws_mstream_open(s, m->bg, m->za, m->idx, &st, m->name, m->side_buf, NULL, true)) {
 			ws_mstream_close(s);
 			free(s);
-			ws_fmt(err, errlen, "cannot reopen member '%s'", m->name);
+			ws_err_set(err, WS_E_IO, "cannot reopen member '%s'", m->name);
 			goto out;
 		}
 		m->side = s;
@@ -452,9 +450,9 @@ int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err
 		got += (size_t)k;
 	}
 	if (s->failed)
-		ws_fmt(err, errlen, "%s", s->err);
+		ws_err_set(err, s->error.code, "%s", s->error.msg);
 	else if (got < n)
-		ws_fmt(err, errlen, "member '%s' ends before the range re-read", m->name);
+		ws_err_set(err, WS_E_FORMAT, "member '%s' ends before the range re-read", m->name);
 	else
 		rc = 0;
 out:
@@ -487,17 +485,17 @@ char *ws_mstream_slurp(struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx, co
 		if (!m.failed && got == st.size) {
 			uint8_t extra;
 			if (ws_mstream_fill(&m, &extra, 1) != 0 && !m.failed)   /* longer than declared */
-				ms_fail(&m, "member '%s' inflates past its declared size", name);
+				ms_fail(&m, WS_E_INTEGRITY, "member '%s' inflates past its declared size", name);
 		}
 		if (!m.failed && got != st.size)
-			ms_fail(&m, "member '%s' is shorter than declared", name);
+			ms_fail(&m, WS_E_INTEGRITY, "member '%s' is shorter than declared", name);
 		p[got] = '\0';
 		*len = got;
 	} else if (!m.failed) {
-		ms_fail(&m, "out of memory");
+		ms_fail(&m, WS_E_MEMORY, "out of memory");
 	}
 	if (m.failed) {
-		ws_fmt(err, errlen, "%s", m.err);
+		ws_fmt(err, errlen, "%s", m.error.msg);
 		free(p);
 		p = NULL;
 	}

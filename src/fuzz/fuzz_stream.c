@@ -18,7 +18,7 @@ static size_t next_chunk(struct src *s)
 	return (r & 3) == 0 ? 1 + (r >> 2) % 4096 : 1 + (r >> 2) % 61;
 }
 
-static long rd(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen)
+static long rd(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct src *s = ctx;
 	size_t k = next_chunk(s);
@@ -31,11 +31,11 @@ static long rd(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen)
 	return (long)k;
 }
 
-static int rerd(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen)
+static int rerd(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct src *s = ctx;
 	if (off > s->n || n > s->n - off)
-		return -1;
+		return ws_err_set(err, WS_E_FORMAT, "past the end");
 	memcpy(buf, s->p + off, n);
 	return 0;
 }

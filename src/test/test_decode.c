@@ -277,11 +277,11 @@ static void test_ptx_stream(void)
 
 /* ws_payload_stream gives back exactly the bytes liblz4 and libzstd decode. */
 struct acc { uint8_t *p; size_t n, cap; };
-static int acc_sink(void *ctx, const uint8_t *p, size_t n)
+static int acc_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 {
 	struct acc *a = ctx;
 	if (a->n + n > a->cap)
-		return -1;
+		return ws_err_set(err, WS_E_LIMIT, "sink full");
 	memcpy(a->p + a->n, p, n);
 	a->n += n;
 	return 0;
@@ -305,28 +305,38 @@ static void test_payload_stream(void)
 	uint8_t *zs = malloc(zcap);
 	size_t zn = ZSTD_compress(zs, zcap, src, n, 3);
 	CHECK(ln > 0 && !ZSTD_isError(zn));
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	for (int c = 0; c < 2; c++) {
 		struct ws_entry e = {.compression = c ? WS_COMP_ZSTD : WS_COMP_LZ4,
 				     .compressed_size = c ? (uint32_t)zn : (uint32_t)ln, .uncompressed_size = n};
 		struct acc a = {malloc(n), 0, n};
-		int rc = ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a,
-					   err, sizeof err);
+		int rc = ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a, &err);
 		CHECK_EQ_INT(rc, 0);
 		CHECK(a.n == n && memcmp(a.p, src, n) == 0, "%s stream differs", c ? "zstd" : "lz4");
 		/* damaged: a match offset past the start, and a length claim one byte short */
 		e.uncompressed_size = n - 1;
 		a.n = 0;
-		CHECK_EQ_INT(ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a,
-					       err, sizeof err), -1);
+		memset(&err, 0, sizeof err);
+		CHECK_EQ_INT(ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a, &err),
+			     -1);
+		CHECK(err.code == WS_E_FORMAT, "the data's fault, not the sink's: %s", err.msg);
+		/* a sink that stops the stream says why, and its reason is the one kept */
+		struct acc small = {malloc(1000), 0, 1000};
+		struct ws_err serr = {0};
+		e.uncompressed_size = n;
+		CHECK_EQ_INT(ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &small,
+					       &serr), -1);
+		CHECK(serr.code == WS_E_LIMIT && strcmp(serr.msg, "sink full") == 0, "%d %s", serr.code, serr.msg);
+		free(small.p);
 		free(a.p);
 	}
 	static const uint8_t bad_offset[] = {0x10, 'a', 0x09, 0x00, 0x50, 'b', 'c', 'd', 'e', 'f'};
 	struct ws_entry e = {.compression = WS_COMP_LZ4, .compressed_size = sizeof bad_offset,
 			     .uncompressed_size = 40};
 	struct acc a = {malloc(64), 0, 64};
-	CHECK_EQ_INT(ws_payload_stream(&e, bad_offset, sizeof bad_offset, &lim, acc_sink, &a, err, sizeof err), -1);
-	CHECK(strstr(err, "corrupt LZ4") != NULL, "%s", err);
+	memset(&err, 0, sizeof err);
+	CHECK_EQ_INT(ws_payload_stream(&e, bad_offset, sizeof bad_offset, &lim, acc_sink, &a, &err), -1);
+	CHECK(strstr(err.msg, "corrupt LZ4") != NULL, "%s", err.msg);
 	free(a.p);
 	free(src);
 	free(lz);
@@ -547,10 +557,10 @@ static void test_strpool(void)
 
 /* A reader that hands out a buffer in chunks of varying, small sizes. */
 struct chunky { const uint8_t *p; size_t n, off; unsigned step; };
-static long chunky_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t errlen)
+static long chunky_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct chunky *c = ctx;
-	(void)err; (void)errlen;
+	(void)err;
 	size_t k = 1 + (c->step++ * 7919) % 4093;
 	if (k > n)
 		k = n;
@@ -560,12 +570,11 @@ static long chunky_read(void *ctx, uint8_t *buf, size_t n, char *err, size_t err
 	c->off += k;
 	return (long)k;
 }
-static int chunky_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, char *err, size_t errlen)
+static int chunky_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct chunky *c = ctx;
-	(void)err; (void)errlen;
 	if (off > c->n || n > c->n - off)
-		return -1;
+		return ws_err_set(err, WS_E_FORMAT, "past the end");
 	memcpy(buf, c->p + off, n);
 	return 0;
 }
@@ -610,7 +619,7 @@ static void test_fixture(const char *path, const char *expect_substr, unsigned n
 	ws_limits_default(&lim);
 	struct ws_scan_opts o = {.lim = &lim, .want_kernels = true, .list_kernels = true};
 	struct chunky c = {p, n, 0, 0};
-	struct ws_reader rd = {chunky_read, chunky_reread, &c};
+	struct ws_reader rd = {chunky_read, chunky_reread, &c, NULL};
 	ws_scan_stream(b, NULL, &rd, n, &o);
 	render(b, r2, sizeof r2);
 	CHECK_EQ_STR(r2, r1);

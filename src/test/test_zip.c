@@ -195,9 +195,9 @@ static int dbl_scan(void *ctx, struct ws_artifact *a, const char *member, struct
 	uint8_t *buf = malloc(d->chunk);
 	uint8_t head[100];
 	size_t headn = 0;
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	long k;
-	while ((k = r->read(r->ctx, buf, d->chunk, err, sizeof err)) > 0) {
+	while ((k = r->read(r->ctx, buf, d->chunk, &err)) > 0) {
 		s.crc = (uint32_t)crc32(s.crc, buf, (uInt)k);
 		if (headn < sizeof head) {
 			size_t c = (size_t)k < sizeof head - headn ? (size_t)k : sizeof head - headn;
@@ -210,7 +210,8 @@ static int dbl_scan(void *ctx, struct ws_artifact *a, const char *member, struct
 	}
 	if (d->reread && r->reread && headn >= 50) {
 		uint8_t again[40];
-		s.rereads_ok = r->reread(r->ctx, 10, again, sizeof again, err, sizeof err) == 0 &&
+		struct ws_err rerr = {0};
+		s.rereads_ok = r->reread(r->ctx, 10, again, sizeof again, &rerr) == 0 &&
 			       memcmp(again, head + 10, sizeof again) == 0;
 	}
 	free(buf);
