@@ -22,6 +22,33 @@
 #define WS_EF_ARCH_A     0x100000ull
 #define WS_EF_ARCH_F     0x200000ull
 
+/* ---- decode contexts (decoder.c) ----
+ * The scratch one payload decode needs: whole-entry and stream buffers, a zstd context,
+ * the sparse cubin image. Reused from entry to entry (a fresh megabyte per entry costs
+ * 256 page faults, and torch decodes tens of thousands of entries); each buffer grows
+ * to the largest size asked of it. Whoever decodes holds one; nothing is per thread. */
+struct ws_decoder;
+enum ws_dbuf {
+	WS_DBUF_DECODE,              /* a whole decompressed entry (src/payload.c) */
+	WS_DBUF_STREAM,              /* the output chunk of a streamed entry (src/payload.c) */
+	WS_DBUF_PTX,                 /* lines of a streamed PTX module (src/ptx.c) */
+	WS_DBUF_SLOTS
+};
+struct ws_decoder *ws_decoder_new(void);     /* NULL when out of memory */
+void ws_decoder_free(struct ws_decoder *dc);
+/* Slot's buffer, at least n bytes (contents not kept when it grows); NULL when out of memory. */
+void *ws_decoder_buf(struct ws_decoder *dc, enum ws_dbuf slot, size_t n);
+struct ZSTD_DCtx_s *ws_decoder_zstd(struct ws_decoder *dc);
+/* An anonymous mapping of at least n bytes, reserved but not committed. */
+uint8_t *ws_decoder_image(struct ws_decoder *dc, size_t n);
+/* A stack of decoders that tasks borrow and give back: as many exist as ever decoded at
+ * once. ds NULL: take makes a fresh one and give frees it. */
+struct ws_decoders;
+struct ws_decoders *ws_decoders_new(void);
+void ws_decoders_free(struct ws_decoders *ds);
+struct ws_decoder *ws_decoder_take(struct ws_decoders *ds);
+void ws_decoder_give(struct ws_decoders *ds, struct ws_decoder *dc);
+
 /* Reads the 16-byte container header at p. Returns 0 and the bytes after the
  * header in *fat_size, or -1 with the reason. */
 int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, char *err, size_t errlen);
@@ -47,10 +74,10 @@ int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, s
  * decompressed size within lim->max_entry_bytes and possible for the format. */
 int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim, char *err, size_t errlen);
 /* Decompresses an entry payload (p, n = payload_size bytes) into *out.
- * Uncompressed payloads are returned in place; compressed ones in a buffer of the
- * calling thread, valid until its next call (never freed by the caller). The
- * output size is capped by the header's claim and lim->max_entry_bytes. */
-int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
+ * Uncompressed payloads are returned in place; compressed ones in dc's buffer, valid
+ * until dc's next use (never freed by the caller). The output size is capped by the
+ * header's claim and lim->max_entry_bytes. */
+int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      char *err, size_t errlen);
 
@@ -66,7 +93,7 @@ typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n, struct ws_err 
 /* Decompresses an LZ4 or zstd entry chunk by chunk into sink, with the same size checks
  * as ws_payload_decode. Returns 0, or -1 with err set: by the sink when it stopped the
  * stream, else with what is wrong with the data. */
-int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+int ws_payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, struct ws_err *err);
 
 /* Fills kernels, elf_sm, relocatable, toolkit, producer and tool_options of a
@@ -86,7 +113,7 @@ static inline bool ws_ptx_streamed(const struct ws_entry *e)
 	return e->kind == WS_KIND_PTX && e->compression != WS_COMP_NONE &&
 	       e->uncompressed_size >= WS_STREAM_MIN;
 }
-int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen);
 /* Same for a large compressed cubin: the decoded bytes go into a sparse image that keeps
  * only the ELF header, section table, symbol and string tables and notes; the result is
@@ -98,14 +125,14 @@ static inline bool ws_sass_streamed(const struct ws_entry *e)
 	return e->kind == WS_KIND_SASS && e->compression != WS_COMP_NONE &&
 	       e->uncompressed_size >= WS_STREAM_MIN;
 }
-int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			    const struct ws_limits *lim, char *err, size_t errlen);
 /* A SASS or PTX payload (n = payload_size bytes at p) to the entry's facts, decoded
  * whole or as a stream by size. Errors name the entry. */
-int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_entry_inspect(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		     const struct ws_limits *lim, char *err, size_t errlen);
-/* The same, always decoding the payload whole into the thread's buffer. */
-int ws_entry_inspect_whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+/* The same, always decoding the payload whole into dc's buffer. */
+int ws_entry_inspect_whole(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			   const struct ws_limits *lim, char *err, size_t errlen);
 
 /* Formats e->name from kind, arch and suffix: "sm_90a", "compute_120f", "lto_100". */

@@ -23,10 +23,11 @@ struct ws_decode_task {
 	bool done;                     /* atomic: decoded */
 };
 
-/* Tasks go to pool in a group below parent (NULL: top level); kernel names are kept
- * as hashes only when hash_only. NULL on out of memory. */
-struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, const struct ws_limits *lim,
-				  bool hash_only);
+/* Tasks go to pool in a group below parent (NULL: top level) and borrow a decoder from
+ * decoders for each payload; kernel names are kept as hashes only when hash_only. NULL
+ * on out of memory. */
+struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, struct ws_decoders *decoders,
+				  const struct ws_limits *lim, bool hash_only);
 /* Queues a copy of the payload, or decodes it here when the pool's byte budget is spent
  * or its queue is full (the result is kept the same way). -1 on out of memory. */
 int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const struct ws_entry *hdr,

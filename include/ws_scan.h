@@ -67,6 +67,7 @@ struct ws_scan_opts {
 	struct ws_pool *pool;        /* decode payloads as tasks here (NULL: in place; never
 				      * with on_container, which needs each container's facts at once) */
 	struct ws_group *group;      /* the tasks' parent group (NULL: top level) */
+	struct ws_decoders *decoders; /* decode contexts to borrow (NULL: fresh ones per scan) */
 	bool drop_behind;            /* memory input is a private file mapping: give pages
 				      * already scanned back to the kernel (keeps RSS small) */
 };

@@ -34,17 +34,6 @@ char *ws_strdup(const char *s);
 /* The first occurrence of needle (m bytes) in (p, n), or NULL: memmem, faster. */
 const uint8_t *ws_find(const uint8_t *p, size_t n, const uint8_t *needle, size_t m);
 
-/* Buffers that belong to the calling thread and are reused from call to call: a fresh
- * megabyte per entry costs 256 page faults (torch decodes tens of thousands of entries).
- * Each slot grows to the largest size asked of it; contents are not kept when it grows.
- * Freed when the thread ends. NULL when out of memory. */
-enum ws_tbuf_slot {
-	WS_TBUF_DECODE,              /* a whole decompressed entry (src/payload.c) */
-	WS_TBUF_STREAM,              /* the output chunk of a streamed entry (src/payload.c) */
-	WS_TBUF_PTX,                 /* lines of a streamed PTX module (src/ptx.c) */
-	WS_TBUF_SLOTS
-};
-void *ws_tbuf(enum ws_tbuf_slot slot, size_t n);
 /* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
 bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
 /* Appends a copy of s to the array v of n strings (growing it geometrically); false when

@@ -7,6 +7,7 @@
 
 #include "ws_compare.h"
 #include "ws_compat.h"
+#include "ws_decode.h"
 #include "ws_inputs.h"
 #include "ws_report.h"
 #include "ws_run.h"
@@ -84,11 +85,12 @@ static void side_free(struct side *s)
 	ws_strpool_free(&s->keys);
 }
 
-static int load_side(const struct ws_config *cfg, struct ws_pool *pool, const char *path, struct side *s)
+static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct ws_decoders *decoders,
+		     const char *path, struct side *s)
 {
 	struct stat st;
 	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels, .list_kernels = true,
-				  .pool = pool};
+				  .pool = pool, .decoders = decoders};
 	memset(s, 0, sizeof *s);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct ws_config c = *cfg;
@@ -154,8 +156,11 @@ int ws_compare_command(const struct ws_config *cfg)
 	const char *newpath = cfg->npaths ? cfg->paths[0] : cfg->dirs[0];
 	struct side old, neu;
 	struct ws_pool *pool = ws_pool_new(cfg->jobs);
-	int loaded = load_side(cfg, pool, cfg->baseline, &old) == 0 && load_side(cfg, pool, newpath, &neu) == 0;
+	struct ws_decoders *decoders = ws_decoders_new();
+	int loaded = load_side(cfg, pool, decoders, cfg->baseline, &old) == 0 &&
+		     load_side(cfg, pool, decoders, newpath, &neu) == 0;
 	ws_pool_free(pool);
+	ws_decoders_free(decoders);
 	if (!loaded) {
 		fprintf(stderr, "wheelscan: out of memory\n");
 		return 3;

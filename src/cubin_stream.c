@@ -22,7 +22,6 @@
  * every entry, so its pages stay resident (no page faults per entry); the other kept
  * ranges are given back after each entry, so no stale byte is ever read.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -54,44 +53,8 @@ struct keep {
 	bool missed;                 /* a needed section streamed past unkept: pass 2 */
 	bool unusual;                /* no usable section table: decode whole instead */
 	bool oom;
+	struct ws_decoder *dc;        /* whose stream buffer and image this pass uses */
 };
-
-struct image {
-	uint8_t *p;
-	size_t cap;
-};
-static pthread_key_t image_key;
-static pthread_once_t image_once = PTHREAD_ONCE_INIT;
-static void image_free(void *v)
-{
-	struct image *im = v;
-	munmap(im->p, im->cap);
-	free(im);
-}
-static void image_init(void) { pthread_key_create(&image_key, image_free); }
-
-/* The thread's sparse mapping, at least n bytes; NULL when out of address space. */
-static uint8_t *thread_image(size_t n)
-{
-	pthread_once(&image_once, image_init);
-	struct image *im = pthread_getspecific(image_key);
-	if (!im) {
-		if (!(im = calloc(1, sizeof *im)) || pthread_setspecific(image_key, im) != 0) {
-			free(im);
-			return NULL;
-		}
-	}
-	if (n > im->cap) {
-		void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED)
-			return NULL;
-		if (im->p)
-			munmap(im->p, im->cap);
-		im->p = p;
-		im->cap = n;
-	}
-	return im->p;
-}
 
 /* Gives back the pages written outside the prefix (they would hold this entry's bytes):
  * one call over the span of every range past it (pages never touched cost nothing). */
@@ -233,21 +196,21 @@ static int stream_pass(struct keep *k, const uint8_t *p, size_t n, struct ws_ent
 		       const struct ws_limits *lim, char *err, size_t errlen)
 {
 	struct ws_err perr = {0};
-	if (ws_payload_stream(e, p, n, lim, keep_sink, k, &perr) == 0)
+	if (ws_payload_stream(k->dc, e, p, n, lim, keep_sink, k, &perr) == 0)
 		return 0;
 	ws_fmt(err, errlen, "%s: %s", e->name, perr.msg);
 	return -1;
 }
 
-int ws_cubin_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			    const struct ws_limits *lim, char *err, size_t errlen)
 {
 	char perr[WS_ERRMAX] = "";
 	if (ws_payload_check(e, n, lim, perr, sizeof perr) < 0)
 		return ws_fmt(err, errlen, "%s: %s", e->name, perr), -1;
-	struct keep k = {.size = e->uncompressed_size, .pass1 = true};
+	struct keep k = {.size = e->uncompressed_size, .pass1 = true, .dc = dc};
 	uint64_t prefix = WS_CUBIN_PREFIX > EHDR_SIZE ? WS_CUBIN_PREFIX : EHDR_SIZE;
-	if (!(k.img = thread_image((size_t)k.size)))
+	if (!(k.img = ws_decoder_image(dc, (size_t)k.size)))
 		return ws_fmt(err, errlen, "%s: out of memory for a %llu-byte cubin", e->name,
 			      (unsigned long long)k.size), -1;
 	int rc = -1;

@@ -10,6 +10,7 @@ struct ws_decodeq {
 	struct ws_pool *pool;
 	struct ws_group g;
 	const struct ws_limits *lim;
+	struct ws_decoders *decoders;
 	bool hash_only;
 	struct ws_decode_task **tasks;
 	uint32_t head, n, cap;         /* tasks[head..n) not taken yet */
@@ -18,7 +19,10 @@ struct ws_decodeq {
 static void decode(void *arg)
 {
 	struct ws_decode_task *t = arg;
-	t->rc = ws_entry_inspect(t->payload, t->n, &t->res, &t->names, t->q->lim, t->err, sizeof t->err);
+	struct ws_decoder *dc = ws_decoder_take(t->q->decoders);
+	t->rc = dc ? ws_entry_inspect(dc, t->payload, t->n, &t->res, &t->names, t->q->lim, t->err, sizeof t->err)
+		   : (ws_fmt(t->err, sizeof t->err, "out of memory for a decoder"), -1);
+	ws_decoder_give(t->q->decoders, dc);
 	if (t->reserved) {
 		free(t->payload);
 		ws_pool_release(t->q->pool, t->reserved);
@@ -28,14 +32,15 @@ static void decode(void *arg)
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 }
 
-struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, const struct ws_limits *lim,
-				  bool hash_only)
+struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, struct ws_decoders *decoders,
+				  const struct ws_limits *lim, bool hash_only)
 {
 	struct ws_decodeq *q = calloc(1, sizeof *q);
 	if (!q)
 		return NULL;
 	q->pool = pool;
 	q->lim = lim;
+	q->decoders = decoders;
 	q->hash_only = hash_only;
 	ws_group_init(&q->g, parent);
 	return q;

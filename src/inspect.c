@@ -9,28 +9,28 @@
 #include "ws_decode.h"
 #include "ws_util.h"
 
-int ws_entry_inspect_whole(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_entry_inspect_whole(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			   const struct ws_limits *lim, char *err, size_t errlen)
 {
 	const uint8_t *out;
 	size_t outlen;
 	char perr[WS_ERRMAX];
-	if (ws_payload_decode(e, p, n, lim, &out, &outlen, perr, sizeof perr) < 0)
+	if (ws_payload_decode(dc, e, p, n, lim, &out, &outlen, perr, sizeof perr) < 0)
 		return ws_fmt(err, errlen, "%s: %.200s", e->name, perr), -1;
 	e->content_size = outlen;
 	return e->kind == WS_KIND_SASS ? ws_cubin_inspect(out, outlen, e, pool, lim, err, errlen)
 				       : ws_ptx_inspect(out, outlen, e, pool, lim, err, errlen);
 }
 
-int ws_entry_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_entry_inspect(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		     const struct ws_limits *lim, char *err, size_t errlen)
 {
 	if (ws_ptx_streamed(e))
-		return ws_ptx_inspect_stream(p, n, e, pool, lim, err, errlen);
+		return ws_ptx_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
 	if (ws_sass_streamed(e)) {
-		int rc = ws_cubin_inspect_stream(p, n, e, pool, lim, err, errlen);
+		int rc = ws_cubin_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
 		if (rc != 1)
 			return rc;
 	}
-	return ws_entry_inspect_whole(p, n, e, pool, lim, err, errlen);
+	return ws_entry_inspect_whole(dc, p, n, e, pool, lim, err, errlen);
 }

@@ -5,7 +5,6 @@
  * zstd is a standard frame whose content size equals uncompressed_size.
  * Both verified on every entry of the CUDA 13.0 lib64 (fatbin-format.md (d)).
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <lz4.h>
@@ -19,24 +18,6 @@
  * claim beyond that is a lie, refused before anything is allocated. */
 #define LZ4_MAX_RATIO 255u
 #define ZSTD_MAX_RATIO 32768u
-
-/* One zstd context per thread, kept across entries: creating one per entry costs more
- * than decoding a small cubin. Freed when the thread ends. */
-static pthread_key_t dctx_key;
-static pthread_once_t dctx_once = PTHREAD_ONCE_INIT;
-static void dctx_free(void *p) { ZSTD_freeDCtx(p); }
-static void dctx_init(void) { pthread_key_create(&dctx_key, dctx_free); }
-
-static ZSTD_DCtx *thread_dctx(void)
-{
-	pthread_once(&dctx_once, dctx_init);
-	ZSTD_DCtx *d = pthread_getspecific(dctx_key);
-	if (!d && (d = ZSTD_createDCtx()) != NULL && pthread_setspecific(dctx_key, d) != 0) {
-		ZSTD_freeDCtx(d);
-		d = NULL;
-	}
-	return d;
-}
 
 /* Checks the header's compressed and decompressed sizes before anything is allocated. */
 int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim,
@@ -61,7 +42,7 @@ int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits 
 	return 0;
 }
 
-int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
+int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
 		      char *err, size_t errlen)
 {
@@ -73,7 +54,7 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 	if (ws_payload_check(e, n, lim, err, errlen) < 0)
 		return -1;
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size;
-	uint8_t *buf = ws_tbuf(WS_TBUF_DECODE, (size_t)usz);
+	uint8_t *buf = ws_decoder_buf(dc, WS_DBUF_DECODE, (size_t)usz);
 	if (!buf)
 		return ws_fmt(err, errlen, "out of memory for %llu decompressed bytes",
 			      (unsigned long long)usz), -1;
@@ -93,7 +74,7 @@ int ws_payload_decode(const struct ws_entry *e, const uint8_t *p, size_t n,
 			return ws_fmt(err, errlen, "zstd frame holds %llu bytes, header says %llu",
 				      fcs, (unsigned long long)usz), -1;
 		}
-		ZSTD_DCtx *dctx = thread_dctx();
+		ZSTD_DCtx *dctx = ws_decoder_zstd(dc);
 		size_t r = dctx ? ZSTD_decompressDCtx(dctx, buf, (size_t)usz, p, (size_t)csz)
 				: ZSTD_decompress(buf, (size_t)usz, p, (size_t)csz);
 		if (ZSTD_isError(r) || r != usz) {
@@ -249,7 +230,7 @@ static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, 
 }
 
 /* The stream; a failure of the data is described in err/errlen, the sink's own in serr. */
-static int payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+static int payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 			  ws_chunk_fn sink, void *ctx, struct ws_err *serr, char *err, size_t errlen)
 {
 	if (e->compression == WS_COMP_LZ4) {
@@ -257,7 +238,7 @@ static int payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, 
 			return -1;
 		struct lz4_out o = {.end = LZ4_HISTORY + WS_STREAM_CHUNK, .limit = e->uncompressed_size,
 				    .sink = sink, .ctx = ctx, .err = serr};
-		if (!(o.b = ws_tbuf(WS_TBUF_STREAM, o.end + LZ4_SLACK)))
+		if (!(o.b = ws_decoder_buf(dc, WS_DBUF_STREAM, o.end + LZ4_SLACK)))
 			return ws_fmt(err, errlen, "out of memory for an LZ4 stream"), -1;
 		err[0] = '\0';
 		int rc = lz4_stream(p, e->compressed_size, &o, err, errlen);
@@ -272,8 +253,8 @@ static int payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, 
 		return ws_fmt(err, errlen, "internal: entry is not compressed"), -1;
 	if (ws_payload_check(e, n, lim, err, errlen) < 0)
 		return -1;
-	ZSTD_DCtx *d = thread_dctx();
-	uint8_t *buf = ws_tbuf(WS_TBUF_STREAM, WS_STREAM_CHUNK);
+	ZSTD_DCtx *d = ws_decoder_zstd(dc);
+	uint8_t *buf = ws_decoder_buf(dc, WS_DBUF_STREAM, WS_STREAM_CHUNK);
 	if (!d || !buf) {
 		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;
 	}
@@ -310,11 +291,11 @@ static int payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, 
 	return rc;
 }
 
-int ws_payload_stream(const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
+int ws_payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, struct ws_err *err)
 {
 	char msg[WS_ERRMAX] = "";
-	int rc = payload_stream(e, p, n, lim, sink, ctx, err, msg, sizeof msg);
+	int rc = payload_stream(dc, e, p, n, lim, sink, ctx, err, msg, sizeof msg);
 	if (rc < 0)                          /* a no-op when the sink has said why */
 		ws_err_set(err, WS_E_FORMAT, "%s", msg[0] ? msg : "decoding stopped");
 	return rc;

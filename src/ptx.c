@@ -189,14 +189,14 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 	return 0;
 }
 
-int ws_ptx_inspect_stream(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
+int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen)
 {
 	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true};
-	if (!(ps.buf = ws_tbuf(WS_TBUF_PTX, 2 * WS_STREAM_CHUNK)))
+	if (!(ps.buf = ws_decoder_buf(dc, WS_DBUF_PTX, 2 * WS_STREAM_CHUNK)))
 		return ws_fmt(err, errlen, "out of memory"), -1;
 	struct ws_err perr = {0};
-	int rc = ws_payload_stream(e, p, n, lim, ptx_sink, &ps, &perr);
+	int rc = ws_payload_stream(dc, e, p, n, lim, ptx_sink, &ps, &perr);
 	if (rc == 0 && ps.len > 0)                  /* a last line without a newline */
 		rc = ptx_sink(&ps, (const uint8_t *)"", 1, &perr);
 	if (rc < 0)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ws_compat.h"
+#include "ws_decode.h"
 #include "ws_env.h"
 #include "ws_gate.h"
 #include "ws_inputs.h"
@@ -39,6 +40,7 @@ struct runner {
 	struct job *jobs;
 	size_t njobs;
 	struct ws_pool *pool;
+	struct ws_decoders *decoders;      /* lent to every scan and payload task */
 	const struct ws_target *targets;
 	size_t nt;
 	bool coverage;                     /* targets are a coverage map: judged, never gates */
@@ -302,6 +304,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	/* members and payloads are tasks below this file's, on the same pool */
 	so.pool = R->pool;
 	so.group = &j->g;
+	so.decoders = R->decoders;
 	struct live_ctx lc = {R};
 	if (R->live && R->nt) {
 		so.on_container = live_container;
@@ -509,6 +512,7 @@ int ws_run(struct ws_config *cfg)
 	/* Files go to the pool in input order, at most `window` ahead of the report: memory
 	 * holds that many finished artifacts at most, whatever the number of inputs. */
 	R.pool = ws_pool_new(cfg->jobs);
+	R.decoders = ws_decoders_new();
 	size_t width = (size_t)ws_pool_width(R.pool), window = width == 1 ? 1 : 2 * width, added = 0;
 	for (size_t i = 0; i < in.n; i++) {
 		for (; added < in.n && added < i + window; added++) {
@@ -542,6 +546,7 @@ int ws_run(struct ws_config *cfg)
 		ws_findings_free(&j->res.findings);
 	}
 	ws_pool_free(R.pool);
+	ws_decoders_free(R.decoders);
 	if (progress && in.n)
 		draw_progress(&R, true);
 	ws_report_end(&rep);

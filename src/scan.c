@@ -33,6 +33,7 @@ struct scan {
 	struct ws_window *w;
 	const char *member;            /* the input's name inside its artifact, or NULL */
 	struct ws_decodeq *q;          /* payloads decoded on threads, or NULL: inline */
+	struct ws_decoder *dc;         /* inline decoding's, borrowed on first use */
 };
 
 /* "path!member" (or "path") for error lines, into buf. */
@@ -139,7 +140,11 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 			    const uint8_t *p, size_t n)
 {
 	char err[WS_ERRMAX];
-	if (ws_entry_inspect(p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
+	if (!s->dc && !(s->dc = ws_decoder_take(s->opt->decoders))) {
+		entry_error(s, o, e, "out of memory for a decoder");
+		return;
+	}
+	if (ws_entry_inspect(s->dc, p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
 		entry_error(s, o, e, err);
 	ws_entry_finish(e);
 }
@@ -834,9 +839,10 @@ static int scan_input(struct ws_artifact *a, const char *member, struct ws_windo
 		return 1;
 	/* payloads decode on the pool's other threads, within its byte budget */
 	if (opt->pool && ws_pool_width(opt->pool) > 1 && !opt->on_container && opt->want_kernels)
-		s.q = ws_decodeq_new(opt->pool, opt->group, &s.lim, !opt->list_kernels);
+		s.q = ws_decodeq_new(opt->pool, opt->group, opt->decoders, &s.lim, !opt->list_kernels);
 	scan_object(&s, member, 0, w->size, 0, member == NULL);
 	ws_decodeq_free(s.q);
+	ws_decoder_give(opt->decoders, s.dc);
 	return a->nerrors != errors ? -1 : 0;
 }
 

@@ -1,7 +1,6 @@
 /* util.c - bounded allocation, safe string copies and a growable buffer. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,42 +46,6 @@ const uint8_t *ws_find(const uint8_t *p, size_t n, const uint8_t *needle, size_t
 		if (p[i] == needle[0] && memcmp(p + i, needle, m) == 0)
 			return p + i;
 	return NULL;
-}
-
-struct tbufs {
-	void *p[WS_TBUF_SLOTS];
-	size_t cap[WS_TBUF_SLOTS];
-};
-static pthread_key_t tbuf_key;
-static pthread_once_t tbuf_once = PTHREAD_ONCE_INIT;
-static void tbuf_free(void *v)
-{
-	struct tbufs *t = v;
-	for (int i = 0; i < WS_TBUF_SLOTS; i++)
-		free(t->p[i]);
-	free(t);
-}
-static void tbuf_init(void) { pthread_key_create(&tbuf_key, tbuf_free); }
-
-void *ws_tbuf(enum ws_tbuf_slot slot, size_t n)
-{
-	pthread_once(&tbuf_once, tbuf_init);
-	struct tbufs *t = pthread_getspecific(tbuf_key);
-	if (!t) {
-		if (!(t = calloc(1, sizeof *t)) || pthread_setspecific(tbuf_key, t) != 0) {
-			free(t);
-			return NULL;
-		}
-	}
-	if (n > t->cap[slot]) {
-		void *p = ws_malloc(n);
-		if (!p)
-			return NULL;
-		free(t->p[slot]);
-		t->p[slot] = p;
-		t->cap[slot] = n;
-	}
-	return t->p[slot];
 }
 
 void *ws_malloc(size_t n)

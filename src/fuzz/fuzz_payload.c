@@ -7,6 +7,9 @@
 #include "fuzz.h"
 #include "ws_decode.h"
 
+/* One decode context for the whole run, as a scan keeps one for all its entries. */
+static struct ws_decoder *dc;
+
 static uint64_t le(const uint8_t *p, int n)
 {
 	uint64_t v = 0;
@@ -32,12 +35,12 @@ static void compare_cubin_stream(const struct ws_entry *hdr, const uint8_t *p, s
 	size_t outlen;
 	ws_strpool_init(&p1);
 	ws_strpool_init(&p2);
-	int rs = ws_cubin_inspect_stream(p, n, &streamed, &p2, lim, serr, sizeof serr);
+	int rs = ws_cubin_inspect_stream(dc, p, n, &streamed, &p2, lim, serr, sizeof serr);
 	if (rs == 1)                        /* too unusual for the image: decoded whole, as the scan does */
-		rs = ws_entry_inspect_whole(p, n, &streamed, &p2, lim, serr, sizeof serr);
+		rs = ws_entry_inspect_whole(dc, p, n, &streamed, &p2, lim, serr, sizeof serr);
 	if (rs < 0 && strlen(serr) == 0)
 		abort();
-	if (ws_payload_decode(&whole, p, n, lim, &out, &outlen, err, sizeof err) == 0) {
+	if (ws_payload_decode(dc, &whole, p, n, lim, &out, &outlen, err, sizeof err) == 0) {
 		int rw = ws_cubin_inspect(out, outlen, &whole, &p1, lim, err, sizeof err);
 		if (rw != rs || (rw == 0 && (whole.nkernels != streamed.nkernels || whole.toolkit != streamed.toolkit ||
 					     whole.elf_sm != streamed.elf_sm ||
@@ -57,6 +60,8 @@ static void compare_cubin_stream(const struct ws_entry *hdr, const uint8_t *p, s
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	if (!dc && !(dc = ws_decoder_new()))
+		return 0;
 	if (size < 13)
 		return 0;
 	struct ws_limits lim;
@@ -69,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *out;
 	size_t outlen;
 	char err[WS_ERRMAX];
-	if (ws_payload_decode(&e, p, size - 13, &lim, &out, &outlen, err, sizeof err) == 0) {
+	if (ws_payload_decode(dc, &e, p, size - 13, &lim, &out, &outlen, err, sizeof err) == 0) {
 		if (e.compression != WS_COMP_NONE && outlen != e.uncompressed_size)
 			abort();                    /* the cap must hold exactly */
 		if (e.compression != WS_COMP_NONE && data[0] & 0x40) {
@@ -90,10 +95,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct ws_strpool p1, p2;
 		ws_strpool_init(&p1);
 		ws_strpool_init(&p2);
-		int rs = ws_ptx_inspect_stream(p, size - 13, &streamed, &p2, &lim, err, sizeof err);
+		int rs = ws_ptx_inspect_stream(dc, p, size - 13, &streamed, &p2, &lim, err, sizeof err);
 		if (rs < 0 && strlen(err) == 0)
 			abort();
-		if (rs == 0 && ws_payload_decode(&e, p, size - 13, &lim, &out, &outlen, err, sizeof err) == 0) {
+		if (rs == 0 && ws_payload_decode(dc, &e, p, size - 13, &lim, &out, &outlen, err, sizeof err) == 0) {
 			/* whole-buffer reading of the same bytes: the same kernels (compared only
 			 * below the stream buffer's size: the stream drops longer lines on purpose) */
 			if (outlen < 2 * WS_STREAM_CHUNK &&

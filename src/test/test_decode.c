@@ -13,6 +13,9 @@
 #include "ws_scan.h"
 #include "ws_util.h"
 
+/* The one decode context every decoder call of this test borrows. */
+static struct ws_decoder *dc;
+
 static uint8_t *slurp(const char *path, size_t *n)
 {
 	int fd = open(path, O_RDONLY);
@@ -143,36 +146,36 @@ static void test_payload(void)
 			     .uncompressed_size = sizeof src};
 	const uint8_t *out;
 	size_t outlen;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, err, sizeof err), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
 	e.compression = WS_COMP_ZSTD;
 	e.compressed_size = (uint32_t)zsn;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
 	/* a zstd frame whose content size disagrees with the header */
 	e.uncompressed_size = sizeof src - 1;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), -1);
 	CHECK(strstr(err, "zstd frame holds") != NULL, "%s", err);
 	/* a claim of gigabytes from 100 bytes is refused before allocating */
 	e.compression = WS_COMP_LZ4;
 	e.compressed_size = 100;
 	e.uncompressed_size = 3ull << 30;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
 	CHECK(strstr(err, "limit") || strstr(err, "impossible"), "%s", err);
 	e.uncompressed_size = 100000;             /* under the limit but over 255:1 */
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
 	CHECK(strstr(err, "impossible") != NULL, "%s", err);
 	/* corrupt streams */
 	char junk[64];
 	memset(junk, 0xff, sizeof junk);
 	e.compressed_size = sizeof junk;
 	e.uncompressed_size = 1000;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
 	e.compression = WS_COMP_ZSTD;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
 	/* compressed size larger than the payload */
 	e.compressed_size = 65;
-	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
 }
 
 static void test_ptx(void)
@@ -230,7 +233,7 @@ static void test_ptx_stream(void)
 	strcpy(streamed.name, "compute_120");
 	CHECK(ws_ptx_streamed(&streamed));
 	CHECK_EQ_INT(ws_ptx_inspect((uint8_t *)text, n, &whole, &p1, &lim, err, sizeof err), 0);
-	CHECK_EQ_INT(ws_ptx_inspect_stream(z, zn, &streamed, &p2, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &streamed, &p2, &lim, err, sizeof err), 0);
 	CHECK_EQ_INT(whole.nkernels, k + 1);
 	CHECK_EQ_INT(streamed.nkernels, whole.nkernels);
 	bool same = streamed.nkernels == whole.nkernels;
@@ -244,14 +247,14 @@ static void test_ptx_stream(void)
 	/* a size claim that disagrees with the stream, and a damaged stream */
 	struct ws_entry bad = {.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
 			       .compressed_size = (uint32_t)zn, .uncompressed_size = n - 1};
-	CHECK_EQ_INT(ws_ptx_inspect_stream(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &bad, &p2, &lim, err, sizeof err), -1);
 	CHECK(strstr(err, "decodes past") != NULL, "%s", err);
 	ws_entry_clear(&bad);
 	bad = (struct ws_entry){.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
 				.compressed_size = (uint32_t)zn, .uncompressed_size = n};
 	z[zn / 2] ^= 0x55;
 	z[zn / 2 + 1] ^= 0x55;
-	CHECK_EQ_INT(ws_ptx_inspect_stream(z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &bad, &p2, &lim, err, sizeof err), -1);
 	ws_entry_clear(&bad);
 	/* the same module as LZ4 */
 	int lcap = LZ4_compressBound((int)n);
@@ -262,7 +265,7 @@ static void test_ptx_stream(void)
 	struct ws_strpool p3;
 	ws_strpool_init(&p3);
 	CHECK(ws_ptx_streamed(&l4));
-	CHECK_EQ_INT(ws_ptx_inspect_stream((uint8_t *)lz, (size_t)ln, &l4, &p3, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, (uint8_t *)lz, (size_t)ln, &l4, &p3, &lim, err, sizeof err), 0);
 	CHECK_EQ_INT(l4.nkernels, whole.nkernels);
 	CHECK_EQ_STR(p3.str[l4.kernels[l4.nkernels - 1]], "last_one");
 	ws_entry_clear(&l4);
@@ -310,21 +313,21 @@ static void test_payload_stream(void)
 		struct ws_entry e = {.compression = c ? WS_COMP_ZSTD : WS_COMP_LZ4,
 				     .compressed_size = c ? (uint32_t)zn : (uint32_t)ln, .uncompressed_size = n};
 		struct acc a = {malloc(n), 0, n};
-		int rc = ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a, &err);
+		int rc = ws_payload_stream(dc, &e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a, &err);
 		CHECK_EQ_INT(rc, 0);
 		CHECK(a.n == n && memcmp(a.p, src, n) == 0, "%s stream differs", c ? "zstd" : "lz4");
 		/* damaged: a match offset past the start, and a length claim one byte short */
 		e.uncompressed_size = n - 1;
 		a.n = 0;
 		memset(&err, 0, sizeof err);
-		CHECK_EQ_INT(ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a, &err),
+		CHECK_EQ_INT(ws_payload_stream(dc, &e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &a, &err),
 			     -1);
 		CHECK(err.code == WS_E_FORMAT, "the data's fault, not the sink's: %s", err.msg);
 		/* a sink that stops the stream says why, and its reason is the one kept */
 		struct acc small = {malloc(1000), 0, 1000};
 		struct ws_err serr = {0};
 		e.uncompressed_size = n;
-		CHECK_EQ_INT(ws_payload_stream(&e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &small,
+		CHECK_EQ_INT(ws_payload_stream(dc, &e, c ? zs : (uint8_t *)lz, c ? zn : (size_t)ln, &lim, acc_sink, &small,
 					       &serr), -1);
 		CHECK(serr.code == WS_E_LIMIT && strcmp(serr.msg, "sink full") == 0, "%d %s", serr.code, serr.msg);
 		free(small.p);
@@ -335,7 +338,7 @@ static void test_payload_stream(void)
 			     .uncompressed_size = 40};
 	struct acc a = {malloc(64), 0, 64};
 	memset(&err, 0, sizeof err);
-	CHECK_EQ_INT(ws_payload_stream(&e, bad_offset, sizeof bad_offset, &lim, acc_sink, &a, &err), -1);
+	CHECK_EQ_INT(ws_payload_stream(dc, &e, bad_offset, sizeof bad_offset, &lim, acc_sink, &a, &err), -1);
 	CHECK(strstr(err.msg, "corrupt LZ4") != NULL, "%s", err.msg);
 	free(a.p);
 	free(src);
@@ -473,7 +476,7 @@ static void test_cubin_stream(void)
 					     .compressed_size = c ? (uint32_t)ln : (uint32_t)zn, .uncompressed_size = n};
 			strcpy(e.name, "sm_120");
 			CHECK(ws_sass_streamed(&e));
-			int rc = ws_entry_inspect(c ? (uint8_t *)lz : z, c ? (size_t)ln : zn, &e, &p2, &lim,
+			int rc = ws_entry_inspect(dc, c ? (uint8_t *)lz : z, c ? (size_t)ln : zn, &e, &p2, &lim,
 						  err, sizeof err);
 			CHECK(rc == 0, "layout %d %s: %s", l, c ? "lz4" : "zstd", err);
 			bool same = e.nkernels == whole.nkernels && e.toolkit == whole.toolkit &&
@@ -486,7 +489,7 @@ static void test_cubin_stream(void)
 			e = (struct ws_entry){.kind = WS_KIND_SASS, .compression = WS_COMP_ZSTD,
 					      .compressed_size = (uint32_t)(zn / 2), .uncompressed_size = n};
 			strcpy(e.name, "sm_120");
-			CHECK_EQ_INT(ws_cubin_inspect_stream(z, zn / 2, &e, &p2, &lim, err, sizeof err), -1);
+			CHECK_EQ_INT(ws_cubin_inspect_stream(dc, z, zn / 2, &e, &p2, &lim, err, sizeof err), -1);
 			CHECK(strncmp(err, "sm_120: ", 8) == 0, "%s", err);
 			ws_entry_clear(&e);
 			ws_strpool_free(&p2);
@@ -759,6 +762,7 @@ static void test_sniff(void)
 
 int main(void)
 {
+	dc = ws_decoder_new();
 	test_headers();
 	test_find();
 	test_payload();
@@ -772,5 +776,6 @@ int main(void)
 	test_elf_section_index();
 	test_fixtures();
 	test_hash_only_names();
+	ws_decoder_free(dc);
 	return ws_test_done();
 }

@@ -1,0 +1,125 @@
+/* decoder.c - decode contexts (see ws_decode.h): the scratch one payload decode needs,
+ * kept from entry to entry so that a torch wheel's tens of thousands of entries do not
+ * each pay for a zstd context and fresh pages; and the shared stack that lends them to
+ * whichever task decodes next, instead of hiding one in every thread. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include <zstd.h>
+
+#include "ws_decode.h"
+#include "ws_util.h"
+
+struct ws_decoder {
+	void *buf[WS_DBUF_SLOTS];
+	size_t cap[WS_DBUF_SLOTS];
+	ZSTD_DCtx *zstd;
+	uint8_t *image;                /* the sparse cubin image: an untouched anonymous mapping */
+	size_t image_cap;
+	struct ws_decoder *next;       /* in the stack of struct ws_decoders */
+};
+
+struct ws_decoder *ws_decoder_new(void)
+{
+	return calloc(1, sizeof(struct ws_decoder));
+}
+
+void ws_decoder_free(struct ws_decoder *dc)
+{
+	if (!dc)
+		return;
+	for (int i = 0; i < WS_DBUF_SLOTS; i++)
+		free(dc->buf[i]);
+	ZSTD_freeDCtx(dc->zstd);
+	if (dc->image)
+		munmap(dc->image, dc->image_cap);
+	free(dc);
+}
+
+void *ws_decoder_buf(struct ws_decoder *dc, enum ws_dbuf slot, size_t n)
+{
+	if (n > dc->cap[slot]) {
+		void *p = ws_malloc(n);
+		if (!p)
+			return NULL;
+		free(dc->buf[slot]);
+		dc->buf[slot] = p;
+		dc->cap[slot] = n;
+	}
+	return dc->buf[slot];
+}
+
+struct ZSTD_DCtx_s *ws_decoder_zstd(struct ws_decoder *dc)
+{
+	if (!dc->zstd)
+		dc->zstd = ZSTD_createDCtx();
+	return dc->zstd;
+}
+
+uint8_t *ws_decoder_image(struct ws_decoder *dc, size_t n)
+{
+	if (n > dc->image_cap) {
+		/* reserved, not committed: only the pages the reader writes become resident */
+		void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		if (dc->image)
+			munmap(dc->image, dc->image_cap);
+		dc->image = p;
+		dc->image_cap = n;
+	}
+	return dc->image;
+}
+
+struct ws_decoders {
+	pthread_mutex_t mu;
+	struct ws_decoder *top;
+};
+
+struct ws_decoders *ws_decoders_new(void)
+{
+	struct ws_decoders *ds = calloc(1, sizeof *ds);
+	if (ds)
+		pthread_mutex_init(&ds->mu, NULL);
+	return ds;
+}
+
+void ws_decoders_free(struct ws_decoders *ds)
+{
+	if (!ds)
+		return;
+	while (ds->top) {
+		struct ws_decoder *dc = ds->top;
+		ds->top = dc->next;
+		ws_decoder_free(dc);
+	}
+	pthread_mutex_destroy(&ds->mu);
+	free(ds);
+}
+
+struct ws_decoder *ws_decoder_take(struct ws_decoders *ds)
+{
+	struct ws_decoder *dc = NULL;
+	if (ds) {
+		pthread_mutex_lock(&ds->mu);
+		if ((dc = ds->top) != NULL)
+			ds->top = dc->next;
+		pthread_mutex_unlock(&ds->mu);
+	}
+	return dc ? dc : ws_decoder_new();
+}
+
+void ws_decoder_give(struct ws_decoders *ds, struct ws_decoder *dc)
+{
+	if (!dc)
+		return;
+	if (!ds) {
+		ws_decoder_free(dc);
+		return;
+	}
+	pthread_mutex_lock(&ds->mu);
+	dc->next = ds->top;
+	ds->top = dc;
+	pthread_mutex_unlock(&ds->mu);
+}
