@@ -3,8 +3,8 @@
  * installed distributions of Python environments found in the trees. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
 #include <stdarg.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +19,6 @@
 /* A RECORD larger than this is not read (torch's is 1.5 MB). */
 #define WS_RECORD_MAX ((size_t)64 << 20)
 
-/* nftw has no user pointer: the tree walk collects into this (one walk at a time). */
-static struct ws_inputs *walk_into;
-static bool walk_failed;
 
 static bool add(struct ws_inputs *in, const char *path, uint64_t size)
 {
@@ -75,34 +72,57 @@ static void add_error(struct ws_inputs *in, const char *fmt, ...)
 		in->nerrors++;
 }
 
-static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Collects every regular file below root into in. Links below the root are not followed:
+ * a link to a file is scanned, a link to a directory is not walked, and a link that
+ * points nowhere or at itself is said, not silently dropped. The root itself is followed
+ * when it is a link, and every path keeps the spelling the user gave. Returns false
+ * only when out of memory. */
+static bool walk(struct ws_inputs *in, const char *root)
 {
-	struct stat tst;
-	switch (flag) {
-	case FTW_F:
-		if (S_ISREG(st->st_mode) && !add(walk_into, path, (uint64_t)st->st_size))
-			return walk_failed = true, 1;
-		break;
-	case FTW_SL:               /* a link to a file is scanned; a link to a directory is not walked */
-	case FTW_SLN:
-		if (stat(path, &tst) == 0) {
-			if (S_ISREG(tst.st_mode) && !add(walk_into, path, (uint64_t)tst.st_size))
-				return walk_failed = true, 1;
-		} else {
-			/* said, not silently dropped: a link that points nowhere or at itself */
-			add_skipped(walk_into, path, errno == ELOOP ? "symbolic link loop" : "dangling symbolic link");
-		}
-		break;
-	case FTW_DNR:
-		add_error(walk_into, "cannot read directory '%s': %s", path, strerror(EACCES));
-		break;
-	case FTW_NS:
-		add_error(walk_into, "cannot stat '%s': %s", path, strerror(errno ? errno : EACCES));
-		break;
-	default:
-		break;
+	char *const roots[] = {(char *)root, NULL};
+	FTS *t = fts_open(roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_NOCHDIR, NULL);
+	if (!t) {
+		add_error(in, "cannot walk '%s': %s", root, strerror(errno));
+		return true;
 	}
-	return 0;
+	bool ok = true;
+	FTSENT *e;
+	errno = 0;
+	while (ok && (e = fts_read(t)) != NULL) {
+		struct stat tst;
+		switch (e->fts_info) {
+		case FTS_F:
+			if (S_ISREG(e->fts_statp->st_mode))
+				ok = add(in, e->fts_path, (uint64_t)e->fts_statp->st_size);
+			break;
+		case FTS_SL:
+		case FTS_SLNONE:
+			if (stat(e->fts_path, &tst) == 0) {
+				if (S_ISREG(tst.st_mode))
+					ok = add(in, e->fts_path, (uint64_t)tst.st_size);
+			} else {
+				add_skipped(in, e->fts_path, errno == ELOOP ? "symbolic link loop" : "dangling symbolic link");
+			}
+			break;
+		case FTS_DNR:
+			add_error(in, "cannot read directory '%s': %s", e->fts_path, strerror(e->fts_errno));
+			break;
+		case FTS_NS:
+		case FTS_ERR:
+			if (e->fts_level == 0)
+				add_error(in, "cannot walk '%s': %s", root, strerror(e->fts_errno));
+			else
+				add_error(in, "cannot stat '%s': %s", e->fts_path, strerror(e->fts_errno));
+			break;
+		default:
+			break;
+		}
+		errno = 0;
+	}
+	if (ok && errno)
+		add_error(in, "cannot walk '%s': %s", root, strerror(errno));
+	fts_close(t);
+	return ok;
 }
 
 static int cmp_input(const void *x, const void *y)
@@ -412,31 +432,7 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 	for (size_t i = 0; i < cfg->ndirs; i++) {
 		size_t first = in->n, first_skipped = in->nskipped;
 		const char *root = cfg->dirs[i];
-		struct stat lst, tst;
-		char *real = NULL;
-		/* a root that is a link to a directory is followed (the walk below never follows
-		 * links); paths keep the spelling the user gave */
-		if (lstat(root, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(root, &tst) == 0 && S_ISDIR(tst.st_mode))
-			real = realpath(root, NULL);
-		walk_into = in;
-		walk_failed = false;
-		if (nftw(real ? real : root, walk_cb, 32, FTW_PHYS) != 0 && !walk_failed)
-			add_error(in, "cannot walk '%s': %s", root, strerror(errno));
-		if (real) {
-			size_t rl = strlen(real), gl = strlen(root);
-			for (size_t k = first; k < in->n + (in->nskipped - first_skipped) && !walk_failed; k++) {
-				char **slot = k < in->n ? &in->v[k].path : &in->skipped[first_skipped + (k - in->n)];
-				char *p = *slot, *np;
-				if (strncmp(p, real, rl) != 0 || !(np = ws_malloc(gl + strlen(p + rl) + 1)))
-					continue;
-				memcpy(np, root, gl);
-				strcpy(np + gl, p + rl);
-				free(p);
-				*slot = np;
-			}
-			free(real);
-		}
-		if (walk_failed)
+		if (!walk(in, root))
 			goto oom;
 		if (in->n - first > 1)
 			qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
