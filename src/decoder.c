@@ -1,8 +1,7 @@
 /* decoder.c - decode contexts (see ws_decode.h): the scratch one payload decode needs,
  * kept from entry to entry so that a torch wheel's tens of thousands of entries do not
- * each pay for a zstd context and fresh pages; and the shared stack that lends them to
- * whichever task decodes next, instead of hiding one in every thread. */
-#include <pthread.h>
+ * each pay for a zstd context and fresh pages. The stack that lends them to tasks is
+ * decoders.c's: this file, like every decoder, has no threads. */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -17,7 +16,6 @@ struct ws_decoder {
 	ZSTD_DCtx *zstd;
 	uint8_t *image;                /* the sparse cubin image: an untouched anonymous mapping */
 	size_t image_cap;
-	struct ws_decoder *next;       /* in the stack of struct ws_decoders */
 };
 
 struct ws_decoder *ws_decoder_new(void)
@@ -72,54 +70,3 @@ uint8_t *ws_decoder_image(struct ws_decoder *dc, size_t n)
 	return dc->image;
 }
 
-struct ws_decoders {
-	pthread_mutex_t mu;
-	struct ws_decoder *top;
-};
-
-struct ws_decoders *ws_decoders_new(void)
-{
-	struct ws_decoders *ds = calloc(1, sizeof *ds);
-	if (ds)
-		pthread_mutex_init(&ds->mu, NULL);
-	return ds;
-}
-
-void ws_decoders_free(struct ws_decoders *ds)
-{
-	if (!ds)
-		return;
-	while (ds->top) {
-		struct ws_decoder *dc = ds->top;
-		ds->top = dc->next;
-		ws_decoder_free(dc);
-	}
-	pthread_mutex_destroy(&ds->mu);
-	free(ds);
-}
-
-struct ws_decoder *ws_decoder_take(struct ws_decoders *ds)
-{
-	struct ws_decoder *dc = NULL;
-	if (ds) {
-		pthread_mutex_lock(&ds->mu);
-		if ((dc = ds->top) != NULL)
-			ds->top = dc->next;
-		pthread_mutex_unlock(&ds->mu);
-	}
-	return dc ? dc : ws_decoder_new();
-}
-
-void ws_decoder_give(struct ws_decoders *ds, struct ws_decoder *dc)
-{
-	if (!dc)
-		return;
-	if (!ds) {
-		ws_decoder_free(dc);
-		return;
-	}
-	pthread_mutex_lock(&ds->mu);
-	dc->next = ds->top;
-	ds->top = dc;
-	pthread_mutex_unlock(&ds->mu);
-}

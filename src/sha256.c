@@ -137,41 +137,6 @@ int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], char *err, size_t er
 	return rc;
 }
 
-int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
-{
-	enum { CHUNK = 1 << 20 };
-	uint8_t *buf = ws_malloc(CHUNK);
-	struct ws_digest *d = ws_digest_new("sha256");
-	uint64_t total = 0;
-	int rc = -1;
-	if (!buf || !d) {
-		ws_fmt(err, errlen, "out of memory");
-		goto out;
-	}
-	for (;;) {
-		ssize_t k = pread(fd, buf, CHUNK, (off_t)total);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			ws_fmt(err, errlen, "read error: %s", strerror(errno));
-			goto out;
-		}
-		if (k == 0)
-			break;
-		ws_digest_update(d, buf, (size_t)k);
-		total += (uint64_t)k;
-	}
-	if (final_hex(d, hex, err, errlen) < 0)
-		goto out;
-	if (size)
-		*size = total;
-	rc = 0;
-out:
-	ws_digest_free(d);
-	free(buf);
-	return rc;
-}
-
 void ws_digest_mapping(struct ws_digest *d, const uint8_t *p, size_t n)
 {
 	const size_t chunk = (size_t)8 << 20;      /* a multiple of the page size */

@@ -195,30 +195,6 @@ void ws_buf_free(struct ws_buf *b)
 	b->len = b->cap = 0;
 }
 
-char *ws_read_small(const char *path, size_t max, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *p = NULL;
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
-		errno = EFBIG;
-	} else if ((p = ws_malloc((size_t)st.st_size + 1))) {
-		size_t got = 0;
-		while (got < (size_t)st.st_size) {
-			ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
-			if (r <= 0)
-				break;
-			got += (size_t)r;
-		}
-		p[got] = 0;
-		*len = got;
-	}
-	close(fd);
-	return p;
-}
-
 bool ws_strv_push(char ***v, size_t *n, const char *s)
 {
 	/* capacity is implied: the array doubles whenever the count reaches a power of two */

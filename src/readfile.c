@@ -1,0 +1,75 @@
+/* readfile.c - the few places that read files whole or hash them by descriptor: small
+ * dist-info and conda records, and a file's SHA-256. Kept apart from the decoders and
+ * the model, which never open anything (src/test/layers.sh checks that). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ws_util.h"
+#include "ws_zip.h"
+
+char *ws_read_small(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *p = NULL;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		errno = EFBIG;
+	} else if ((p = ws_malloc((size_t)st.st_size + 1))) {
+		size_t got = 0;
+		while (got < (size_t)st.st_size) {
+			ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		p[got] = 0;
+		*len = got;
+	}
+	close(fd);
+	return p;
+}
+
+int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
+{
+	enum { CHUNK = 1 << 20 };
+	uint8_t *buf = ws_malloc(CHUNK);
+	struct ws_digest *d = ws_digest_new("sha256");
+	uint64_t total = 0;
+	int rc = -1;
+	if (!buf || !d) {
+		ws_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		ssize_t k = pread(fd, buf, CHUNK, (off_t)total);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			ws_fmt(err, errlen, "read error: %s", strerror(errno));
+			goto out;
+		}
+		if (k == 0)
+			break;
+		ws_digest_update(d, buf, (size_t)k);
+		total += (uint64_t)k;
+	}
+	uint8_t md[WS_DIGEST_MAX];
+	if (ws_digest_final(d, md) != 32) {
+		ws_fmt(err, errlen, "sha-256 failed");
+		goto out;
+	}
+	ws_hex(md, 32, hex);
+	if (size)
+		*size = total;
+	rc = 0;
+out:
+	ws_digest_free(d);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# layers.sh - the core (the Makefile's CORE: model, rules, decoders) opens no file,
+# prints nothing and starts or locks no thread: none of its objects may call the C
+# library's I/O or pthread functions. Memory mappings are allowed (the sparse cubin
+# image, pages given back); pthread_once is allowed (libelf's one-time init).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+: "${WS_BUILD:=build}"
+pass=0 fail=0
+if [ -z "${WS_CORE_OBJ:-}" ]; then
+	echo "FAIL WS_CORE_OBJ is not set (run through make check)"; echo "0 passed, 1 failed"; exit 1
+fi
+forbidden='^(open|open64|openat|__open_2|creat|read|pread|pread64|write|pwrite|fopen|fopen64|fdopen|fread|fwrite|fprintf|printf|vfprintf|puts|fputs|fputc|putchar|__fprintf_chk|__printf_chk|__vfprintf_chk|opendir|readdir|stat|stat64|fstat|fstat64|lstat|close|fclose|dlopen|fork|popen|system|exec.*|socket|pthread_create|pthread_join|pthread_mutex_.*|pthread_cond_.*|pthread_rwlock_.*|pthread_key_.*|pthread_getspecific|pthread_setspecific)$'
+for o in $WS_CORE_OBJ; do
+	if [ ! -f "$o" ]; then
+		fail=$((fail + 1)); echo "FAIL $o: missing"; continue
+	fi
+	bad=$(nm -u "$o" | awk '{ print $2 }' | sed 's/@.*//' | grep -E "$forbidden" | tr '\n' ' ')
+	if [ -n "$bad" ]; then
+		fail=$((fail + 1)); echo "FAIL $o calls $bad"
+	else
+		pass=$((pass + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
