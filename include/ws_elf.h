@@ -34,8 +34,17 @@ struct ws_elf_sections {
 	uint32_t nspan;
 };
 
-/* Decodes a 64-byte ELF64 little-endian header. Returns 0, or -1 with the
- * reason (other classes and byte orders are reported, not guessed). */
+/* Why ws_elf_header refused a header. */
+enum {
+	WS_ELF_TRUNCATED = -1,         /* fewer than 64 bytes, or no "\177ELF" */
+	WS_ELF_OTHER_CLASS = -2,       /* 32-bit or big-endian: legal, not read */
+	WS_ELF_BAD_SHENTSIZE = -3,     /* a section table of entries that are not 64 bytes;
+					* every field of h is filled in all the same */
+};
+/* Decodes a 64-byte ELF64 little-endian header: the one reader of ELF headers, for host
+ * files (scan.c) and cubins (cubin.c, cubin_stream.c) alike. Returns 0, or one of the
+ * codes above with the reason in err (other classes and byte orders are reported, not
+ * guessed). */
 int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err, size_t errlen);
 
 /* Decodes section 0 (64 bytes) to resolve extended numbering in h. */

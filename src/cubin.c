@@ -14,6 +14,7 @@
 #include <pthread.h>
 
 #include "ws_decode.h"
+#include "ws_elf.h"
 #include "ws_util.h"
 
 #define EM_CUDA_ 190
@@ -83,19 +84,21 @@ static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *
 int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		     const struct ws_limits *lim, char *err, size_t errlen)
 {
-	/* Check what libelf would otherwise convert in place: only native ELF64 LSB is read. */
-	if (n < sizeof(Elf64_Ehdr) || memcmp(p, ELFMAG, SELFMAG) != 0)
+	/* Check what libelf would otherwise convert in place: only native ELF64 LSB is read.
+	 * An odd section header size is left to libelf, which refuses it. */
+	struct ws_elf_header h;
+	char herr[WS_ERRMAX];
+	int hr = ws_elf_header(p, n, &h, herr, sizeof herr);
+	if (hr == WS_ELF_TRUNCATED)
 		return ws_fmt(err, errlen, "%s: payload is not an ELF cubin", e->name), -1;
-	if (p[EI_CLASS] != ELFCLASS64 || p[EI_DATA] != ELFDATA2LSB)
+	if (hr == WS_ELF_OTHER_CLASS)
 		return ws_fmt(err, errlen, "%s: cubin is not ELF64 little-endian", e->name), -1;
-	if (ws_le16(p + 18) != EM_CUDA_)
-		return ws_fmt(err, errlen, "%s: cubin machine is %u, not EM_CUDA", e->name, ws_le16(p + 18)), -1;
-	uint16_t shnum = ws_le16(p + 60);
-	if (shnum > lim->max_sections)
-		return ws_fmt(err, errlen, "%s: cubin claims %u sections", e->name, shnum), -1;
+	if (h.machine != EM_CUDA_)
+		return ws_fmt(err, errlen, "%s: cubin machine is %u, not EM_CUDA", e->name, h.machine), -1;
+	if (h.shnum > lim->max_sections)
+		return ws_fmt(err, errlen, "%s: cubin claims %u sections", e->name, h.shnum), -1;
 	/* libelf would quietly skip sections it cannot read: a truncated cubin must say so */
-	uint64_t shoff = ws_le64(p + 40);
-	if (shoff && !ws_in_bounds(shoff, (uint64_t)shnum * ws_le16(p + 58), n))
+	if (h.shoff && !ws_in_bounds(h.shoff, (uint64_t)h.shnum * h.shentsize, n))
 		return ws_fmt(err, errlen, "%s: section table lies outside the cubin", e->name), -1;
 
 	pthread_once(&elf_once, elf_init);

@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 
 #include "ws_decode.h"
+#include "ws_elf.h"
 #include "ws_util.h"
 
 #ifndef WS_CUBIN_PREFIX                 /* fuzz builds shrink it to reach the second pass */
@@ -113,17 +114,17 @@ static bool kept_from_start(const struct keep *k, uint64_t off, uint64_t end)
 /* Reads the ELF header (kept: the prefix holds it) for the section table's range. */
 static void find_table(struct keep *k)
 {
-	const uint8_t *h = k->img;
-	uint64_t shoff = ws_le64(h + 40), size;
-	uint16_t shentsize = ws_le16(h + 58), shnum = ws_le16(h + 60);
+	struct ws_elf_header h;
+	char err[WS_ERRMAX];
+	uint64_t size;
 	k->table_added = true;
-	if (shoff == 0 || shnum == 0 || shentsize != SHDR_SIZE ||
-	    !ws_in_bounds(shoff, size = (uint64_t)shnum * SHDR_SIZE, k->size)) {
+	if (ws_elf_header(k->img, EHDR_SIZE, &h, err, sizeof err) != 0 || h.shoff == 0 || h.shnum == 0 ||
+	    !ws_in_bounds(h.shoff, size = (uint64_t)h.shnum * SHDR_SIZE, k->size)) {
 		k->unusual = true;           /* none, extended numbering, or not ours to judge */
 		return;
 	}
-	k->table = (struct range){shoff, shoff + size};
-	add_range(k, shoff, size);
+	k->table = (struct range){h.shoff, h.shoff + size};
+	add_range(k, h.shoff, size);
 }
 
 /* The sections ws_cubin_inspect reads: symbol tables, their string tables, notes.

@@ -19,10 +19,10 @@ int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err
 {
 	memset(h, 0, sizeof *h);
 	if (n < 64 || memcmp(p, "\177ELF", 4) != 0)
-		return ws_fmt(err, errlen, "truncated ELF header"), -1;
+		return ws_fmt(err, errlen, "truncated ELF header"), WS_ELF_TRUNCATED;
 	if (p[4] != 2 || p[5] != 1)
 		return ws_fmt(err, errlen, "ELF class %u / byte order %u is not 64-bit little-endian",
-			      p[4], p[5]), -1;
+			      p[4], p[5]), WS_ELF_OTHER_CLASS;
 	h->type = ws_le16(p + 16);
 	h->machine = ws_le16(p + 18);
 	h->shoff = ws_le64(p + 40);
@@ -30,7 +30,8 @@ int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err
 	h->shnum = ws_le16(p + 60);
 	h->shstrndx = ws_le16(p + 62);
 	if (h->shoff && h->shentsize != SHDR_SIZE)
-		return ws_fmt(err, errlen, "section header size %u is not %u", h->shentsize, SHDR_SIZE), -1;
+		return ws_fmt(err, errlen, "section header size %u is not %u", h->shentsize, SHDR_SIZE),
+		       WS_ELF_BAD_SHENTSIZE;
 	return 0;
 }
 
