@@ -83,6 +83,14 @@ example: wheelscan
 test: deps
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
+	$(MAKE) --no-print-directory tsan
+
+# The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
+# of scripts/install-deps; without it this says so and fails, it does not pass quietly).
+tsan:
+	@command -v clang >/dev/null || { echo "tsan: clang is missing (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
+	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
+	WS_TSAN_BUILD=build-tsan sh src/test/tsan.sh
 
 deps:
 	scripts/install-deps
@@ -104,6 +112,6 @@ bench: wheelscan
 	scripts/bench
 
 clean:
-	rm -rf build build-san build-fuzz wheelscan
+	rm -rf build build-san build-tsan build-fuzz wheelscan
 
-.PHONY: all deps run example test check install fuzz fixtures bench clean
+.PHONY: all deps run example test check tsan install fuzz fixtures bench clean
