@@ -88,19 +88,26 @@ static void ptx_header(const char *text, const char *end, struct ws_entry *e, bo
 }
 
 /* Adds every ".entry NAME" directive of [text, end), which starts at a line start. A
- * search for the word is much faster than walking the lines of a large module. */
+ * search for the word is much faster than walking the lines of a large module. Only the
+ * first match on a line can be a directive (an earlier ".entry" is text before it), so
+ * the line start is found by looking back only as far as the previous match: each byte
+ * is looked at a bounded number of times, however many matches share one line. */
 static int ptx_entries(const char *text, const char *end, struct ws_entry *e, struct ws_strpool *pool,
 		       const struct ws_limits *lim, char *err, size_t errlen)
 {
+	const char *searched = text;    /* the line start before here is known */
+	bool line_had_match = false;
 	for (const char *d = text;
 	     (d = (const char *)ws_find((const uint8_t *)d, (size_t)(end - d), (const uint8_t *)".entry", 6)) != NULL;
 	     d += 6) {
+		const char *nl = memrchr(searched, '\n', (size_t)(d - searched));
+		const char *l = nl ? nl + 1 : searched;
+		bool first_on_line = nl || !line_had_match;
+		searched = d;
+		line_had_match = true;
 		const char *v = d + 6;
-		if (v >= end || (*v != ' ' && *v != '\t'))
+		if (!first_on_line || v >= end || (*v != ' ' && *v != '\t'))
 			continue;
-		const char *l = d;
-		while (l > text && l[-1] != '\n')
-			l--;
 		if (!entry_directive(l, d))
 			continue;
 		v = skip_ws(v, end);
