@@ -78,8 +78,9 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		}
 		if (cfg->require_ptx) {
 			unsigned missing = 0, considered = 0;
+			bool link_only = ws_object_link_only(o);
 			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (ws_fatbin_carries_code(o, &o->fatbins[k])) {
+				if (ws_fatbin_carries_code(&o->fatbins[k], link_only)) {
 					considered++;
 					missing += !has_ptx(&o->fatbins[k]);
 				}

@@ -771,11 +771,16 @@ static bool has_sass(const struct ws_fatbin *f, unsigned arch)
 	return false;
 }
 
-bool ws_fatbin_carries_code(const struct ws_object *o, const struct ws_fatbin *f)
+bool ws_object_link_only(const struct ws_object *o)
 {
-	bool link_only = true;
-	for (uint32_t i = 0; i < o->nfatbins && link_only; i++)
-		link_only = o->fatbins[i].role == WS_ROLE_LINK_INPUT;
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		if (o->fatbins[i].role != WS_ROLE_LINK_INPUT)
+			return false;
+	return true;
+}
+
+bool ws_fatbin_carries_code(const struct ws_fatbin *f, bool link_only)
+{
 	return link_only ? ws_fatbin_has_kernels(f) : f->role == WS_ROLE_REQUIRED;
 }
 
@@ -799,7 +804,7 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
 	if (link == o->nfatbins) {
 		/* a -dc object or archive: what its link will contain is what it carries */
 		for (uint32_t i = 0; i < o->nfatbins; i++)
-			if (ws_fatbin_carries_code(o, &o->fatbins[i])) {
+			if (ws_fatbin_carries_code(&o->fatbins[i], true)) {
 				(*considered)++;
 				missing += !has_sass(&o->fatbins[i], t->cc);
 			}
