@@ -118,16 +118,24 @@ int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 		shstrndx = 0;
 	Elf_Scn *scn = NULL;
 	unsigned guard = 0;
+	/* Section headers may all point at the same bytes: reading each would cost sections x
+	 * bytes. ELF allows one SHT_SYMTAB (gABI: "only one section of each type"), so later
+	 * ones are ignored; notes are read while the note bytes read stay within the cubin's
+	 * size, which notes that do not overlap (every real cubin's) never exceed. */
+	bool have_symtab = false;
+	uint64_t note_bytes_left = n;
 	while ((scn = elf_nextscn(elf, scn)) != NULL && guard++ <= lim->max_sections) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
+		if (sh.sh_type == SHT_SYMTAB && !have_symtab) {
+			have_symtab = true;
 			if (read_kernels(elf, scn, &sh, e, pool, lim, err, errlen) < 0) {
 				rc = -1;
 				goto out;
 			}
-		} else if (sh.sh_type == SHT_NOTE) {
+		} else if (sh.sh_type == SHT_NOTE && sh.sh_size <= note_bytes_left) {
+			note_bytes_left -= sh.sh_size;
 			Elf_Data *d = elf_getdata(scn, NULL);
 			if (d && d->d_buf)
 				read_notes(d, e);
