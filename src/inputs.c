@@ -226,6 +226,17 @@ static uint64_t own_rows(const struct ws_inputs *in, size_t first, uint8_t *owne
 	return size;
 }
 
+/* True the first time dir is seen in done (then added): a pass over the files below a
+ * directory is made once per directory, not once per record in it (thousands of conda
+ * records share one prefix, thousands of dist-infos one site-packages). */
+static bool first_visit(struct ws_strpool *done, const char *dir, size_t len, bool *oom)
+{
+	uint32_t n = done->n, idx = ws_strpool_intern(done, dir, len);
+	if (idx == UINT32_MAX)
+		*oom = true;
+	return idx == n;
+}
+
 /* Turns the files of in->v[first..] (sorted) that belong to Python environments into one
  * input per installed distribution and one per directory of files no RECORD owns. */
 static int group_environments(struct ws_inputs *in, size_t first)
@@ -234,8 +245,9 @@ static int group_environments(struct ws_inputs *in, size_t first)
 	uint8_t *owner = NULL;               /* 1 owned by a RECORD, 2 loose in an environment */
 	char **site_of = NULL;
 	struct ws_inputs add_in = {0};
+	struct ws_strpool done_meta = {0}, done_site = {0};
 	int rc = -1;
-	bool any = false;
+	bool any = false, oom = false;
 
 	for (size_t i = first; i < in->n && !any; i++)
 		any = record_site(in->v[i].path) != 0 || conda_prefix(in->v[i].path) != 0;
@@ -261,11 +273,14 @@ static int group_environments(struct ws_inputs *in, size_t first)
 			ws_conda_free(&pkg);
 		}
 		free(text);
-		/* conda's own metadata (the records, history) belongs to no package */
-		below(in, first, in->v[i].path, pl + strlen("/conda-meta"), &lo, &hi);
-		for (size_t k = lo; k < hi; k++)
-			if (!strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
-				owner[k - first] = 3;
+		/* conda's own metadata (the records, history) belongs to no package; the prefix's
+		 * first record marks it all (a later pass would find every file marked) */
+		if (first_visit(&done_meta, in->v[i].path, pl, &oom)) {
+			below(in, first, in->v[i].path, pl + strlen("/conda-meta"), &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				if (!strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
+					owner[k - first] = 3;
+		}
 		owner[i - first] = 1;
 		if (!prefix || !add(&add_in, in->v[i].path, size)) {
 			free(prefix);
@@ -273,9 +288,13 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		}
 		add_in.v[add_in.n - 1].kind = WS_INPUT_CONDA;
 		add_in.v[add_in.n - 1].site = prefix;
-		below(in, first, prefix, pl, &lo, &hi);
-		for (size_t k = lo; k < hi; k++)
-			note_site(site_of, k - first, prefix);
+		if (first_visit(&done_site, prefix, pl, &oom)) {  /* the same prefix notes nothing new */
+			below(in, first, prefix, pl, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				note_site(site_of, k - first, prefix);
+		}
+		if (oom)
+			goto out;
 	}
 	for (size_t i = first; i < in->n; i++) {
 		size_t sl = record_site(in->v[i].path);
@@ -310,9 +329,13 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		add_in.v[add_in.n - 1].kind = WS_INPUT_DIST;
 		add_in.v[add_in.n - 1].site = site;
 		free(distinfo);
-		below(in, first, site, sl, &lo, &hi);
-		for (size_t k = lo; k < hi; k++)
-			note_site(site_of, k - first, site);
+		if (first_visit(&done_site, site, sl, &oom)) {
+			below(in, first, site, sl, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				note_site(site_of, k - first, site);
+		}
+		if (oom)
+			goto out;
 	}
 	/* loose files: grouped by their first directory below the environment */
 	for (size_t k = first; k < in->n; k++) {
@@ -373,6 +396,8 @@ out:
 	free(add_in.v);
 	free(owner);
 	free(site_of);
+	ws_strpool_free(&done_meta);
+	ws_strpool_free(&done_site);
 	return rc;
 }
 
