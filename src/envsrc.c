@@ -165,13 +165,12 @@ static struct ws_artifact *new_artifact(const char *path, const char *type)
 	return a;
 }
 
-static bool push(char ***v, size_t *n, const char *s)
+/* Appends a copy of s to the list *v of *n names with room for *cap. */
+static bool push(char ***v, size_t *n, uint32_t *cap, const char *s)
 {
-	char **nv = ws_reallocarray(*v, *n + 1, sizeof *nv);
-	if (!nv)
+	if (*n >= UINT32_MAX - 1 || !ws_grow((void **)v, cap, (uint32_t)*n + 1, sizeof **v))
 		return false;
-	*v = nv;
-	if (!(nv[*n] = ws_strdup(s)))
+	if (!((*v)[*n] = ws_strdup(s)))
 		return false;
 	(*n)++;
 	return true;
@@ -210,6 +209,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	free(text);
 	a->record.checked = verify;
 	struct seen_files seen = {0};
+	uint32_t missing_cap = (uint32_t)a->record.nmissing, mismatched_cap = (uint32_t)a->record.nmismatched;
 	for (uint32_t r = 0; r < rec.n; r++) {
 		const struct ws_record_line *L = &rec.line[r];
 		struct file_result res;
@@ -222,7 +222,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 		ws_sanitize(shown, sizeof shown, L->path, strlen(L->path));
 		if (!res.found) {
 			if (verify)
-				push(&a->record.missing, &a->record.nmissing, L->path);
+				push(&a->record.missing, &a->record.nmissing, &missing_cap, L->path);
 			continue;
 		}
 		a->size += res.size;
@@ -242,7 +242,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 			bad = true;
 		}
 		if (bad)
-			push(&a->record.mismatched, &a->record.nmismatched, L->path);
+			push(&a->record.mismatched, &a->record.nmismatched, &mismatched_cap, L->path);
 	}
 	seen_free(&seen);
 	a->record.ok = a->record.nmismatched == 0 && a->record.nmissing == 0;
@@ -287,6 +287,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 	}
 	a->record.checked = verify;
 	struct seen_files seen = {0};
+	uint32_t missing_cap = (uint32_t)a->record.nmissing, mismatched_cap = (uint32_t)a->record.nmismatched;
 	for (size_t i = 0; i < pkg.nfiles; i++) {
 		const struct ws_conda_file *F = &pkg.files[i];
 		struct file_result res;
@@ -298,7 +299,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		ws_sanitize(shown, sizeof shown, F->path, strlen(F->path));
 		if (!res.found) {
 			if (verify)
-				push(&a->record.missing, &a->record.nmissing, F->path);
+				push(&a->record.missing, &a->record.nmissing, &missing_cap, F->path);
 			continue;
 		}
 		a->size += res.size;
@@ -312,7 +313,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 			bad = true;
 		}
 		if (bad)
-			push(&a->record.mismatched, &a->record.nmismatched, F->path);
+			push(&a->record.mismatched, &a->record.nmismatched, &mismatched_cap, F->path);
 	}
 	seen_free(&seen);
 	a->record.ok = a->record.nmismatched == 0 && a->record.nmissing == 0;
@@ -386,6 +387,7 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 		       WIFEXITED(st) ? "exit status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 		return -1;
 	}
+	uint32_t cap = (uint32_t)*ndirs;
 	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		bool dup = false;
 		struct stat sb;
@@ -393,7 +395,7 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 			dup = !strcmp((*dirs)[i], line);
 		if (dup || line[0] != '/' || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
 			continue;                  /* platlib == purelib, or not created yet */
-		if (!push(dirs, ndirs, line))
+		if (!push(dirs, ndirs, &cap, line))
 			return -1;
 	}
 	if (!*ndirs) {

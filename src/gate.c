@@ -23,10 +23,9 @@ void ws_findings_add(struct ws_findings *f, const char *check, const char *where
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	struct ws_finding *v = ws_reallocarray(f->v, f->n + 1, sizeof *v);
-	if (!v)
+	if (f->n >= UINT32_MAX - 1 || !ws_grow((void **)&f->v, &f->cap, (uint32_t)f->n + 1, sizeof *f->v))
 		return;
-	f->v = v;
+	struct ws_finding *v = f->v;
 	v[f->n].check = ws_strdup(check);
 	v[f->n].where = ws_strdup(where);
 	v[f->n].what = ws_strdup(what);

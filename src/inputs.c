@@ -48,11 +48,11 @@ static void input_clear(struct ws_input *v)
 
 static void add_skipped(struct ws_inputs *in, const char *path, const char *why)
 {
-	char **v = ws_reallocarray(in->skipped, in->nskipped + 1, sizeof *v);
 	size_t len = strlen(path) + strlen(why) + 3;
-	if (!v)
+	if (in->nskipped >= UINT32_MAX - 1 ||
+	    !ws_grow((void **)&in->skipped, &in->skipped_cap, (uint32_t)in->nskipped + 1, sizeof *in->skipped))
 		return;
-	in->skipped = v;
+	char **v = in->skipped;
 	if ((v[in->nskipped] = ws_malloc(len))) {
 		snprintf(v[in->nskipped], len, "%s: %s", path, why);
 		in->nskipped++;
@@ -67,10 +67,10 @@ static void add_error(struct ws_inputs *in, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	char **e = ws_reallocarray(in->errors, in->nerrors + 1, sizeof *e);
-	if (!e)
+	if (in->nerrors >= UINT32_MAX - 1 ||
+	    !ws_grow((void **)&in->errors, &in->errors_cap, (uint32_t)in->nerrors + 1, sizeof *in->errors))
 		return;
-	in->errors = e;
+	char **e = in->errors;
 	if ((e[in->nerrors] = ws_strdup(msg)))
 		in->nerrors++;
 }
@@ -337,7 +337,9 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		if (oom)
 			goto out;
 	}
-	/* loose files: grouped by their first directory below the environment */
+	/* loose files: grouped by their first directory below the environment; only the last
+	 * group grows, files_cap is the room in its files */
+	uint32_t files_cap = 0;
 	for (size_t k = first; k < in->n; k++) {
 		const char *site = site_of[k - first];
 		if (owner[k - first] || !site)
@@ -358,13 +360,14 @@ static int group_environments(struct ws_inputs *in, size_t first)
 			free(gp);
 			g = &add_in.v[add_in.n - 1];
 			g->kind = WS_INPUT_LOOSE;
+			files_cap = 0;
 			if (!(g->site = ws_strdup(site)))
 				goto out;
 		}
-		char **f = ws_reallocarray(g->files, g->nfiles + 1, sizeof *f);
-		if (!f)
+		if (g->nfiles >= UINT32_MAX - 1 ||
+		    !ws_grow((void **)&g->files, &files_cap, (uint32_t)g->nfiles + 1, sizeof *g->files))
 			goto out;
-		g->files = f;
+		char **f = g->files;
 		if (!(f[g->nfiles] = ws_strdup(in->v[k].path)))
 			goto out;
 		g->nfiles++;

@@ -591,6 +591,7 @@ static int find_alternatives(struct ws_artifact *a)
 {
 	struct alt_key *v = ws_calloc(a->nobjects ? a->nobjects : 1, sizeof *v);
 	size_t n = 0;
+	uint32_t alts_cap = a->nalts;        /* the room known to be in a->alts */
 	int rc = -1;
 	if (!v)
 		return -1;
@@ -622,11 +623,9 @@ static int find_alternatives(struct ws_artifact *a)
 			distinct |= v[e].cuda != v[s].cuda;
 		if (!distinct)
 			continue;
-		struct ws_altgroup *g = ws_reallocarray(a->alts, a->nalts + 1u, sizeof *g);
-		if (!g)
+		if (!ws_grow((void **)&a->alts, &alts_cap, a->nalts + 1u, sizeof *a->alts))
 			goto out;
-		a->alts = g;
-		g = &a->alts[a->nalts];
+		struct ws_altgroup *g = &a->alts[a->nalts];
 		memset(g, 0, sizeof *g);
 		if (!(g->objects = ws_calloc(e - s, sizeof *g->objects)))
 			goto out;
