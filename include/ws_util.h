@@ -47,6 +47,11 @@ enum ws_tbuf_slot {
 void *ws_tbuf(enum ws_tbuf_slot slot, size_t n);
 /* Grow *arr (of *cap elements of size sz) to hold at least need elements. */
 bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
+/* A 64-bit hash of p[0..n) keyed once per process (SipHash-1-3, key from getrandom):
+ * names from a file cannot be chosen to collide in a hash table, and equal hashes of
+ * two names are as unlikely as chance makes them. Not stable across runs: use it for
+ * lookups only, never in output. */
+uint64_t ws_hash64(const void *p, size_t n);
 
 /* snprintf into a fixed buffer, always terminated; returns buf. */
 char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
