@@ -113,10 +113,14 @@ int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const 
  * *considered 0). */
 uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_target *t, bool strict,
 				uint32_t *considered);
+/* True when every container of o is a link input (a -dc object or archive). One pass
+ * over the containers: callers compute it once per object, not once per container. */
+bool ws_object_link_only(const struct ws_object *o);
 /* The code a container stands for, target aside: loadable with kernels (role REQUIRED
- * before targets); in an object of link inputs only, a link input with kernels (what its
- * link will contain). --require-ptx and --baseline look at these. Needs ws_judge's roles. */
-bool ws_fatbin_carries_code(const struct ws_object *o, const struct ws_fatbin *f);
+ * before targets); in an object of link inputs only (link_only, from ws_object_link_only),
+ * a link input with kernels (what its link will contain). --require-ptx and --baseline
+ * look at these. Needs ws_judge's roles. */
+bool ws_fatbin_carries_code(const struct ws_fatbin *f, bool link_only);
 /* A failing object that does not fail its artifact: an alternative of a group in which
  * another variant runs on target t (the one the user's CUDA runtime picks). */
 bool ws_object_excused(const struct ws_artifact *a, const struct ws_object *o, size_t t);

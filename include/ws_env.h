@@ -33,6 +33,7 @@ struct ws_conda_pkg {
 	char *name, *version, *build;
 	struct ws_conda_file *files;
 	size_t nfiles;
+	uint32_t files_cap;            /* room in files */
 	bool have_paths_data;          /* the files came with hashes (paths_data) */
 };
 /* Parses a conda-meta record (strict JSON, bounded). A file whose prefix conda rewrote at

@@ -29,6 +29,7 @@ struct ws_inputs {
 	size_t nerrors;
 	char **skipped;       /* "path: dangling symbolic link" / "...: symbolic link loop" */
 	size_t nskipped;
+	uint32_t errors_cap, skipped_cap;
 };
 
 /* Collects the inputs in a deterministic order (operands as given, each tree

@@ -19,6 +19,7 @@ struct ws_finding {
 struct ws_findings {
 	struct ws_finding *v;
 	size_t n;
+	uint32_t cap;         /* room in v */
 	size_t dropped;       /* findings beyond the cap, counted only */
 };
 void ws_findings_add(struct ws_findings *f, const char *check, const char *where, const char *fmt, ...)
@@ -51,6 +52,7 @@ struct ws_report {
 	/* summary, filled as artifacts are printed */
 	struct ws_summary_row *rows;
 	size_t nrows;
+	uint32_t rows_cap;
 	size_t live_mismatches;
 	struct ws_findings mismatches;     /* every live disagreement, for the top-level list */
 	char *torch;                       /* environments: "torch 2.5.1 (CUDA 12.4)" when installed */

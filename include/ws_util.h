@@ -39,6 +39,11 @@ bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
 /* Appends a copy of s to the array v of n strings (growing it geometrically); false when
  * out of memory. */
 bool ws_strv_push(char ***v, size_t *n, const char *s);
+/* A 64-bit hash of p[0..n) keyed once per process (SipHash-1-3, key from getrandom):
+ * names from a file cannot be chosen to collide in a hash table, and equal hashes of
+ * two names are as unlikely as chance makes them. Not stable across runs: use it for
+ * lookups only, never in output. */
+uint64_t ws_hash64(const void *p, size_t n);
 
 /* snprintf into a fixed buffer, always terminated; returns buf. */
 char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -67,6 +67,7 @@ struct ws_record_line {
 	char algo[16];                     /* "sha256", "" when the row has no hash */
 	char *digest;                      /* urlsafe base64 as written, '=' padding removed */
 	int64_t size;                      /* -1 when the row has no size */
+	uint64_t hash;                     /* ws_hash64 of path: compared before the path */
 };
 
 /* A parsed RECORD with a lookup table by path. */

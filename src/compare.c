@@ -60,11 +60,15 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 			s->first[ki] = s->n - 1;
 		/* architectures of the code that matters: not device-link stubs, and link
 		 * inputs only where the object is nothing but link inputs */
-		for (uint32_t k = 0; k < o->nfatbins; k++)
-			for (uint32_t e = 0; ws_fatbin_carries_code(o, &o->fatbins[k]) && e < o->fatbins[k].nentries; e++) {
+		bool link_only = ws_object_link_only(o);
+		for (uint32_t k = 0; k < o->nfatbins; k++) {
+			if (!ws_fatbin_carries_code(&o->fatbins[k], link_only))
+				continue;
+			for (uint32_t e = 0; e < o->fatbins[k].nentries; e++) {
 				const struct ws_entry *en = &o->fatbins[k].entries[e];
 				ws_strpool_intern(&c->archs, en->name, strlen(en->name));
 			}
+		}
 		for (uint32_t k = 0; k < o->kernels.n; k++)
 			ws_strpool_intern(&c->kernels, o->kernels.str[k], strlen(o->kernels.str[k]));
 	}

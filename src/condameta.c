@@ -256,11 +256,9 @@ static bool add_file(struct ws_conda_pkg *pkg, const char *path)
 {
 	if (pkg->nfiles >= FILES_MAX)
 		return false;
-	struct ws_conda_file *f = ws_reallocarray(pkg->files, pkg->nfiles + 1, sizeof *f);
-	if (!f)
+	if (!ws_grow((void **)&pkg->files, &pkg->files_cap, (uint32_t)pkg->nfiles + 1, sizeof *pkg->files))
 		return false;
-	pkg->files = f;
-	f = &pkg->files[pkg->nfiles];
+	struct ws_conda_file *f = &pkg->files[pkg->nfiles];
 	memset(f, 0, sizeof *f);
 	f->size = -1;
 	if (!(f->path = ws_strdup(path)))

@@ -50,35 +50,102 @@ static void read_notes(Elf_Data *d, struct ws_entry *e)
 	}
 }
 
+/* A kernel symbol: where its name starts in the string table, its place in the symbol
+ * table, and (once named) its name in the pool. */
+struct kernel_sym {
+	uint32_t name_off, order, idx;
+};
+
+static int by_name_off(const void *a, const void *b)
+{
+	const struct kernel_sym *x = a, *y = b;
+	if (x->name_off != y->name_off)
+		return x->name_off < y->name_off ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct kernel_sym *x = a, *y = b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The bytes of the symbol table's string table up to its last NUL (what elf_strptr would
+ * accept), or *len 0 when there is none. */
+static const char *string_table(Elf *elf, size_t link, size_t *len)
+{
+	Elf_Scn *scn = elf_getscn(elf, link);
+	GElf_Shdr sh;
+	Elf_Data *d;
+	*len = 0;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+		return NULL;
+	const char *last_nul = memrchr(d->d_buf, 0, d->d_size);
+	*len = last_nul ? (size_t)(last_nul - (const char *)d->d_buf) + 1 : 0;
+	return d->d_buf;
+}
+
+/* Kernels in symbol order, each name offset once. Symbols can all name the same bytes,
+ * or start inside one another's names: each distinct offset is measured and interned
+ * once, the NUL ending it found by a walk over the table in offset order, and the name
+ * bytes interned are bounded by a multiple of the table's size (names that do not
+ * overlap, every real cubin's, never come near it). */
 static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *e,
 			struct ws_strpool *pool, const struct ws_limits *lim, char *err, size_t errlen)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || sh->sh_entsize == 0)
 		return 0;
-	size_t count = d->d_size / sizeof(Elf64_Sym);
-	for (size_t i = 1; i < count; i++) {
+	size_t names_len, count = d->d_size / sizeof(Elf64_Sym);
+	const char *names = string_table(elf, sh->sh_link, &names_len);
+	if (!names_len || count < 2)
+		return 0;
+	struct kernel_sym *ks = ws_reallocarray(NULL, count - 1, sizeof *ks);
+	if (!ks)
+		return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
+	size_t nk = 0;
+	for (size_t i = 1; i < count && i <= UINT32_MAX; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(d, (int)i, &sym))
 			break;
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !(sym.st_other & STO_CUDA_ENTRY))
-			continue;
-		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		if (e->nkernels >= lim->max_kernels)
-			return ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1;
-		uint32_t idx = ws_strpool_intern(pool, name, strlen(name));
-		uint32_t *k = ws_reallocarray(e->kernels, e->nkernels + 1, sizeof *k);
-		if (idx == UINT32_MAX || !k) {
-			if (k)
-				e->kernels = k;
-			return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
-		}
-		e->kernels = k;
-		e->kernels[e->nkernels++] = idx;
+		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && (sym.st_other & STO_CUDA_ENTRY) &&
+		    sym.st_name < names_len)
+			ks[nk++] = (struct kernel_sym){sym.st_name, (uint32_t)i, UINT32_MAX};
 	}
-	return 0;
+	qsort(ks, nk, sizeof *ks, by_name_off);
+	uint64_t name_bytes = 0, name_budget = 4 * (uint64_t)names_len + ((uint64_t)1 << 20);
+	size_t nul = 0, named = 0;                   /* the NUL ending the name at hand */
+	int rc = 0;
+	for (size_t i = 0; i < nk && rc == 0; i++) {
+		size_t off = ks[i].name_off;
+		if (i > 0 && off == ks[i - 1].name_off)
+			continue;                    /* the same name again: listed once */
+		if (i == 0 || nul < off)
+			nul = (size_t)((const char *)memchr(names + off, 0, names_len - off) - names);
+		if (nul == off)
+			continue;                    /* an empty name */
+		if ((name_bytes += nul - off) > name_budget)
+			rc = (ws_fmt(err, errlen, "%s: kernel names overlap in the string table", e->name), -1);
+		else if (named >= lim->max_kernels)
+			rc = (ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1);
+		else if ((ks[i].idx = ws_strpool_intern(pool, names + off, nul - off)) == UINT32_MAX)
+			rc = (ws_fmt(err, errlen, "out of memory listing kernels"), -1);
+		else
+			named++;
+	}
+	uint32_t *k = rc == 0 && named ? ws_reallocarray(e->kernels, e->nkernels + named, sizeof *k) : NULL;
+	if (rc == 0 && named && !k)
+		rc = (ws_fmt(err, errlen, "out of memory listing kernels"), -1);
+	if (k) {
+		e->kernels = k;
+		qsort(ks, nk, sizeof *ks, by_order);
+		for (size_t i = 0; i < nk; i++)
+			if (ks[i].idx != UINT32_MAX)
+				e->kernels[e->nkernels++] = ks[i].idx;
+	}
+	free(ks);
+	return rc;
 }
 
 int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
@@ -121,16 +188,24 @@ int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 		shstrndx = 0;
 	Elf_Scn *scn = NULL;
 	unsigned guard = 0;
+	/* Section headers may all point at the same bytes: reading each would cost sections x
+	 * bytes. ELF allows one SHT_SYMTAB (gABI: "only one section of each type"), so later
+	 * ones are ignored; notes are read while the note bytes read stay within the cubin's
+	 * size, which notes that do not overlap (every real cubin's) never exceed. */
+	bool have_symtab = false;
+	uint64_t note_bytes_left = n;
 	while ((scn = elf_nextscn(elf, scn)) != NULL && guard++ <= lim->max_sections) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
+		if (sh.sh_type == SHT_SYMTAB && !have_symtab) {
+			have_symtab = true;
 			if (read_kernels(elf, scn, &sh, e, pool, lim, err, errlen) < 0) {
 				rc = -1;
 				goto out;
 			}
-		} else if (sh.sh_type == SHT_NOTE) {
+		} else if (sh.sh_type == SHT_NOTE && sh.sh_size <= note_bytes_left) {
+			note_bytes_left -= sh.sh_size;
 			Elf_Data *d = elf_getdata(scn, NULL);
 			if (d && d->d_buf)
 				read_notes(d, e);

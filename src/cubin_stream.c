@@ -48,6 +48,7 @@ struct keep {
 	uint64_t pos;                /* bytes decoded so far */
 	struct range *r;             /* ranges to write into the image */
 	size_t nr, cap;
+	size_t sorted_from;          /* r[sorted_from..nr) are sorted and disjoint */
 	bool pass1;                  /* add the section table, then the needed sections */
 	bool table_added, needs_added;
 	struct range table;
@@ -127,22 +128,57 @@ static void find_table(struct keep *k)
 	add_range(k, h.shoff, size);
 }
 
-/* The sections ws_cubin_inspect reads: symbol tables, their string tables, notes.
- * In pass 1 a needed range with bytes before k->pos that were not kept sets k->missed. */
+static int by_offset(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sorts r[from..nr) and merges the ranges that overlap or touch, so that a chunk is
+ * copied once however many section headers name the same bytes. */
+static void merge_ranges(struct keep *k, size_t from)
+{
+	if (k->nr - from > 1)
+		qsort(k->r + from, k->nr - from, sizeof *k->r, by_offset);
+	size_t out = from;
+	for (size_t i = from; i < k->nr; i++) {
+		if (out > from && k->r[i].off <= k->r[out - 1].end) {
+			if (k->r[i].end > k->r[out - 1].end)
+				k->r[out - 1].end = k->r[i].end;
+		} else {
+			k->r[out++] = k->r[i];
+		}
+	}
+	k->nr = out;
+	k->sorted_from = from;
+}
+
+/* The sections ws_cubin_inspect reads: the first symbol table and its string table, and
+ * the notes, chosen as it chooses them (so that headers repeating the same bytes cost no
+ * more here than there). In pass 1 a needed range with bytes before k->pos that were not
+ * kept sets k->missed. */
 static void add_needed(struct keep *k, bool pass1)
 {
 	const uint8_t *t = k->img + k->table.off;
 	uint64_t n = (k->table.end - k->table.off) / SHDR_SIZE;
+	size_t first = k->nr;
+	bool have_symtab = false;
+	uint64_t note_bytes_left = k->size;
 	k->needs_added = true;
-	for (uint64_t i = 0; i < n && !k->oom; i++) {
+	for (uint64_t i = 1; i < n && !k->oom; i++) {      /* libelf skips section 0 too */
 		const uint8_t *s = t + i * SHDR_SIZE;
 		uint32_t type = ws_le32(s + 4), link = ws_le32(s + 40);
 		const uint8_t *want[2];
 		int nw = 0;
-		if (type == SHT_SYMTAB_ || type == SHT_NOTE_)
+		if (type == SHT_SYMTAB_ && !have_symtab) {
+			have_symtab = true;
 			want[nw++] = s;
-		if (type == SHT_SYMTAB_ && link < n)
-			want[nw++] = t + (uint64_t)link * SHDR_SIZE;
+			if (link < n)
+				want[nw++] = t + (uint64_t)link * SHDR_SIZE;
+		} else if (type == SHT_NOTE_ && ws_le64(s + 32) <= note_bytes_left) {
+			note_bytes_left -= ws_le64(s + 32);
+			want[nw++] = s;
+		}
 		for (int w = 0; w < nw; w++) {
 			uint64_t off = ws_le64(want[w] + 24), end;
 			if (off >= k->size)
@@ -154,17 +190,34 @@ static void add_needed(struct keep *k, bool pass1)
 			add_range(k, off, end - off);
 		}
 	}
+	merge_ranges(k, first);
 }
 
-/* Writes the parts of the chunk [from, to) that ranges first.. keep into the image. */
+static void copy_range(struct keep *k, const struct range *r, const uint8_t *p, uint64_t from, uint64_t to)
+{
+	uint64_t lo = r->off > from ? r->off : from;
+	uint64_t hi = r->end < to ? r->end : to;
+	if (lo < hi)
+		memcpy(k->img + lo, p + (lo - from), (size_t)(hi - lo));
+}
+
+/* Writes the parts of the chunk [from, to) that ranges first.. keep into the image. The
+ * sorted ranges are found by binary search: a chunk costs the ranges it meets, not all. */
 static void copy_ranges(struct keep *k, size_t first, const uint8_t *p, uint64_t from, uint64_t to)
 {
-	for (size_t i = first; i < k->nr; i++) {
-		uint64_t lo = k->r[i].off > from ? k->r[i].off : from;
-		uint64_t hi = k->r[i].end < to ? k->r[i].end : to;
-		if (lo < hi)
-			memcpy(k->img + lo, p + (lo - from), (size_t)(hi - lo));
+	size_t i = first;
+	for (; i < k->nr && i < k->sorted_from; i++)
+		copy_range(k, &k->r[i], p, from, to);
+	size_t lo = i, hi = k->nr;           /* the first sorted range that ends after from */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->r[mid].end <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	for (i = lo; i < k->nr && k->r[i].off < to; i++)
+		copy_range(k, &k->r[i], p, from, to);
 }
 
 static int keep_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
@@ -209,7 +262,7 @@ int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, s
 	char perr[WS_ERRMAX] = "";
 	if (ws_payload_check(e, n, lim, perr, sizeof perr) < 0)
 		return ws_fmt(err, errlen, "%s: %s", e->name, perr), -1;
-	struct keep k = {.size = e->uncompressed_size, .pass1 = true, .dc = dc};
+	struct keep k = {.size = e->uncompressed_size, .pass1 = true, .sorted_from = SIZE_MAX, .dc = dc};
 	uint64_t prefix = WS_CUBIN_PREFIX > EHDR_SIZE ? WS_CUBIN_PREFIX : EHDR_SIZE;
 	if (!(k.img = ws_decoder_image(dc, (size_t)k.size)))
 		return ws_fmt(err, errlen, "%s: out of memory for a %llu-byte cubin", e->name,
@@ -231,6 +284,7 @@ int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, s
 		k.nr = 0;
 		k.pos = 0;
 		k.pass1 = false;
+		k.sorted_from = SIZE_MAX;
 		if (!add_range(&k, k.table.off, k.table.end - k.table.off))
 			goto oom;
 		add_needed(&k, false);

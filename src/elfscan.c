@@ -72,14 +72,18 @@ int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
 
 void ws_elf_name_sections(struct ws_elf_sections *s, const uint8_t *strtab, size_t n)
 {
+	/* A name is terminated when it starts at or before the table's last NUL; found once,
+	 * so no name is measured past what it can store (the table can be most of the file,
+	 * and every section can point into one long run of it). */
+	const uint8_t *last_nul = n ? memrchr(strtab, 0, n) : NULL;
+	size_t ended = last_nul ? (size_t)(last_nul - strtab) + 1 : 0;
 	for (uint32_t i = 0; i < s->n; i++) {
 		uint32_t o = s->s[i].name_off;
-		if (o >= n)
+		if (o >= ended || strtab[o] == 0)      /* not terminated, or empty */
 			continue;
-		size_t len = strnlen((const char *)strtab + o, n - o);
-		if (len == 0 || len == n - o)          /* empty, or not terminated */
-			continue;
-		ws_sanitize(s->s[i].name, sizeof s->s[i].name, (const char *)strtab + o, len);
+		size_t most = ended - o < sizeof s->s[i].name ? ended - o : sizeof s->s[i].name;
+		ws_sanitize(s->s[i].name, sizeof s->s[i].name, (const char *)strtab + o,
+			    strnlen((const char *)strtab + o, most));
 	}
 }
 

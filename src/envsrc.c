@@ -28,15 +28,43 @@ struct file_result {
 	char digest[WS_DIGEST_MAX * 2];   /* urlsafe base64 of the asked hash, "" if none */
 };
 
+/* The files one artifact has read. Rows can spell one file many ways ("a/b.so",
+ * "a//b.so", "a/./b.so"): each is scanned once, and hashed once per kind of digest, so a
+ * RECORD of many such rows does not read a large file once per row. Files reached through
+ * a symbolic link are read under each name as before (a conda package lists libfoo.so,
+ * libfoo.so.1 and its target, and each is reported). */
+struct seen_files {
+	struct ws_strpool scanned;              /* "dev:ino" */
+	struct ws_strpool hashed;               /* "dev:ino:algo:hex", indexing digests */
+	char (*digests)[WS_DIGEST_MAX * 2];
+	uint32_t cap;
+};
+
+static void seen_free(struct seen_files *s)
+{
+	ws_strpool_free(&s->scanned);
+	ws_strpool_free(&s->hashed);
+	free(s->digests);
+}
+
+/* The index of key in pool, and whether it was added now (out of memory: added, no index). */
+static bool first_time(struct ws_strpool *pool, const char *key, uint32_t *idx)
+{
+	uint32_t n = pool->n;
+	*idx = ws_strpool_intern(pool, key, strlen(key));
+	return *idx == n || *idx == UINT32_MAX;
+}
+
 /* Reads one file of an environment: hashes it with algo (if not NULL) and scans it into a
  * as object `member` when its content is something wheelscan reads. Errors go on a. */
 static void read_file(struct ws_artifact *a, const char *path, const char *member, const char *algo, bool hex,
-		      const struct ws_scan_opts *so, struct file_result *res)
+		      const struct ws_scan_opts *so, struct seen_files *seen, struct file_result *res)
 {
 	memset(res, 0, sizeof *res);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
-	if (fd < 0 && errno == ELOOP)
+	bool linked = fd < 0 && errno == ELOOP;
+	if (linked)
 		fd = open(path, O_RDONLY | O_CLOEXEC);   /* a link inside the environment: read its file */
 	if (fd < 0) {
 		if (errno != ENOENT)
@@ -49,6 +77,31 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 	}
 	res->found = true;
 	res->size = (uint64_t)st.st_size;
+	bool scan = true;
+	uint32_t hidx = UINT32_MAX;
+	if (seen && !linked) {
+		char key[128];
+		uint32_t idx;
+		snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+		scan = first_time(&seen->scanned, key, &idx);
+		if (algo) {
+			size_t kl = strlen(key);
+			snprintf(key + kl, sizeof key - kl, ":%.32s:%d", algo, hex);
+			if (!first_time(&seen->hashed, key, &hidx)) {
+				memcpy(res->digest, seen->digests[hidx], sizeof res->digest);
+				algo = NULL;         /* hashed before */
+			} else if (hidx != UINT32_MAX) {
+				if (ws_grow((void **)&seen->digests, &seen->cap, hidx + 1, sizeof *seen->digests))
+					seen->digests[hidx][0] = '\0';
+				else
+					hidx = UINT32_MAX;
+			}
+		}
+		if (!scan && !algo) {
+			close(fd);
+			return;
+		}
+	}
 	struct ws_digest *d = algo ? ws_digest_new(algo) : NULL;
 	uint8_t *p = NULL;
 	if (st.st_size > 0) {
@@ -64,7 +117,7 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 		if (d)
 			ws_digest_mapping(d, p, n);
 		enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
-		if (c != WS_CONTENT_OTHER && c != WS_CONTENT_ZIP) {
+		if (scan && c != WS_CONTENT_OTHER && c != WS_CONTENT_ZIP) {
 			struct ws_scan_opts mo = *so;
 			mo.drop_behind = true;
 			ws_scan_memory(a, member, p, n, &mo);
@@ -80,6 +133,8 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 		else
 			ws_b64url_nopad(md, len, res->digest, sizeof res->digest);
 		ws_digest_free(d);
+		if (hidx != UINT32_MAX)
+			memcpy(seen->digests[hidx], res->digest, sizeof res->digest);
 	}
 }
 
@@ -142,6 +197,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	}
 	free(text);
 	a->record.checked = verify;
+	struct seen_files seen = {0};
 	for (uint32_t r = 0; r < rec.n; r++) {
 		const struct ws_record_line *L = &rec.line[r];
 		struct file_result res;
@@ -150,7 +206,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 		if (snprintf(path, sizeof path, "%s/%s", site, L->path) >= (int)sizeof path)
 			continue;
 		bool hash = verify && L->algo[0] && ws_digest_known(L->algo);
-		read_file(a, path, L->path, hash ? L->algo : NULL, false, so, &res);
+		read_file(a, path, L->path, hash ? L->algo : NULL, false, so, &seen, &res);
 		ws_sanitize(shown, sizeof shown, L->path, strlen(L->path));
 		if (!res.found) {
 			if (verify)
@@ -162,6 +218,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 			continue;
 		ws_record_verify(a, a->path, L, L->path, hash ? res.digest : "", res.size, true);
 	}
+	seen_free(&seen);
 	ws_record_conclude(&a->record);
 	ws_record_index_free(&rec);
 	return a;
@@ -203,6 +260,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		a->build_cuda_hint = build_cuda(pkg.build);
 	}
 	a->record.checked = verify;
+	struct seen_files seen = {0};
 	for (size_t i = 0; i < pkg.nfiles; i++) {
 		const struct ws_conda_file *F = &pkg.files[i];
 		struct file_result res;
@@ -210,7 +268,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		    snprintf(path, sizeof path, "%s/%s", prefix, F->path) >= (int)sizeof path)
 			continue;
 		bool hash = verify && F->sha256[0];
-		read_file(a, path, F->path, hash ? "sha256" : NULL, true, so, &res);
+		read_file(a, path, F->path, hash ? "sha256" : NULL, true, so, &seen, &res);
 		ws_sanitize(shown, sizeof shown, F->path, strlen(F->path));
 		if (!res.found) {
 			if (verify)
@@ -230,6 +288,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		if (bad)
 			ws_strv_push(&a->record.mismatched, &a->record.nmismatched, F->path);
 	}
+	seen_free(&seen);
 	ws_record_conclude(&a->record);
 	ws_conda_free(&pkg);
 	return a;
@@ -245,7 +304,7 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 	for (size_t i = 0; i < nfiles; i++) {
 		struct file_result res;
 		const char *member = strncmp(files[i], site, sl) == 0 && files[i][sl] == '/' ? files[i] + sl + 1 : files[i];
-		read_file(a, files[i], member, NULL, false, so, &res);
+		read_file(a, files[i], member, NULL, false, so, NULL, &res);
 		a->size += res.size;
 	}
 	return a;

@@ -23,10 +23,9 @@ void ws_findings_add(struct ws_findings *f, const char *check, const char *where
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	struct ws_finding *v = ws_reallocarray(f->v, f->n + 1, sizeof *v);
-	if (!v)
+	if (f->n >= UINT32_MAX - 1 || !ws_grow((void **)&f->v, &f->cap, (uint32_t)f->n + 1, sizeof *f->v))
 		return;
-	f->v = v;
+	struct ws_finding *v = f->v;
 	v[f->n].check = ws_strdup(check);
 	v[f->n].where = ws_strdup(where);
 	v[f->n].what = ws_strdup(what);
@@ -78,8 +77,9 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		}
 		if (cfg->require_ptx) {
 			unsigned missing = 0, considered = 0;
+			bool link_only = ws_object_link_only(o);
 			for (uint32_t k = 0; k < o->nfatbins; k++)
-				if (ws_fatbin_carries_code(o, &o->fatbins[k])) {
+				if (ws_fatbin_carries_code(&o->fatbins[k], link_only)) {
 					considered++;
 					missing += !has_ptx(&o->fatbins[k]);
 				}

@@ -45,11 +45,11 @@ static void input_clear(struct ws_input *v)
 
 static void add_skipped(struct ws_inputs *in, const char *path, const char *why)
 {
-	char **v = ws_reallocarray(in->skipped, in->nskipped + 1, sizeof *v);
 	size_t len = strlen(path) + strlen(why) + 3;
-	if (!v)
+	if (in->nskipped >= UINT32_MAX - 1 ||
+	    !ws_grow((void **)&in->skipped, &in->skipped_cap, (uint32_t)in->nskipped + 1, sizeof *in->skipped))
 		return;
-	in->skipped = v;
+	char **v = in->skipped;
 	if ((v[in->nskipped] = ws_malloc(len))) {
 		snprintf(v[in->nskipped], len, "%s: %s", path, why);
 		in->nskipped++;
@@ -64,10 +64,10 @@ static void add_error(struct ws_inputs *in, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	char **e = ws_reallocarray(in->errors, in->nerrors + 1, sizeof *e);
-	if (!e)
+	if (in->nerrors >= UINT32_MAX - 1 ||
+	    !ws_grow((void **)&in->errors, &in->errors_cap, (uint32_t)in->nerrors + 1, sizeof *in->errors))
 		return;
-	in->errors = e;
+	char **e = in->errors;
 	if ((e[in->nerrors] = ws_strdup(msg)))
 		in->nerrors++;
 }
@@ -246,6 +246,17 @@ static uint64_t own_rows(const struct ws_inputs *in, size_t first, uint8_t *owne
 	return size;
 }
 
+/* True the first time dir is seen in done (then added): a pass over the files below a
+ * directory is made once per directory, not once per record in it (thousands of conda
+ * records share one prefix, thousands of dist-infos one site-packages). */
+static bool first_visit(struct ws_strpool *done, const char *dir, size_t len, bool *oom)
+{
+	uint32_t n = done->n, idx = ws_strpool_intern(done, dir, len);
+	if (idx == UINT32_MAX)
+		*oom = true;
+	return idx == n;
+}
+
 /* Turns the files of in->v[first..] (sorted) that belong to Python environments into one
  * input per installed distribution and one per directory of files no RECORD owns. */
 static int group_environments(struct ws_inputs *in, size_t first)
@@ -254,8 +265,9 @@ static int group_environments(struct ws_inputs *in, size_t first)
 	uint8_t *owner = NULL;               /* 1 owned by a RECORD, 2 loose in an environment */
 	char **site_of = NULL;
 	struct ws_inputs add_in = {0};
+	struct ws_strpool done_meta = {0}, done_site = {0};
 	int rc = -1;
-	bool any = false;
+	bool any = false, oom = false;
 
 	for (size_t i = first; i < in->n && !any; i++)
 		any = record_site(in->v[i].path) != 0 || conda_prefix(in->v[i].path) != 0;
@@ -281,11 +293,14 @@ static int group_environments(struct ws_inputs *in, size_t first)
 			ws_conda_free(&pkg);
 		}
 		free(text);
-		/* conda's own metadata (the records, history) belongs to no package */
-		below(in, first, in->v[i].path, pl + strlen("/conda-meta"), &lo, &hi);
-		for (size_t k = lo; k < hi; k++)
-			if (!strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
-				owner[k - first] = 3;
+		/* conda's own metadata (the records, history) belongs to no package; the prefix's
+		 * first record marks it all (a later pass would find every file marked) */
+		if (first_visit(&done_meta, in->v[i].path, pl, &oom)) {
+			below(in, first, in->v[i].path, pl + strlen("/conda-meta"), &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				if (!strchr(in->v[k].path + pl + strlen("/conda-meta/"), '/') && !owner[k - first])
+					owner[k - first] = 3;
+		}
 		owner[i - first] = 1;
 		if (!prefix || !add(&add_in, in->v[i].path, size)) {
 			free(prefix);
@@ -293,9 +308,13 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		}
 		add_in.v[add_in.n - 1].kind = WS_INPUT_CONDA;
 		add_in.v[add_in.n - 1].site = prefix;
-		below(in, first, prefix, pl, &lo, &hi);
-		for (size_t k = lo; k < hi; k++)
-			note_site(site_of, k - first, prefix);
+		if (first_visit(&done_site, prefix, pl, &oom)) {  /* the same prefix notes nothing new */
+			below(in, first, prefix, pl, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				note_site(site_of, k - first, prefix);
+		}
+		if (oom)
+			goto out;
 	}
 	for (size_t i = first; i < in->n; i++) {
 		size_t sl = record_site(in->v[i].path);
@@ -330,11 +349,17 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		add_in.v[add_in.n - 1].kind = WS_INPUT_DIST;
 		add_in.v[add_in.n - 1].site = site;
 		free(distinfo);
-		below(in, first, site, sl, &lo, &hi);
-		for (size_t k = lo; k < hi; k++)
-			note_site(site_of, k - first, site);
+		if (first_visit(&done_site, site, sl, &oom)) {
+			below(in, first, site, sl, &lo, &hi);
+			for (size_t k = lo; k < hi; k++)
+				note_site(site_of, k - first, site);
+		}
+		if (oom)
+			goto out;
 	}
-	/* loose files: grouped by their first directory below the environment */
+	/* loose files: grouped by their first directory below the environment; only the last
+	 * group grows, files_cap is the room in its files */
+	uint32_t files_cap = 0;
 	for (size_t k = first; k < in->n; k++) {
 		const char *site = site_of[k - first];
 		if (owner[k - first] || !site)
@@ -355,13 +380,14 @@ static int group_environments(struct ws_inputs *in, size_t first)
 			free(gp);
 			g = &add_in.v[add_in.n - 1];
 			g->kind = WS_INPUT_LOOSE;
+			files_cap = 0;
 			if (!(g->site = ws_strdup(site)))
 				goto out;
 		}
-		char **f = ws_reallocarray(g->files, g->nfiles + 1, sizeof *f);
-		if (!f)
+		if (g->nfiles >= UINT32_MAX - 1 ||
+		    !ws_grow((void **)&g->files, &files_cap, (uint32_t)g->nfiles + 1, sizeof *g->files))
 			goto out;
-		g->files = f;
+		char **f = g->files;
 		if (!(f[g->nfiles] = ws_strdup(in->v[k].path)))
 			goto out;
 		g->nfiles++;
@@ -393,6 +419,8 @@ out:
 	free(add_in.v);
 	free(owner);
 	free(site_of);
+	ws_strpool_free(&done_meta);
+	ws_strpool_free(&done_site);
 	return rc;
 }
 

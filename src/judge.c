@@ -591,6 +591,7 @@ static int find_alternatives(struct ws_artifact *a)
 {
 	struct alt_key *v = ws_calloc(a->nobjects ? a->nobjects : 1, sizeof *v);
 	size_t n = 0;
+	uint32_t alts_cap = a->nalts;        /* the room known to be in a->alts */
 	int rc = -1;
 	if (!v)
 		return -1;
@@ -622,11 +623,9 @@ static int find_alternatives(struct ws_artifact *a)
 			distinct |= v[e].cuda != v[s].cuda;
 		if (!distinct)
 			continue;
-		struct ws_altgroup *g = ws_reallocarray(a->alts, a->nalts + 1u, sizeof *g);
-		if (!g)
+		if (!ws_grow((void **)&a->alts, &alts_cap, a->nalts + 1u, sizeof *a->alts))
 			goto out;
-		a->alts = g;
-		g = &a->alts[a->nalts];
+		struct ws_altgroup *g = &a->alts[a->nalts];
 		memset(g, 0, sizeof *g);
 		if (!(g->objects = ws_calloc(e - s, sizeof *g->objects)))
 			goto out;
@@ -771,11 +770,16 @@ static bool has_sass(const struct ws_fatbin *f, unsigned arch)
 	return false;
 }
 
-bool ws_fatbin_carries_code(const struct ws_object *o, const struct ws_fatbin *f)
+bool ws_object_link_only(const struct ws_object *o)
 {
-	bool link_only = true;
-	for (uint32_t i = 0; i < o->nfatbins && link_only; i++)
-		link_only = o->fatbins[i].role == WS_ROLE_LINK_INPUT;
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		if (o->fatbins[i].role != WS_ROLE_LINK_INPUT)
+			return false;
+	return true;
+}
+
+bool ws_fatbin_carries_code(const struct ws_fatbin *f, bool link_only)
+{
 	return link_only ? ws_fatbin_has_kernels(f) : f->role == WS_ROLE_REQUIRED;
 }
 
@@ -799,7 +803,7 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
 	if (link == o->nfatbins) {
 		/* a -dc object or archive: what its link will contain is what it carries */
 		for (uint32_t i = 0; i < o->nfatbins; i++)
-			if (ws_fatbin_carries_code(o, &o->fatbins[i])) {
+			if (ws_fatbin_carries_code(&o->fatbins[i], true)) {
 				(*considered)++;
 				missing += !has_sass(&o->fatbins[i], t->cc);
 			}

@@ -18,14 +18,12 @@ void ws_limits_default(struct ws_limits *lim)
 	lim->max_members = 1u << 20;
 }
 
-/* FNV-1a, 64 bits: with hash_only pools two names are taken as equal when their
- * hashes are, so the hash must be wide enough for millions of names. */
+/* 64 bits: with hash_only pools two names are taken as equal when their hashes are, so
+ * the hash must be wide enough for millions of names, and keyed, so that no file can
+ * choose names that collide (in the table or as equal names). */
 static uint64_t str_hash(const char *s, size_t n)
 {
-	uint64_t h = 14695981039346656037ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
-	return h;
+	return ws_hash64(s, n);
 }
 
 void ws_strpool_init(struct ws_strpool *p)

@@ -32,16 +32,14 @@ static bool is_ident(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.';
 }
 
-static int add_kernel(struct ws_entry *e, struct ws_strpool *pool, const struct ws_limits *lim,
+/* Appends a kernel; *cap is the room e->kernels has (grown geometrically). */
+static int add_kernel(struct ws_entry *e, uint32_t *cap, struct ws_strpool *pool, const struct ws_limits *lim,
 		      const char *name, size_t len, char *err, size_t errlen)
 {
 	if (e->nkernels >= lim->max_kernels)
 		return ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1;
 	uint32_t idx = ws_strpool_intern(pool, name, len);
-	uint32_t *k = ws_reallocarray(e->kernels, e->nkernels + 1, sizeof *k);
-	if (k)
-		e->kernels = k;
-	if (idx == UINT32_MAX || !k)
+	if (idx == UINT32_MAX || !ws_grow((void **)&e->kernels, cap, e->nkernels + 1, sizeof *e->kernels))
 		return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
 	e->kernels[e->nkernels++] = idx;
 	return 0;
@@ -88,26 +86,33 @@ static void ptx_header(const char *text, const char *end, struct ws_entry *e, bo
 }
 
 /* Adds every ".entry NAME" directive of [text, end), which starts at a line start. A
- * search for the word is much faster than walking the lines of a large module. */
-static int ptx_entries(const char *text, const char *end, struct ws_entry *e, struct ws_strpool *pool,
-		       const struct ws_limits *lim, char *err, size_t errlen)
+ * search for the word is much faster than walking the lines of a large module. Only the
+ * first match on a line can be a directive (an earlier ".entry" is text before it), so
+ * the line start is found by looking back only as far as the previous match: each byte
+ * is looked at a bounded number of times, however many matches share one line. */
+static int ptx_entries(const char *text, const char *end, struct ws_entry *e, uint32_t *kernels_cap,
+		       struct ws_strpool *pool, const struct ws_limits *lim, char *err, size_t errlen)
 {
+	const char *searched = text;    /* the line start before here is known */
+	bool line_had_match = false;
 	for (const char *d = text;
 	     (d = (const char *)ws_find((const uint8_t *)d, (size_t)(end - d), (const uint8_t *)".entry", 6)) != NULL;
 	     d += 6) {
+		const char *nl = memrchr(searched, '\n', (size_t)(d - searched));
+		const char *l = nl ? nl + 1 : searched;
+		bool first_on_line = nl || !line_had_match;
+		searched = d;
+		line_had_match = true;
 		const char *v = d + 6;
-		if (v >= end || (*v != ' ' && *v != '\t'))
+		if (!first_on_line || v >= end || (*v != ' ' && *v != '\t'))
 			continue;
-		const char *l = d;
-		while (l > text && l[-1] != '\n')
-			l--;
 		if (!entry_directive(l, d))
 			continue;
 		v = skip_ws(v, end);
 		size_t len = 0;
 		while (v + len < end && is_ident(v[len]))
 			len++;
-		if (len && add_kernel(e, pool, lim, v, len, err, errlen) < 0)
+		if (len && add_kernel(e, kernels_cap, pool, lim, v, len, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
@@ -118,10 +123,11 @@ int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_str
 {
 	const char *text = (const char *)p, *end = text + strnlen(text, n);
 	bool have_version = false;
+	uint32_t kernels_cap = e->nkernels;      /* the room known to be there */
 	ptx_header(text, end, e, &have_version);
 	if (!have_version)
 		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
-	if (ptx_entries(text, end, e, pool, lim, err, errlen) < 0)
+	if (ptx_entries(text, end, e, &kernels_cap, pool, lim, err, errlen) < 0)
 		return -1;
 	e->kernels_known = true;
 	return 0;
@@ -132,6 +138,7 @@ int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_str
  * initializer) cannot be a directive of interest and is dropped. */
 struct ptx_stream {
 	struct ws_entry *e;
+	uint32_t kernels_cap;                  /* the room e->kernels has */
 	struct ws_strpool *pool;
 	const struct ws_limits *lim;
 	char *buf;
@@ -177,7 +184,7 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 			ps->first = false;
 		}
 		char msg[WS_ERRMAX];
-		if (ptx_entries(from, upto, ps->e, ps->pool, ps->lim, msg, sizeof msg) < 0) {
+		if (ptx_entries(from, upto, ps->e, &ps->kernels_cap, ps->pool, ps->lim, msg, sizeof msg) < 0) {
 			ps->failed = true;                   /* its message names the entry already */
 			return ws_err_set(err, WS_E_LIMIT, "%s", msg);
 		}
@@ -192,7 +199,7 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			const struct ws_limits *lim, char *err, size_t errlen)
 {
-	struct ptx_stream ps = {.e = e, .pool = pool, .lim = lim, .first = true};
+	struct ptx_stream ps = {.e = e, .kernels_cap = e->nkernels, .pool = pool, .lim = lim, .first = true};
 	if (!(ps.buf = ws_decoder_buf(dc, WS_DBUF_PTX, 2 * WS_STREAM_CHUNK)))
 		return ws_fmt(err, errlen, "out of memory"), -1;
 	struct ws_err perr = {0};

@@ -58,11 +58,10 @@ void ws_report_begin(struct ws_report *r)
 static void add_row(struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
-	struct ws_summary_row *rows = ws_reallocarray(r->rows, r->nrows + 1, sizeof *rows);
-	if (!rows)
+	if (r->nrows >= UINT32_MAX - 1 ||
+	    !ws_grow((void **)&r->rows, &r->rows_cap, (uint32_t)r->nrows + 1, sizeof *r->rows))
 		return;
-	r->rows = rows;
-	struct ws_summary_row *row = &rows[r->nrows];
+	struct ws_summary_row *row = &r->rows[r->nrows];
 	memset(row, 0, sizeof *row);
 	row->path = ws_strdup(a->path);
 	row->type = a->type;
@@ -147,4 +146,5 @@ void ws_report_free(struct ws_report *r)
 	ws_findings_free(&r->mismatches);
 	r->rows = NULL;
 	r->nrows = 0;
+	r->rows_cap = 0;
 }

@@ -51,6 +51,7 @@ struct arch_count {
 	char suffix;
 	uint32_t n;
 	uint16_t isa_major, isa_minor;   /* PTX: the newest ISA seen */
+	size_t first;                    /* place of its first entry in the object */
 };
 
 static int cmp_arch(const void *x, const void *y)
@@ -61,40 +62,87 @@ static int cmp_arch(const void *x, const void *y)
 	return a->suffix - b->suffix;
 }
 
-static void arch_line(struct ws_report *r, const struct ws_object *o, uint16_t kind, const char *label)
+/* An entry of the kind a line counts, with its place in the object. */
+struct arch_ref {
+	const struct ws_entry *e;
+	size_t seq;
+};
+
+static int by_name_seq(const void *x, const void *y)
 {
-	struct arch_count *v = NULL;
-	size_t n = 0;
-	for (uint32_t k = 0; k < o->nfatbins; k++) {
-		for (uint32_t i = 0; i < o->fatbins[k].nentries; i++) {
-			const struct ws_entry *e = &o->fatbins[k].entries[i];
-			bool unknown = kind == 0 && e->kind != WS_KIND_SASS && e->kind != WS_KIND_PTX &&
-				       e->kind != WS_KIND_LTOIR;
-			if (e->kind != kind && !unknown)
-				continue;
-			size_t j = 0;
-			while (j < n && strcmp(v[j].name, e->name) != 0)
-				j++;
-			if (j == n) {
-				struct arch_count *nv = ws_reallocarray(v, n + 1, sizeof *nv);
-				if (!nv)
-					break;
-				v = nv;
-				memset(&v[n], 0, sizeof v[n]);
-				memcpy(v[n].name, e->name, sizeof v[n].name);
-				v[n].arch = e->arch;
-				v[n].suffix = e->suffix;
-				n++;
+	const struct arch_ref *a = x, *b = y;
+	int c = strncmp(a->e->name, b->e->name, sizeof a->e->name);
+	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int by_seq(const void *x, const void *y)
+{
+	const struct arch_count *a = x, *b = y;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+static bool counted_kind(const struct ws_entry *e, uint16_t kind)
+{
+	return e->kind == kind || (kind == 0 && e->kind != WS_KIND_SASS && e->kind != WS_KIND_PTX &&
+				   e->kind != WS_KIND_LTOIR);
+}
+
+/* The entries of one kind counted by name in first-seen order: sorted by name to count
+ * (an object can hold 4,096 entries per container, each with its own arch), then put
+ * back in first-seen order. */
+static struct arch_count *count_archs(const struct ws_object *o, uint16_t kind, size_t *count)
+{
+	size_t nref = 0, n = 0;
+	*count = 0;
+	for (uint32_t k = 0; k < o->nfatbins; k++)
+		for (uint32_t i = 0; i < o->fatbins[k].nentries; i++)
+			nref += counted_kind(&o->fatbins[k].entries[i], kind);
+	if (nref == 0)
+		return NULL;
+	struct arch_ref *refs = ws_reallocarray(NULL, nref, sizeof *refs);
+	struct arch_count *v = ws_calloc(nref, sizeof *v);
+	if (!refs || !v) {
+		free(refs);
+		free(v);
+		return NULL;
+	}
+	nref = 0;
+	for (uint32_t k = 0; k < o->nfatbins; k++)
+		for (uint32_t i = 0; i < o->fatbins[k].nentries; i++)
+			if (counted_kind(&o->fatbins[k].entries[i], kind)) {
+				refs[nref].e = &o->fatbins[k].entries[i];
+				refs[nref].seq = nref;
+				nref++;
 			}
-			v[j].n++;
-			unsigned ma, mi;
-			ws_entry_isa(e, &ma, &mi);
-			if (ma > v[j].isa_major || (ma == v[j].isa_major && mi > v[j].isa_minor)) {
-				v[j].isa_major = ma;
-				v[j].isa_minor = mi;
-			}
+	qsort(refs, nref, sizeof *refs, by_name_seq);
+	for (size_t i = 0; i < nref; i++) {
+		const struct ws_entry *e = refs[i].e;
+		if (i == 0 || strncmp(e->name, refs[i - 1].e->name, sizeof e->name) != 0) {
+			memcpy(v[n].name, e->name, sizeof v[n].name);
+			v[n].arch = e->arch;
+			v[n].suffix = e->suffix;
+			v[n].first = refs[i].seq;
+			n++;
+		}
+		struct arch_count *c = &v[n - 1];
+		c->n++;
+		unsigned ma, mi;
+		ws_entry_isa(e, &ma, &mi);
+		if (ma > c->isa_major || (ma == c->isa_major && mi > c->isa_minor)) {
+			c->isa_major = (uint16_t)ma;
+			c->isa_minor = (uint16_t)mi;
 		}
 	}
+	free(refs);
+	qsort(v, n, sizeof *v, by_seq);
+	*count = n;
+	return v;
+}
+
+static void arch_line(struct ws_report *r, const struct ws_object *o, uint16_t kind, const char *label)
+{
+	size_t n;
+	struct arch_count *v = count_archs(o, kind, &n);
 	if (n == 0 && kind == 0)
 		return;
 	if (n > 1)
@@ -159,26 +207,28 @@ static void compression_line(struct ws_report *r, const struct ws_object *o)
 	fputc('\n', r->out);
 }
 
+/* The kernels of container f, each name once: a kernel of an earlier entry is not printed
+ * again. Earlier entries' kernels are marked in mark (one byte per name of the object's
+ * pool, all zero on entry and on return; NULL when it could not be had: no de-duplication). */
 static void kernel_names(struct ws_report *r, const struct ws_object *o, const struct ws_fatbin *f,
-			 const char *indent)
+			 const char *indent, uint8_t *mark)
 {
-	uint32_t shown = 0;
 	for (uint32_t i = 0; i < f->nentries; i++) {
 		const struct ws_entry *e = &f->entries[i];
 		for (uint32_t k = 0; k < e->nkernels; k++) {
-			/* a kernel appears once per entry: print each name once per container */
-			bool seen = false;
-			for (uint32_t j = 0; j < i && !seen; j++)
-				for (uint32_t m = 0; m < f->entries[j].nkernels && !seen; m++)
-					seen = f->entries[j].kernels[m] == e->kernels[k];
-			if (!seen) {
-				fprintf(r->out, "%s%s\n", indent, o->kernels.str[e->kernels[k]]
-					? o->kernels.str[e->kernels[k]] : "(name not kept)");
-				shown++;
-			}
+			uint32_t x = e->kernels[k];
+			if (mark && x < o->kernels.n && mark[x])
+				continue;
+			fprintf(r->out, "%s%s\n", indent, o->kernels.str[x] ? o->kernels.str[x] : "(name not kept)");
 		}
+		for (uint32_t k = 0; mark && k < e->nkernels; k++)
+			if (e->kernels[k] < o->kernels.n)
+				mark[e->kernels[k]] = 1;
 	}
-	(void)shown;
+	for (uint32_t i = 0; mark && i < f->nentries; i++)
+		for (uint32_t k = 0; k < f->entries[i].nkernels; k++)
+			if (f->entries[i].kernels[k] < o->kernels.n)
+				mark[f->entries[i].kernels[k]] = 0;
 }
 
 /* The kernels that the images the driver picks for target t lack (other images have them). */
@@ -197,6 +247,7 @@ static void kernel_gaps(struct ws_report *r, const struct ws_object *o, size_t t
 
 static void container_details(struct ws_report *r, const struct ws_object *o)
 {
+	uint8_t *mark = r->cfg->verbose >= 3 ? ws_calloc(o->kernels.n ? o->kernels.n : 1, 1) : NULL;
 	for (uint32_t k = 0; k < o->nfatbins; k++) {
 		const struct ws_fatbin *f = &o->fatbins[k];
 		char hb[32];
@@ -246,8 +297,9 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 			fputc('\n', r->out);
 		}
 		if (r->cfg->verbose >= 3)
-			kernel_names(r, o, f, "          ");
+			kernel_names(r, o, f, "          ", mark);
 	}
+	free(mark);
 }
 
 /* The live results of an object's containers for target t, tallied: "ok x2, skipped x1". */
@@ -287,11 +339,13 @@ static void failing_kernels(struct ws_report *r, const struct ws_object *o, size
 {
 	if (ws_verdict_fails(o->verdicts[t])) {
 		fprintf(r->out, "      kernels without an image for %s:\n", r->targets[t].name);
+		uint8_t *mark = ws_calloc(o->kernels.n ? o->kernels.n : 1, 1);
 		for (uint32_t k = 0; k < o->nfatbins; k++) {
 			const struct ws_fatbin *f = &o->fatbins[k];
 			if (f->roles && f->roles[t] == WS_ROLE_REQUIRED && ws_verdict_fails(f->verdicts[t]))
-				kernel_names(r, o, f, "        ");
+				kernel_names(r, o, f, "        ", mark);
 		}
+		free(mark);
 	}
 	if (o->judged[t].kernel_gaps)
 		kernel_gaps(r, o, t, "        ");

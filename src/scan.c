@@ -754,8 +754,10 @@ static void scan_archive(struct scan *s, const char *member, uint64_t origin, ui
 			uint64_t idx;
 			if (h[0] == '/' && ar_number(h + 1, 15, &idx)) {
 				if (idx < nlong) {
-					size_t n = 0;
-					while (idx + n < nlong && longnames[idx + n] != '/' && longnames[idx + n] != '\n')
+					/* at most what name holds: a table without ends must not be
+					 * read to its end once per member */
+					size_t n = 0, most = nlong - idx < sizeof name - 1 ? nlong - idx : sizeof name - 1;
+					while (n < most && longnames[idx + n] != '/' && longnames[idx + n] != '\n')
 						n++;
 					ws_sanitize(name, sizeof name, longnames + idx, n);
 				}

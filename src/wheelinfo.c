@@ -284,12 +284,10 @@ bool ws_distinfo_file(const char *name, const char *file, size_t *prefix_len)
 
 /* ---- RECORD ------------------------------------------------------------ */
 
-static uint32_t path_hash(const char *s)
+/* Keyed (ws_hash64): a RECORD cannot be written to make its paths collide. */
+static uint64_t path_hash(const char *s)
 {
-	uint32_t h = 2166136261u;               /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
+	return ws_hash64(s, strlen(s));
 }
 
 static bool record_rehash(struct ws_record_index *r, uint32_t nslot)
@@ -298,7 +296,7 @@ static bool record_rehash(struct ws_record_index *r, uint32_t nslot)
 	if (!slot)
 		return false;
 	for (uint32_t i = 0; i < r->n; i++) {
-		uint32_t k = path_hash(r->line[i].path) & (nslot - 1);
+		uint32_t k = (uint32_t)r->line[i].hash & (nslot - 1);
 		while (slot[k])
 			k = (k + 1) & (nslot - 1);
 		slot[k] = i + 1;
@@ -313,9 +311,11 @@ int64_t ws_record_find(const struct ws_record_index *r, const char *path)
 {
 	if (!r->nslot)
 		return -1;
-	uint32_t k = path_hash(path) & (r->nslot - 1);
+	uint64_t h = path_hash(path);
+	uint32_t k = (uint32_t)h & (r->nslot - 1);
 	while (r->slot[k]) {
-		if (strcmp(r->line[r->slot[k] - 1].path, path) == 0)
+		const struct ws_record_line *L = &r->line[r->slot[k] - 1];
+		if (L->hash == h && strcmp(L->path, path) == 0)
 			return r->slot[k] - 1;
 		k = (k + 1) & (r->nslot - 1);
 	}
@@ -471,6 +471,7 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 			goto fail;
 		}
 		L.path = f[0];
+		L.hash = path_hash(L.path);
 		if (ws_record_find(r, L.path) >= 0) {  /* a repeated row adds nothing */
 			free(L.path);
 			free(L.digest);
@@ -485,7 +486,7 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 		}
 		r->line[r->n++] = L;
 		/* insert into the table */
-		uint32_t k = path_hash(L.path) & (r->nslot - 1);
+		uint32_t k = (uint32_t)L.hash & (r->nslot - 1);
 		while (r->slot[k])
 			k = (k + 1) & (r->nslot - 1);
 		r->slot[k] = r->n;

@@ -1,8 +1,10 @@
 #!/bin/sh
 # shapes.sh - the hostile shapes of scripts/gen-hostile --shapes: files of a few MB whose
-# input-controlled counts multiply (sections x containers, kernels x containers). Each
-# scan must finish within a CPU budget per input megabyte that only a scan linear (times
-# a log) in those counts meets: the quadratic section lookup took 21 s on the 7 MB file.
+# input-controlled counts multiply (sections x containers, kernels x containers, matches
+# on one line, headers naming the same bytes, symbols sharing a name, ...). Each scan
+# must finish within a CPU budget per input megabyte that only a scan linear (times a
+# log) in those counts meets: the quadratic section lookup took 21 s on the 7 MB file.
+# Environments (directory trees) are not shapes here: env.sh and inputs.sh cover them.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 : "${WS_BUILD:=build}"

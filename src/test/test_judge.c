@@ -233,8 +233,12 @@ static void test_link_inputs(void)
 	judge1(a, 90, 0, false);
 	CHECK_EQ_INT(ws_object_require_sass(&a->objects[2], &t90, false, &considered), 1);
 	CHECK_EQ_INT(considered, 1);
-	CHECK(ws_fatbin_carries_code(&a->objects[2], &a->objects[2].fatbins[0]), "link input of a link-only object");
-	CHECK(!ws_fatbin_carries_code(&a->objects[0], &a->objects[0].fatbins[1]), "link input beside loadable code");
+	CHECK(ws_object_link_only(&a->objects[2]), "an object of link inputs only");
+	CHECK(!ws_object_link_only(&a->objects[0]), "an object with loadable code");
+	CHECK(ws_fatbin_carries_code(&a->objects[2].fatbins[0], ws_object_link_only(&a->objects[2])),
+	      "link input of a link-only object");
+	CHECK(!ws_fatbin_carries_code(&a->objects[0].fatbins[1], ws_object_link_only(&a->objects[0])),
+	      "link input beside loadable code");
 	ws_artifact_free(a);
 }
 
