@@ -81,8 +81,9 @@ void ws_cli_help(FILE *f)
 	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
 		   "coverage map over every compute capability wheelscan knows.\n"
 		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, live mismatch),\n"
-		   "2 usage error, 3 an input could not be read or is corrupt, 4 --gpu auto found no\n"
-		   "CUDA driver or GPU.\n"
+		   "2 usage error, 3 an input could not be read or is corrupt, 4 the report could not\n"
+		   "be written (a write error), 5 --gpu auto found no CUDA driver or GPU. A closed\n"
+		   "pipe ends wheelscan quietly (SIGPIPE).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
 }
 

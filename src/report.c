@@ -117,7 +117,7 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 	add_row(r, res);
 	r->nartifacts++;
-	fflush(r->out);
+	ws_out_check(r->out);              /* a lost artifact stops the run here */
 }
 
 void ws_report_end(struct ws_report *r)
@@ -128,7 +128,7 @@ void ws_report_end(struct ws_report *r)
 	case WS_FMT_JSONL: break;
 	case WS_FMT_MARKDOWN: ws_md_end(r); break;
 	}
-	fflush(r->out);
+	ws_out_check(r->out);
 }
 
 void ws_report_free(struct ws_report *r)

@@ -571,8 +571,8 @@ int ws_run(struct ws_config *cfg)
 	ws_report_end(&rep);
 	if (rep.live_mismatches && status == 0)
 		status = 1;
-	if (auto_failed && status != 3)
-		status = 4;                      /* --gpu auto never passes without a GPU to judge */
+	if (auto_failed && status != WS_EXIT_INPUT)
+		status = WS_EXIT_NO_GPU;         /* --gpu auto never passes without a GPU to judge */
 	ws_report_free(&rep);
 	free(th);
 	free(R.jobs);

@@ -23,5 +23,42 @@ err=$("$WS_BIN" --gpu rtx5900 x 2>&1); rc=$?
 [ $rc -eq 2 ] && ok || bad "unknown GPU: exit $rc"
 printf '%s' "$err" | grep -q "did you mean 'GeForce RTX 5090'" && ok || bad "unknown GPU suggestion: $err"
 "$WS_BIN" --list-gpus | grep -q 'RTX 5090' && ok || bad "--list-gpus lacks RTX 5090"
+
+# Every output kind checks its writes: to a full disk, one line naming the error, status 4.
+FX=testdata/fixtures
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+full() {   # full WHAT ARGS...: the run into /dev/full exits 4 with one line on stderr
+	what=$1; shift
+	"$WS_BIN" "$@" > /dev/full 2> "$tmp/err"; rc=$?
+	[ $rc -eq 4 ] && ok || bad "$what into /dev/full: exit $rc, not 4"
+	if [ "$(cat "$tmp/err")" = "wheelscan: write error: No space left on device" ]; then ok
+	else bad "$what into /dev/full: stderr '$(cat "$tmp/err")'"; fi
+}
+full text "$FX/multi.so"
+full json --json "$FX/multi.so"
+full jsonl --jsonl "$FX/multi.so"
+full markdown --format markdown "$FX/multi.so"
+full quiet -q --gpu sm_90 "$FX/multi.so"
+full list-gpus --list-gpus
+full env --env
+full env-json --env --json
+full help --help
+full version --version
+full baseline --baseline "$FX/old-only.so" "$FX/multi.so"
+full baseline-json --json --baseline "$FX/old-only.so" "$FX/multi.so"
+# no more work after the first failure: a tree of many files stops at the first artifact
+"$WS_BIN" -r "$FX" --jobs 1 > /dev/full 2> "$tmp/err"; rc=$?
+[ $rc -eq 4 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && ok || bad "-r into /dev/full: exit $rc, stderr $(cat "$tmp/err")"
+# a closed standard output is a write error too
+"$WS_BIN" "$FX/multi.so" >&- 2> "$tmp/err"; rc=$?
+[ $rc -eq 4 ] && grep -q '^wheelscan: write error: Bad file descriptor$' "$tmp/err" && ok || bad ">&-: exit $rc, $(cat "$tmp/err")"
+# SIGPIPE keeps its default: into a pipe whose reader is gone, wheelscan dies of the signal
+# quietly (the pipe's read end is closed before it starts, so this does not race)
+res=$(python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+print(p.returncode, len(p.stderr))' "$WS_BIN" "$FX/multi.so")
+[ "$res" = "-13 0" ] && ok || bad "closed pipe: '$res', not killed by SIGPIPE (-13) with nothing on stderr"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
