@@ -87,6 +87,11 @@ static int load_side(const struct ws_config *cfg, const char *path, struct side 
 			return -1;
 		size_t plen = strlen(path);
 		for (size_t i = 0; i < in.n; i++) {
+			if (in.v[i].error) {         /* a directory the walk could not read */
+				fprintf(stderr, "wheelscan: '%s': %s\n", in.v[i].path, in.v[i].error);
+				s->errors++;
+				continue;
+			}
 			struct ws_artifact *a = ws_scan_path(in.v[i].path, cfg, cfg->jobs, &so, NULL);
 			if (!a)
 				continue;
@@ -96,7 +101,6 @@ static int load_side(const struct ws_config *cfg, const char *path, struct side 
 			side_add(s, rel, a);
 			ws_artifact_free(a);
 		}
-		s->errors += (uint32_t)in.nerrors;
 		ws_inputs_free(&in);
 		return 0;
 	}

@@ -38,6 +38,7 @@ static bool add(struct ws_inputs *in, const char *path, uint64_t size)
 
 static void input_clear(struct ws_input *v)
 {
+	free(v->error);
 	free(v->path);
 	free(v->site);
 	for (size_t i = 0; i < v->nfiles; i++)
@@ -59,20 +60,18 @@ static void add_skipped(struct ws_inputs *in, const char *path, const char *why)
 	}
 }
 
-static void add_error(struct ws_inputs *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_error(struct ws_inputs *in, const char *fmt, ...)
+static bool add_unreadable(struct ws_inputs *in, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool add_unreadable(struct ws_inputs *in, const char *path, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	char **e = ws_reallocarray(in->errors, in->nerrors + 1, sizeof *e);
-	if (!e)
-		return;
-	in->errors = e;
-	if ((e[in->nerrors] = ws_strdup(msg)))
-		in->nerrors++;
+	if (!add(in, path, 0))
+		return false;
+	return (in->v[in->n - 1].error = ws_strdup(msg)) != NULL;
 }
 
 static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -93,11 +92,13 @@ static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW
 			add_skipped(walk_into, path, errno == ELOOP ? "symbolic link loop" : "dangling symbolic link");
 		}
 		break;
-	case FTW_DNR:
-		add_error(walk_into, "cannot read directory '%s': %s", path, strerror(EACCES));
+	case FTW_DNR:              /* an input of its own, so that every report format shows it */
+		if (!add_unreadable(walk_into, path, "cannot read directory: %s", strerror(EACCES)))
+			return walk_failed = true, 1;
 		break;
 	case FTW_NS:
-		add_error(walk_into, "cannot stat '%s': %s", path, strerror(errno ? errno : EACCES));
+		if (!add_unreadable(walk_into, path, "cannot stat: %s", strerror(errno ? errno : EACCES)))
+			return walk_failed = true, 1;
 		break;
 	default:
 		break;
@@ -376,23 +377,28 @@ out:
 	return rc;
 }
 
-static bool add_operand(struct ws_inputs *in, const char *path)
+static bool add_operand(struct ws_inputs *in, const char *path, bool listed)
 {
 	struct stat st;
-	return add(in, path, stat(path, &st) == 0 ? (uint64_t)st.st_size : 0);
+	if (!add(in, path, stat(path, &st) == 0 ? (uint64_t)st.st_size : 0))
+		return false;
+	const char *slash = strrchr(path, '/');
+	if (!listed && slash)
+		in->v[in->n - 1].key_off = (size_t)(slash + 1 - path);
+	return true;
 }
 
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 {
 	memset(in, 0, sizeof *in);
 	for (size_t i = 0; i < cfg->npaths; i++)
-		if (!add_operand(in, cfg->paths[i]))
+		if (!add_operand(in, cfg->paths[i], false))
 			goto oom;
 	if (cfg->files_from) {
 		FILE *f = strcmp(cfg->files_from, "-") ? fopen(cfg->files_from, "r") : stdin;
 		if (!f) {
 			fprintf(stderr, "wheelscan: cannot read '%s': %s\n", cfg->files_from, strerror(errno));
-			return -1;
+			return -2;
 		}
 		char *line = NULL;
 		size_t cap = 0;
@@ -400,7 +406,7 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 		while ((len = getline(&line, &cap, f)) > 0) {
 			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 				line[--len] = '\0';
-			if (len > 0 && !add_operand(in, line)) {
+			if (len > 0 && !add_operand(in, line, true)) {
 				free(line);
 				goto oom;
 			}
@@ -420,8 +426,9 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			real = realpath(root, NULL);
 		walk_into = in;
 		walk_failed = false;
-		if (nftw(real ? real : root, walk_cb, 32, FTW_PHYS) != 0 && !walk_failed)
-			add_error(in, "cannot walk '%s': %s", root, strerror(errno));
+		if (nftw(real ? real : root, walk_cb, 32, FTW_PHYS) != 0 && !walk_failed &&
+		    !add_unreadable(in, root, "cannot walk: %s", strerror(errno)))
+			goto oom;
 		if (real) {
 			size_t rl = strlen(real), gl = strlen(root);
 			for (size_t k = first; k < in->n + (in->nskipped - first_skipped) && !walk_failed; k++) {
@@ -446,12 +453,24 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			in->v[k].from_tree = true;
 		if (group_environments(in, first) < 0)
 			goto oom;
+		/* every path of the tree starts with the root as spelled; the share hashes what
+		 * follows, so "d", "./d/" and "/abs/d" split a tree alike */
+		size_t rl = strlen(root);
+		while (rl > 1 && root[rl - 1] == '/')
+			rl--;
+		for (size_t k = first; k < in->n; k++) {
+			size_t off = strncmp(in->v[k].path, root, rl) ? 0 : rl;
+			while (off && in->v[k].path[off] == '/')
+				off++;
+			in->v[k].key_off = off;
+		}
 	}
 	if (cfg->shard_n > 1) {
-		/* A share by path hash stays stable when files are added to a mirror. */
+		/* A share by a hash of the name stays stable when files are added to a mirror,
+		 * and does not depend on where the tree is mounted or how its root is spelled. */
 		size_t k = 0;
 		for (size_t i = 0; i < in->n; i++) {
-			if (path_hash(in->v[i].path) % cfg->shard_n == cfg->shard_k - 1)
+			if (path_hash(in->v[i].path + in->v[i].key_off) % cfg->shard_n == cfg->shard_k - 1)
 				in->v[k++] = in->v[i];
 			else
 				input_clear(&in->v[i]);
@@ -469,9 +488,6 @@ void ws_inputs_free(struct ws_inputs *in)
 	for (size_t i = 0; i < in->n; i++)
 		input_clear(&in->v[i]);
 	free(in->v);
-	for (size_t i = 0; i < in->nerrors; i++)
-		free(in->errors[i]);
-	free(in->errors);
 	for (size_t i = 0; i < in->nskipped; i++)
 		free(in->skipped[i]);
 	free(in->skipped);

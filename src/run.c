@@ -310,6 +310,17 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	}
 	struct ws_artifact *a;
 	j->res.from_tree = j->in->from_tree;
+	if (j->in->error) {                  /* a directory the walk could not read */
+		if ((a = ws_calloc(1, sizeof *a)) && !(a->path = ws_strdup(j->in->path))) {
+			free(a);
+			a = NULL;
+		}
+		if ((j->res.a = a)) {
+			a->type = "directory";
+			ws_artifact_error(a, a->path, "%s", j->in->error);
+		}
+		return;
+	}
 	switch (j->in->kind) {
 	case WS_INPUT_DIST:
 		a = ws_scan_distribution(j->in->path, j->in->site, R->cfg->verify, &so);
@@ -481,13 +492,10 @@ int ws_run(struct ws_config *cfg)
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
 		ws_sandbox_selftest();
 	struct ws_inputs in;
-	if (ws_inputs_collect(cfg, &in) < 0) {
+	int irc = ws_inputs_collect(cfg, &in);
+	if (irc < 0) {
 		ws_live_close(R.live);
-		return 2;
-	}
-	for (size_t i = 0; i < in.nerrors; i++) {
-		fprintf(stderr, "wheelscan: %s\n", in.errors[i]);
-		status = 3;
+		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < in.nskipped; i++)
 		fprintf(stderr, "wheelscan: skipped %s\n", in.skipped[i]);
