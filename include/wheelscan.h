@@ -228,9 +228,12 @@ struct ws_wheel_info {
 
 struct ws_artifact {
 	char *path;
-	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx", "other" */
+	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx",
+					* "pe", "installed", "directory", "other" (no format claims it),
+					* "unknown" (unreadable, and its name promises no format) */
 	char sha256[65];               /* hex, "" when not computed */
 	uint64_t size;
+	bool size_unknown;             /* the input could not even be stat'ed */
 	struct ws_object *objects;
 	uint32_t nobjects;
 	struct ws_error *errors;
@@ -264,6 +267,9 @@ void ws_artifact_unjudge(struct ws_artifact *a);
 /* Appends an empty object / fatbin / entry; NULL on allocation failure. */
 struct ws_object *ws_artifact_add_object(struct ws_artifact *a);
 struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o);
+/* True when the artifact had errors and no device code was read from it: it is not
+ * judged (its verdicts say "none", which must not be shown as "nothing to run"). */
+bool ws_artifact_unread(const struct ws_artifact *a);
 /* Records an error "where: message" on the artifact (printf-style message). */
 void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -260,6 +260,16 @@ struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o)
 	return f;
 }
 
+bool ws_artifact_unread(const struct ws_artifact *a)
+{
+	if (!a->nerrors)
+		return false;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		if (a->objects[i].nfatbins)
+			return false;
+	return true;
+}
+
 void ws_artifact_error(struct ws_artifact *a, const char *where, const char *fmt, ...)
 {
 	char msg[WS_ERRMAX];

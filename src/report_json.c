@@ -294,7 +294,10 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	kv_str(b, "path", a->path);
 	kv_str(b, "type", a->type);
 	kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
-	kv_u64(b, "size", a->size);
+	if (a->size_unknown)
+		kv_str(b, "size", NULL);
+	else
+		kv_u64(b, "size", a->size);
 	if (a->origin)
 		kv_str(b, "origin", a->origin);
 	if (a->wheel && !strcmp(a->type, "installed")) {

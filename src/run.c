@@ -233,8 +233,14 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
-		a->type = "unreadable";
-		ws_artifact_error(a, path, "cannot open: %s", strerror(errno));
+		/* still the artifact the name promises, with its real size and the error */
+		int e = errno;
+		a->type = ws_name_type(path);
+		if (stat(path, &st) == 0)
+			a->size = (uint64_t)st.st_size;
+		else
+			a->size_unknown = true;
+		ws_artifact_error(a, path, "cannot open: %s", strerror(e));
 		return a;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -246,6 +252,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg, 
 	uint8_t head[WS_SNIFF_BYTES];
 	ssize_t got = pread(fd, head, sizeof head, 0);
 	if (got < 0) {
+		a->type = ws_name_type(path);
 		ws_artifact_error(a, path, "cannot read: %s", strerror(errno));
 		close(fd);
 		return a;
@@ -317,6 +324,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 		}
 		if ((j->res.a = a)) {
 			a->type = "directory";
+			a->size_unknown = true;
 			ws_artifact_error(a, a->path, "%s", j->in->error);
 		}
 		return;
