@@ -49,6 +49,15 @@ size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, i
 	return n;
 }
 
+const char *ws_where(const char *path, const char *where, char *buf, size_t len)
+{
+	size_t pl = strlen(path);
+	if (!strncmp(where, path, pl) && (where[pl] == '\0' || where[pl] == ' ' || where[pl] == '!'))
+		return where;
+	snprintf(buf, len, "%s!%s", path, where);
+	return buf;
+}
+
 void ws_report_begin(struct ws_report *r)
 {
 	if (r->cfg->format == WS_FMT_JSON)
@@ -72,6 +81,7 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	row->errors = a->nerrors;
 	row->findings = (uint32_t)res->findings.n;
 	row->quiet = r->quiet_row;
+	row->unread = ws_artifact_unread(a);
 	r->quiet_row = false;
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);

@@ -69,8 +69,10 @@ void ws_md_end(struct ws_report *r)
 		return;
 	fputs("\n### What is missing where\n\n", r->out);
 	for (size_t i = 0; i < r->mismatches.n; i++) {
+		/* the artifact's path rides in .check: two wheels with the same member differ here */
+		char wb[2048];
 		fputs("- `", r->out);
-		fputs(r->mismatches.v[i].where, r->out);
+		fputs(ws_where(r->mismatches.v[i].check, r->mismatches.v[i].where, wb, sizeof wb), r->out);
 		fputs("`: ", r->out);
 		md_escape(r->out, r->mismatches.v[i].what);
 		fputc('\n', r->out);
