@@ -141,6 +141,23 @@ static size_t diff(const struct ws_strpool *a, const struct ws_strpool *b, struc
 	return n;
 }
 
+/* "sm_80 sm_90" (or NULL) -> ["sm_80","sm_90"]: architecture names hold no spaces. */
+static void json_words(struct ws_buf *b, const char *words)
+{
+	ws_buf_puts(b, "[");
+	for (const char *p = words; p && *p;) {
+		size_t n = strcspn(p, " ");
+		char w[64];
+		snprintf(w, sizeof w, "%.*s", (int)n, p);
+		if (p != words)
+			ws_buf_puts(b, ",");
+		ws_json_str(b, w);
+		p += n;
+		p += *p == ' ';
+	}
+	ws_buf_puts(b, "]");
+}
+
 int ws_compare_command(const struct ws_config *cfg)
 {
 	const char *newpath = cfg->npaths ? cfg->paths[0] : cfg->dirs[0];
@@ -185,9 +202,9 @@ int ws_compare_command(const struct ws_config *cfg)
 				ws_buf_printf(&out, "%s{\"key\":", rows ? "," : "");
 				ws_json_str(&out, key);
 				ws_buf_printf(&out, ",\"state\":\"%s\",\"archs_added\":", state);
-				ws_json_str(&out, add.p ? add.p : "");
+				json_words(&out, add.p);
 				ws_buf_puts(&out, ",\"archs_dropped\":");
-				ws_json_str(&out, drop.p ? drop.p : "");
+				json_words(&out, drop.p);
 				ws_buf_printf(&out, ",\"kernels_added\":%zu,\"kernels_dropped\":%zu}", nkadd, nkdrop);
 			} else if (strcmp(state, "same") != 0 || cfg->verbose) {
 				ws_buf_printf(&out, "  %-8s %s\n", state, key);
