@@ -81,6 +81,7 @@ check: wheelscan $(TEST_BIN)
 install: wheelscan
 	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
 	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
+	install -Dm644 man/wheelscan.schema.json $(DESTDIR)$(PREFIX)/share/doc/wheelscan/wheelscan.schema.json
 
 fuzz:
 	src/fuzz/run-fuzz $(FUZZ_SECONDS)

@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""json_schema.py SCHEMA FILE... - validate every JSON document wheelscan wrote against
+man/wheelscan.schema.json (draft 2020-12). A file holds one document or JSON lines (--jsonl).
+Prints each failure and "N passed, N failed"; exits 1 on any failure, or when the validator
+(Debian: python3-jsonschema) is missing, since a check that cannot run must not pass."""
+import hashlib
+import json
+import sys
+
+try:
+    from jsonschema import Draft202012Validator, validators
+except ImportError:
+    print("FAIL: python3-jsonschema is not installed (WS_WITH_TEST_TOOLS=1 scripts/install-deps)")
+    print("0 passed, 1 failed")
+    sys.exit(1)
+
+
+def documents(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if not text.strip():
+        return []
+    try:
+        return [("", json.loads(text))]
+    except json.JSONDecodeError:
+        pass
+    # JSON lines: every line must parse
+    return [(":%d" % (i + 1), json.loads(line)) for i, line in enumerate(text.splitlines()) if line.strip()]
+
+
+def validator(schema):
+    """A draft 2020-12 validator that checks each distinct artifact once: the tests write the
+    same fixtures' artifacts hundreds of times, and the schema's check of an artifact does not
+    depend on where it sits, so a repeat (same canonical JSON) that passed passes again."""
+    base = Draft202012Validator.VALIDATORS["$ref"]
+    passed = set()
+
+    def ref(v, ref_, instance, subschema):
+        if ref_ != "#/$defs/artifact":
+            yield from base(v, ref_, instance, subschema)
+            return
+        key = hashlib.sha256(json.dumps(instance, sort_keys=True).encode()).digest()
+        if key in passed:
+            return
+        errors = list(base(v, ref_, instance, subschema))
+        if not errors:
+            passed.add(key)
+        yield from errors
+
+    Draft202012Validator.check_schema(schema)
+    return validators.extend(Draft202012Validator, {"$ref": ref})(schema)
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as f:
+        schema = json.load(f)
+    v = validator(schema)
+    passed = failed = 0
+    seen = {}
+    for path in sys.argv[2:]:
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).digest()
+        if digest in seen:                 # the same bytes again: the same verdict
+            passed += seen[digest][0]
+            failed += seen[digest][1]
+            continue
+        p0, f0 = passed, failed
+        try:
+            docs = documents(path)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            print("FAIL %s: not JSON: %s" % (path, e))
+            failed += 1
+            continue
+        for where, doc in docs:
+            errors = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+            if not errors:
+                passed += 1
+                continue
+            failed += 1
+            print("FAIL %s%s:" % (path, where))
+            for e in errors[:3]:
+                # oneOf at the top hides the cause: show the deepest branch's errors
+                best = e
+                while best.context:
+                    best = max(best.context, key=lambda c: len(list(c.absolute_path)))
+                print("  at /%s: %s" % ("/".join(str(p) for p in best.absolute_path), best.message[:300]))
+        seen[digest] = (passed - p0, failed - f0)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
