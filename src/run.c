@@ -50,6 +50,8 @@ struct runner {
 	atomic_uint_fast64_t done_bytes;
 	atomic_size_t done_files;
 	uint64_t total_bytes;
+	bool progress_tty;                 /* stderr is a terminal: redraw the bar in place */
+	time_t progress_last;              /* not a terminal: when the last line was written */
 };
 
 /* ---- the live check hook: called by the scanner with each container's bytes ---- */
@@ -391,8 +393,18 @@ static void draw_progress(struct runner *R, bool final)
 	for (int i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[30] = '\0';
-	fprintf(stderr, "\r[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", bar, (int)(frac * 100), files,
-		R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6, final ? "\n" : "");
+	/* A terminal gets one line redrawn in place; a log gets plain lines (no \r, no escape
+	 * codes), one every 10 seconds and the last. */
+	if (!R->progress_tty) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!final && now.tv_sec - R->progress_last < 10)
+			return;
+		R->progress_last = now.tv_sec;
+	}
+	fprintf(stderr, "%s[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", R->progress_tty ? "\r" : "", bar,
+		(int)(frac * 100), files, R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6,
+		final || !R->progress_tty ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -530,6 +542,12 @@ int ws_run(struct ws_config *cfg)
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
 					       && in.n > 0);
+	R.progress_tty = isatty(STDERR_FILENO);
+	if (!R.progress_tty) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		R.progress_last = now.tv_sec;            /* the first plain line after 10 s */
+	}
 	ws_report_begin(&rep);
 
 	size_t nthreads = (size_t)cfg->jobs < in.n ? (size_t)cfg->jobs : in.n;
@@ -561,7 +579,7 @@ int ws_run(struct ws_config *cfg)
 			}
 		}
 		pthread_mutex_unlock(&R.mu);
-		if (progress)
+		if (progress && R.progress_tty)
 			fprintf(stderr, "\r\033[K");
 		struct job *j = &R.jobs[i];
 		if (!j->res.a) {
