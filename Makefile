@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all test run install fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all test run install wheel fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -71,9 +71,20 @@ run: wheelscan
 	./wheelscan testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl || test $$? -le 1
 	./wheelscan --gpu "RTX 5090,H100" testdata/fixtures/example.whl || test $$? -le 1
 
-# make test: the whole suite, then the whole suite again on an ASan+UBSan build.
+# make test: the whole suite, then the whole suite again on an ASan+UBSan build, then the
+# wheel of `make wheel` installed into a throw-away venv and run on the example.
 test: check
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
+	$(MAKE) --no-print-directory wheel
+	WS_WHEEL=$$(ls -t dist/wheelscan-$(VERSION)-py3-none-manylinux_*_x86_64.whl | head -n 1) sh src/test/wheel.sh
+
+# make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_NN_x86_64.whl, the binary with its
+# non-system shared libraries, for `pip install` / `pipx install` (needs patchelf).
+VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' include/ws_cli.h)
+wheel: wheelscan
+	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
+	rm -f dist/wheelscan-$(VERSION)-*.whl
+	scripts/build-wheel $(O)/wheelscan $(VERSION) dist
 
 check: wheelscan $(TEST_BIN)
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan src/test/run-all
@@ -93,6 +104,6 @@ bench: wheelscan
 	scripts/bench
 
 clean:
-	rm -rf build build-san build-fuzz wheelscan
+	rm -rf build build-san build-fuzz wheelscan dist
 
-.PHONY: all run test check install fuzz fixtures bench clean
+.PHONY: all run test check install fuzz fixtures bench clean wheel
