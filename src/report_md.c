@@ -48,9 +48,13 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 			fputc('-', r->out);
 		fputs(" |", r->out);
 	}
+	bool unread = ws_artifact_unread(a);         /* not judged: no verdict to show */
 	for (size_t t = 0; !r->coverage && t < r->ntargets; t++) {
 		enum ws_verdict v = a->verdicts ? a->verdicts[t] : WS_V_NONE;
-		fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
+		if (unread)
+			fputs(" not-read |", r->out);
+		else
+			fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
 	}
 	const char *result = a->nerrors ? ":warning: unreadable or corrupt"
 			   : res->findings.n ? ":x: checks failed" : ":white_check_mark: ok";

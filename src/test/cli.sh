@@ -107,6 +107,8 @@ awk '/^summary:/ {on = 1; next} on && /^  type/ {col = index($0, "path"); next}
      on && col && NF {if (substr($0, col - 1, 1) != " " || substr($0, col, 1) == " ") bad = 1}
      END {exit !(col && !bad)}' "$tmp/out" && ok || bad "summary columns shift: $(sed -n '/^summary/,$p' "$tmp/out")"
 grep -q '^  unknown  *0  *0  *1 not-read  *not-read  *testdata\|/nonexistent/lib.fatbin' "$tmp/out" && ok || bad "summary row of an unread input"
+"$WS_BIN" --format markdown --gpu sm_90 "$tmp/corrupt.so" "$FX/multi.so" >"$tmp/md" 2>/dev/null
+grep -q "^| $tmp/corrupt.so | 0 | 0 | not-read | :warning: unreadable or corrupt |\$" "$tmp/md" && ok || bad "Markdown row of an unread input: $(grep corrupt "$tmp/md")"
 # Markdown and text name the artifact on every finding line: two versions of one package
 # with the same member are told apart
 cp "$FX/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl" "$tmp/a-1.0-py3-none-any.whl"
