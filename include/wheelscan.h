@@ -267,6 +267,10 @@ void ws_artifact_unjudge(struct ws_artifact *a);
 /* Appends an empty object / fatbin / entry; NULL on allocation failure. */
 struct ws_object *ws_artifact_add_object(struct ws_artifact *a);
 struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o);
+/* Objects with device code (at least one container), a group of alternatives (one is
+ * loaded, chosen by CUDA version) counting once: the one count of objects every report
+ * format prints, as the judgement counts them. */
+uint32_t ws_artifact_code_objects(const struct ws_artifact *a);
 /* True when the artifact had errors and no device code was read from it: it is not
  * judged (its verdicts say "none", which must not be shown as "nothing to run"). */
 bool ws_artifact_unread(const struct ws_artifact *a);

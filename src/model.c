@@ -260,6 +260,21 @@ struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o)
 	return f;
 }
 
+uint32_t ws_artifact_code_objects(const struct ws_artifact *a)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		if (!o->nfatbins)
+			continue;
+		bool counted = false;                  /* an earlier member of its group was */
+		for (uint32_t k = 0; o->alt_group && k < i && !counted; k++)
+			counted = a->objects[k].alt_group == o->alt_group && a->objects[k].nfatbins;
+		n += !counted;
+	}
+	return n;
+}
+
 bool ws_artifact_unread(const struct ws_artifact *a)
 {
 	if (!a->nerrors)

@@ -75,7 +75,7 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	memset(row, 0, sizeof *row);
 	row->path = ws_strdup(a->path);
 	row->type = a->type;
-	row->objects = a->nobjects;
+	row->objects = ws_artifact_code_objects(a);
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		row->fatbins += a->objects[i].nfatbins;
 	row->errors = a->nerrors;

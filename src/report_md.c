@@ -31,11 +31,9 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 			fputs("---|", r->out);
 		fputs("---|\n", r->out);
 	}
-	uint32_t objs = 0, fatbins = 0;
-	for (uint32_t i = 0; i < a->nobjects; i++) {
-		objs += a->objects[i].nfatbins != 0;
+	uint32_t objs = ws_artifact_code_objects(a), fatbins = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
 		fatbins += a->objects[i].nfatbins;
-	}
 	fputs("| ", r->out);
 	md_escape(r->out, a->path);
 	fprintf(r->out, " | %u | %u |", objs, fatbins);
