@@ -120,6 +120,15 @@ done
 grep '^- ' "$tmp/md" | grep -v '\.whl!' >"$tmp/x" && bad "a Markdown finding without its artifact: $(cat "$tmp/x")" || ok
 "$WS_BIN" --no-verify --gpu sm_120 --require sm_120 "$tmp/a-1.0-py3-none-any.whl" >"$tmp/txt" 2>/dev/null
 grep -q "^  require: $tmp/a-1.0-py3-none-any.whl!wscan_example/lib/libold.so: no SASS sm_120" "$tmp/txt" && ok || bad "text finding lacks the artifact: $(grep require "$tmp/txt")"
+# one count of objects with device code in every format: the text summary, the Markdown
+# table and the JSON judgement agree (a group of alternatives counts once)
+alts=$FX/wscan_alts-0.1.0-py3-none-manylinux_2_28_x86_64.whl
+for w in "$alts" "$FX/example.whl"; do
+	t=$("$WS_BIN" --gpu sm_120 "$w" "$FX/multi.so" 2>/dev/null | awk -v p="$w" '$NF == p && /^  wheel/ {print $2}')
+	m=$("$WS_BIN" --format markdown --gpu sm_120 "$w" "$FX/multi.so" 2>/dev/null | grep "^| $(printf '%s' "$w" | sed 's/_/\\\\_/g') |" | cut -d'|' -f3 | tr -d ' ')
+	j=$("$WS_BIN" --json --gpu sm_120 "$w" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["artifacts"][0]["judgement"]["sm_120"]["objects"])')
+	[ -n "$t" ] && [ "$t" = "$m" ] && [ "$t" = "$j" ] && ok || bad "objects of $w: text $t, Markdown $m, JSON $j"
+done
 # --list-gpus cites nothing outside the repository; the README speaks to users
 "$WS_BIN" --list-gpus | tail -n 3 >"$tmp/foot"
 grep -q 'https://developer.nvidia.com/cuda-gpus' "$tmp/foot" && ok || bad "--list-gpus footer lacks its source"
