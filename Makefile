@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all deps test check run install fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps test check tsan run install wheel fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -79,11 +79,15 @@ example: wheelscan
 	./wheelscan testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl || test $$? -le 1
 	./wheelscan --gpu "RTX 5090,H100" testdata/fixtures/example.whl || test $$? -le 1
 
-# make test: the whole suite, then the whole suite again on an ASan+UBSan build.
+# make test: the whole suite, then the whole suite again on an ASan+UBSan build, then the
+# task pool under ThreadSanitizer, then the wheel of `make wheel` installed into a throw-away
+# venv and run on the example.
 test: deps
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
 	$(MAKE) --no-print-directory tsan
+	$(MAKE) --no-print-directory wheel
+	WS_WHEEL=$$(ls -t dist/wheelscan-$(VERSION)-py3-none-manylinux_*_x86_64.whl | head -n 1) sh src/test/wheel.sh
 
 # The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
 # of scripts/install-deps; without it this says so and fails, it does not pass quietly).
@@ -91,6 +95,14 @@ tsan:
 	@command -v clang >/dev/null || { echo "tsan: clang is missing (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
 	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
 	WS_TSAN_BUILD=build-tsan sh src/test/tsan.sh
+
+# make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_NN_x86_64.whl, the binary with its
+# non-system shared libraries, for `pip install` / `pipx install` (needs patchelf).
+VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' include/ws_cli.h)
+wheel: wheelscan
+	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
+	rm -f dist/wheelscan-$(VERSION)-*.whl
+	scripts/build-wheel $(O)/wheelscan $(VERSION) dist
 
 deps:
 	scripts/install-deps
@@ -101,6 +113,7 @@ check: wheelscan $(TEST_BIN)
 install: wheelscan
 	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
 	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
+	install -Dm644 man/wheelscan.schema.json $(DESTDIR)$(PREFIX)/share/doc/wheelscan/wheelscan.schema.json
 
 fuzz:
 	src/fuzz/run-fuzz $(FUZZ_SECONDS)
@@ -112,6 +125,6 @@ bench: wheelscan
 	scripts/bench
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz wheelscan
+	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: all deps run example test check tsan install fuzz fixtures bench clean
+.PHONY: all deps run example test check tsan install wheel fuzz fixtures bench clean

@@ -262,9 +262,12 @@ struct ws_wheel_info {
 
 struct ws_artifact {
 	char *path;
-	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx", "other" */
+	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx",
+					* "pe", "installed", "directory", "other" (no format claims it),
+					* "unknown" (unreadable, and its name promises no format) */
 	char sha256[65];               /* hex, "" when not computed */
 	uint64_t size;
+	bool size_unknown;             /* the input could not even be stat'ed */
 	struct ws_object *objects;
 	uint32_t nobjects;
 	struct ws_error *errors;
@@ -298,6 +301,13 @@ void ws_artifact_unjudge(struct ws_artifact *a);
 /* Appends an empty object / fatbin / entry; NULL on allocation failure. */
 struct ws_object *ws_artifact_add_object(struct ws_artifact *a);
 struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o);
+/* Objects with device code (at least one container), a group of alternatives (one is
+ * loaded, chosen by CUDA version) counting once: the one count of objects every report
+ * format prints, as the judgement counts them. */
+uint32_t ws_artifact_code_objects(const struct ws_artifact *a);
+/* True when the artifact had errors and no device code was read from it: it is not
+ * judged (its verdicts say "none", which must not be shown as "nothing to run"). */
+bool ws_artifact_unread(const struct ws_artifact *a);
 /* Records an error "where: message" of kind code on the artifact (printf-style message). */
 void ws_artifact_fail(struct ws_artifact *a, const char *where, enum ws_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

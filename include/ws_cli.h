@@ -27,7 +27,7 @@ struct ws_config {
 	struct ws_target *targets;
 	size_t ntargets;
 	bool gpu_auto;                 /* judge the devices the driver finds (--gpu auto, --live) */
-	bool gpu_auto_asked;           /* --gpu auto itself: no device found is exit 4 */
+	bool gpu_auto_asked;           /* --gpu auto itself: no device found is exit 5 */
 	int driver_cuda;               /* 0: assume new enough */
 	bool driver_given;
 	bool strict;                   /* --strict: no container counts as built for other GPUs */
@@ -63,5 +63,24 @@ void ws_cli_help(FILE *f);
 bool ws_cli_add_dir(struct ws_config *cfg, const char *dir);
 
 #define WS_VERSION "0.1.0"
+
+/* Exit statuses: one table, mirrored in --help, the man page and the README. */
+enum {
+	WS_EXIT_OK = 0,
+	WS_EXIT_CHECK = 1,             /* a --gpu/--require/--no-regress/live check failed */
+	WS_EXIT_USAGE = 2,
+	WS_EXIT_INPUT = 3,             /* an input could not be read or is corrupt */
+	WS_EXIT_WRITE = 4,             /* the report could not be written: it is incomplete */
+	WS_EXIT_NO_GPU = 5,            /* --gpu auto found no CUDA driver or device */
+};
+
+/* Flushes f and checks its error flag; on a failure prints one line naming the error and
+ * ends the process with WS_EXIT_WRITE at once (worker threads and all): a report that
+ * lost bytes must not be followed by more work or by a status that says all went well.
+ * SIGPIPE is left at its default, so a closed pipe ends the process quietly first. */
+void ws_out_check(FILE *f);
+/* Puts standard output behind a hook that remembers the errno of the first failed write
+ * (stdio does not keep it), so that ws_out_check names the real error. Call first. */
+void ws_out_init(void);
 
 #endif

@@ -19,25 +19,27 @@ struct ws_input {
 	char *site;           /* DIST, LOOSE: the environment directory (site-packages) */
 	char **files;         /* LOOSE: the files, full paths, sorted */
 	size_t nfiles;
+	size_t key_off;       /* --shard hashes path + key_off: the name below the -r root, the
+			       * line of --files-from, or an operand's base name */
+	char *error;          /* a directory the walk could not read: an artifact with this error */
 };
 
 struct ws_inputs {
 	struct ws_input *v;
 	size_t n;
 	uint32_t cap;
-	char **errors;        /* "cannot read directory 'x': Permission denied" */
-	size_t nerrors;
 	char **skipped;       /* "path: dangling symbolic link" / "...: symbolic link loop" */
 	size_t nskipped;
-	uint32_t errors_cap, skipped_cap;
+	uint32_t skipped_cap;
 };
 
 /* Collects the inputs in a deterministic order (operands as given, each tree
  * sorted by path), then keeps the --shard share. In a tree, a directory holding
  * *.dist-info/RECORD is a Python environment: each distribution becomes one DIST input
  * (its RECORD's files are not listed again), and the files no RECORD owns are grouped
- * by their directory below the environment (LOOSE). Returns 0, or -1 on a fatal
- * problem (out of memory, unreadable --files-from) reported on stderr. */
+ * by their directory below the environment (LOOSE). A directory of a tree that cannot be
+ * read is an input with .error set. Returns 0; -1 out of memory; -2 an unreadable
+ * --files-from (an input that cannot be read); both reported on stderr. */
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in);
 void ws_inputs_free(struct ws_inputs *in);
 

@@ -69,6 +69,7 @@ struct ws_summary_row {
 	char *label;                       /* environments: "torchvision 0.20.1" or a loose directory */
 	char **advice;                     /* environments: per target, the advice (or reason) */
 	bool quiet;                        /* not shown (an installed package without device code) */
+	bool unread;                       /* ws_artifact_unread: no verdicts to show */
 };
 
 /* The per-artifact view the writers get. */
@@ -100,6 +101,11 @@ int ws_coverage_class(enum ws_verdict v);
  * of neighbours in table order with their architecture names: "7.5-10.3 (Turing-Blackwell),
  * 12.0-12.1 (Blackwell)". Returns how many CCs. */
 size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, int cls, char *buf, size_t len);
+
+/* Where a finding or error is, named from the artifact down, as every finding line of the
+ * text and Markdown reports says it: "dist/x.whl!pkg/libx.so [.nv_fatbin @0x1000]", or the
+ * path alone when where is the artifact itself (or already begins with its path). */
+const char *ws_where(const char *path, const char *where, char *buf, size_t len);
 
 /* JSON string escaping into a buffer. */
 struct ws_buf;

@@ -51,6 +51,9 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n);
  * the first n bytes (n 0: the file is empty). */
 const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *head, size_t n);
 const char *ws_content_name(enum ws_content c);
+/* The artifact type a file's name promises, for a file whose bytes cannot be read:
+ * "wheel", "zip", "pe", "elf", "archive", "cubin", "fatbin", "ptx", else "unknown". */
+const char *ws_name_type(const char *path);
 
 /* Called with the whole bytes of each container found, when the caller asks
  * for them (the live check loads them); p is only valid during the call. */

@@ -46,13 +46,13 @@ static const struct ws_option options[] = {
 	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
 	{"quiet", 'q', no_argument, NULL, "print only the verdict lines and errors"},
 	{"jobs", 'j', required_argument, "N", "scan N files at once (default: number of CPUs)"},
-	{"shard", OPT_SHARD, required_argument, "K/N", "scan only the K-th of N deterministic shares of the inputs"},
+	{"shard", OPT_SHARD, required_argument, "K/N", "scan only the K-th of N stable shares of the inputs"},
 	{"no-verify", OPT_NO_VERIFY, no_argument, NULL, "do not check wheel members against RECORD"},
 	{"no-kernels", OPT_NO_KERNELS, no_argument, NULL, "read entry headers only (faster; no kernel names)"},
 	{"live", OPT_LIVE, no_argument, NULL, "load every container through the CUDA driver and compare"},
 	{"live-nojit", OPT_LIVE_NOJIT, no_argument, NULL, "with --live: a second pass with PTX JIT disabled"},
 	{"env", OPT_ENV, no_argument, NULL, "print the CUDA driver, devices and environment, then exit"},
-	{"progress", OPT_PROGRESS, no_argument, NULL, "show a progress bar on stderr even when not a terminal"},
+	{"progress", OPT_PROGRESS, no_argument, NULL, "show progress on stderr also when not a terminal"},
 	{"no-progress", OPT_NO_PROGRESS, no_argument, NULL, "never show a progress bar"},
 	{"color", OPT_COLOR, required_argument, "WHEN", "auto, always or never (NO_COLOR is honoured)"},
 	{"no-sandbox", OPT_NO_SANDBOX, no_argument, NULL, "do not restrict the process while decoding"},
@@ -81,8 +81,9 @@ void ws_cli_help(FILE *f)
 	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
 		   "coverage map over every compute capability wheelscan knows.\n"
 		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, live mismatch),\n"
-		   "2 usage error, 3 an input could not be read or is corrupt, 4 --gpu auto found no\n"
-		   "CUDA driver or GPU.\n"
+		   "2 usage error, 3 an input could not be read or is corrupt, 4 the report could not\n"
+		   "be written (a write error), 5 --gpu auto found no CUDA driver or GPU. A closed\n"
+		   "pipe ends wheelscan quietly (SIGPIPE).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
 }
 
@@ -108,6 +109,15 @@ static uint64_t parse_size(const char *s)
 	return r;
 }
 
+/* The table entry of a getopt value (OPT_* or a short letter), for messages. */
+static const struct ws_option *option_of(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].val == val)
+			return &options[i];
+	return NULL;
+}
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
@@ -118,6 +128,12 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'wheelscan --help' for more information.\n");
 	return 2;
+}
+
+static int bad_size(int val, const char *arg)
+{
+	return usage_error("invalid --%s '%s': a number of bytes, optionally followed by K, M, G or T "
+			   "(e.g. 512M)", option_of(val)->name, arg);
 }
 
 static bool push(const char ***v, size_t *n, const char *s)
@@ -133,8 +149,9 @@ static bool push(const char ***v, size_t *n, const char *s)
 int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 {
 	struct option lo[NOPTIONS + 1];
-	char shorts[3 * NOPTIONS + 1];
+	char shorts[3 * NOPTIONS + 2];
 	size_t ns = 0;
+	shorts[ns++] = ':';          /* a missing argument is ':', told apart from an unknown option */
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		lo[i] = (struct option){options[i].name, options[i].has_arg, NULL, options[i].val};
 		if (options[i].val < 256) {
@@ -153,6 +170,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	cfg->jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
 	ws_limits_default(&cfg->lim);
 	const char *gpu = NULL, *require = NULL;
+	char format_opt[48] = "";            /* the option that chose the format, for conflicts */
 	char err[512];
 	int c;
 	opterr = 0;
@@ -178,15 +196,27 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case OPT_KERNELS: cfg->kernels = true; break;
 		case OPT_BASELINE: cfg->baseline = optarg; break;
 		case OPT_NO_REGRESS: cfg->no_regress = true; break;
-		case OPT_JSON: cfg->format = WS_FMT_JSON; break;
-		case OPT_JSONL: cfg->format = WS_FMT_JSONL; break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text")) cfg->format = WS_FMT_TEXT;
-			else if (!strcmp(optarg, "json")) cfg->format = WS_FMT_JSON;
-			else if (!strcmp(optarg, "jsonl")) cfg->format = WS_FMT_JSONL;
-			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) cfg->format = WS_FMT_MARKDOWN;
+		case OPT_JSON:
+		case OPT_JSONL:
+		case OPT_FORMAT: {
+			enum ws_format f;
+			if (c == OPT_JSON) f = WS_FMT_JSON;
+			else if (c == OPT_JSONL) f = WS_FMT_JSONL;
+			else if (!strcmp(optarg, "text")) f = WS_FMT_TEXT;
+			else if (!strcmp(optarg, "json")) f = WS_FMT_JSON;
+			else if (!strcmp(optarg, "jsonl")) f = WS_FMT_JSONL;
+			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) f = WS_FMT_MARKDOWN;
 			else return usage_error("unknown format '%s' (text, json, jsonl, markdown)", optarg);
+			/* two different formats is a mistake to name, not a choice to guess */
+			char this_opt[48];
+			snprintf(this_opt, sizeof this_opt, "--%s%s%.32s", option_of(c)->name, c == OPT_FORMAT ? " " : "",
+				 c == OPT_FORMAT ? optarg : "");
+			if (format_opt[0] && f != cfg->format)
+				return usage_error("%s and %s conflict: choose one output format", format_opt, this_opt);
+			cfg->format = f;
+			snprintf(format_opt, sizeof format_opt, "%s", this_opt);
 			break;
+		}
 		case 'v': cfg->verbose++; break;
 		case 'q': cfg->quiet = true; break;
 		case 'j': {
@@ -222,17 +252,17 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case OPT_NO_SANDBOX: cfg->sandbox = false; break;
 		case OPT_MAX_ENTRY:
 			if (!(sz = parse_size(optarg)))
-				return usage_error("invalid size '%s'", optarg);
+				return bad_size(c, optarg);
 			cfg->lim.max_entry_bytes = sz;
 			break;
 		case OPT_MAX_MEMBER:
 			if (!(sz = parse_size(optarg)))
-				return usage_error("invalid size '%s'", optarg);
+				return bad_size(c, optarg);
 			cfg->lim.max_member_bytes = sz;
 			break;
 		case OPT_MAX_TOTAL:
 			if (!(sz = parse_size(optarg)))
-				return usage_error("invalid size '%s'", optarg);
+				return bad_size(c, optarg);
 			cfg->lim.max_total_bytes = sz;
 			break;
 		case 'h':
@@ -241,10 +271,16 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case 'V':
 			printf("wheelscan %s\n", WS_VERSION);
 			return 1;
+		case ':': {
+			const struct ws_option *o = option_of(optopt);
+			if (o && o->val < 256)
+				return usage_error("-%c (--%s) requires an argument", o->val, o->name);
+			return usage_error("--%s requires an argument", o ? o->name : "?");
+		}
 		default:
 			if (optopt && optopt < 256)
-				return usage_error("invalid option '%s'", argv[optind - 1]);
-			return usage_error("unrecognized or incomplete option '%s'", argv[optind - 1]);
+				return usage_error("invalid option '-%c'", optopt);
+			return usage_error("unrecognized or ambiguous option '%s'", argv[optind - 1]);
 		}
 	}
 	if (cfg->list_gpus) {

@@ -110,6 +110,11 @@ static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct w
 			return -1;
 		size_t plen = strlen(path);
 		for (size_t i = 0; i < in.n; i++) {
+			if (in.v[i].error) {         /* a directory the walk could not read */
+				fprintf(stderr, "wheelscan: '%s': %s\n", in.v[i].path, in.v[i].error);
+				s->errors++;
+				continue;
+			}
 			struct ws_artifact *a = ws_scan_path(in.v[i].path, cfg, &so, NULL);
 			if (!a)
 				continue;
@@ -119,7 +124,6 @@ static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct w
 			side_add(s, rel, a);
 			ws_artifact_free(a);
 		}
-		s->errors += (uint32_t)in.nerrors;
 		ws_inputs_free(&in);
 		return 0;
 	}
@@ -153,6 +157,23 @@ static size_t diff(const struct ws_strpool *a, const struct ws_strpool *b, struc
 			n++;
 		}
 	return n;
+}
+
+/* "sm_80 sm_90" (or NULL) -> ["sm_80","sm_90"]: architecture names hold no spaces. */
+static void json_words(struct ws_buf *b, const char *words)
+{
+	ws_buf_puts(b, "[");
+	for (const char *p = words; p && *p;) {
+		size_t n = strcspn(p, " ");
+		char w[64];
+		snprintf(w, sizeof w, "%.*s", (int)n, p);
+		if (p != words)
+			ws_buf_puts(b, ",");
+		ws_json_str(b, w);
+		p += n;
+		p += *p == ' ';
+	}
+	ws_buf_puts(b, "]");
 }
 
 int ws_compare_command(const struct ws_config *cfg)
@@ -205,9 +226,9 @@ int ws_compare_command(const struct ws_config *cfg)
 				ws_buf_printf(&out, "%s{\"key\":", rows ? "," : "");
 				ws_json_str(&out, key);
 				ws_buf_printf(&out, ",\"state\":\"%s\",\"archs_added\":", state);
-				ws_json_str(&out, add.p ? add.p : "");
+				json_words(&out, add.p);
 				ws_buf_puts(&out, ",\"archs_dropped\":");
-				ws_json_str(&out, drop.p ? drop.p : "");
+				json_words(&out, drop.p);
 				ws_buf_printf(&out, ",\"kernels_added\":%zu,\"kernels_dropped\":%zu}", nkadd, nkdrop);
 			} else if (strcmp(state, "same") != 0 || cfg->verbose) {
 				ws_buf_printf(&out, "  %-8s %s\n", state, key);

@@ -677,5 +677,6 @@ void ws_gpus_print(FILE *f)
 			i++;
 	}
 	fputs("Names match without case, spaces, dashes or the prefixes NVIDIA, GeForce, Tesla, Quadro,"
-	      " Jetson.\nRows beyond compat-rules.md section 7 come from NVIDIA's CUDA GPUs page (unverified).\n", f);
+	      " Jetson.\nThe table follows NVIDIA's CUDA GPUs page, https://developer.nvidia.com/cuda-gpus; a few\n"
+	      "of its older and newest rows were not re-checked against that page.\n", f);
 }

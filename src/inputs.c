@@ -35,6 +35,7 @@ static bool add(struct ws_inputs *in, const char *path, uint64_t size)
 
 static void input_clear(struct ws_input *v)
 {
+	free(v->error);
 	free(v->path);
 	free(v->site);
 	for (size_t i = 0; i < v->nfiles; i++)
@@ -56,20 +57,18 @@ static void add_skipped(struct ws_inputs *in, const char *path, const char *why)
 	}
 }
 
-static void add_error(struct ws_inputs *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_error(struct ws_inputs *in, const char *fmt, ...)
+static bool add_unreadable(struct ws_inputs *in, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool add_unreadable(struct ws_inputs *in, const char *path, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (in->nerrors >= UINT32_MAX - 1 ||
-	    !ws_grow((void **)&in->errors, &in->errors_cap, (uint32_t)in->nerrors + 1, sizeof *in->errors))
-		return;
-	char **e = in->errors;
-	if ((e[in->nerrors] = ws_strdup(msg)))
-		in->nerrors++;
+	if (!add(in, path, 0))
+		return false;
+	return (in->v[in->n - 1].error = ws_strdup(msg)) != NULL;
 }
 
 /* Collects every regular file below root into in. Links below the root are not followed:
@@ -81,10 +80,8 @@ static bool walk(struct ws_inputs *in, const char *root)
 {
 	char *const roots[] = {(char *)root, NULL};
 	FTS *t = fts_open(roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_NOCHDIR, NULL);
-	if (!t) {
-		add_error(in, "cannot walk '%s': %s", root, strerror(errno));
-		return true;
-	}
+	if (!t)                              /* an input of its own, so every format shows it */
+		return add_unreadable(in, root, "cannot walk: %s", strerror(errno));
 	bool ok = true;
 	FTSENT *e;
 	errno = 0;
@@ -104,15 +101,15 @@ static bool walk(struct ws_inputs *in, const char *root)
 				add_skipped(in, e->fts_path, errno == ELOOP ? "symbolic link loop" : "dangling symbolic link");
 			}
 			break;
-		case FTS_DNR:
-			add_error(in, "cannot read directory '%s': %s", e->fts_path, strerror(e->fts_errno));
+		case FTS_DNR:                   /* an input of its own, so every format shows it */
+			ok = add_unreadable(in, e->fts_path, "cannot read directory: %s", strerror(e->fts_errno));
 			break;
 		case FTS_NS:
 		case FTS_ERR:
 			if (e->fts_level == 0)
-				add_error(in, "cannot walk '%s': %s", root, strerror(e->fts_errno));
+				ok = add_unreadable(in, root, "cannot walk: %s", strerror(e->fts_errno));
 			else
-				add_error(in, "cannot stat '%s': %s", e->fts_path, strerror(e->fts_errno));
+				ok = add_unreadable(in, e->fts_path, "cannot stat: %s", strerror(e->fts_errno));
 			break;
 		default:
 			break;
@@ -120,7 +117,7 @@ static bool walk(struct ws_inputs *in, const char *root)
 		errno = 0;
 	}
 	if (ok && errno)
-		add_error(in, "cannot walk '%s': %s", root, strerror(errno));
+		ok = add_unreadable(in, root, "cannot walk: %s", strerror(errno));
 	fts_close(t);
 	return ok;
 }
@@ -424,23 +421,28 @@ out:
 	return rc;
 }
 
-static bool add_operand(struct ws_inputs *in, const char *path)
+static bool add_operand(struct ws_inputs *in, const char *path, bool listed)
 {
 	struct stat st;
-	return add(in, path, stat(path, &st) == 0 ? (uint64_t)st.st_size : 0);
+	if (!add(in, path, stat(path, &st) == 0 ? (uint64_t)st.st_size : 0))
+		return false;
+	const char *slash = strrchr(path, '/');
+	if (!listed && slash)
+		in->v[in->n - 1].key_off = (size_t)(slash + 1 - path);
+	return true;
 }
 
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 {
 	memset(in, 0, sizeof *in);
 	for (size_t i = 0; i < cfg->npaths; i++)
-		if (!add_operand(in, cfg->paths[i]))
+		if (!add_operand(in, cfg->paths[i], false))
 			goto oom;
 	if (cfg->files_from) {
 		FILE *f = strcmp(cfg->files_from, "-") ? fopen(cfg->files_from, "r") : stdin;
 		if (!f) {
 			fprintf(stderr, "wheelscan: cannot read '%s': %s\n", cfg->files_from, strerror(errno));
-			return -1;
+			return -2;
 		}
 		char *line = NULL;
 		size_t cap = 0;
@@ -448,7 +450,7 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 		while ((len = getline(&line, &cap, f)) > 0) {
 			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 				line[--len] = '\0';
-			if (len > 0 && !add_operand(in, line)) {
+			if (len > 0 && !add_operand(in, line, true)) {
 				free(line);
 				goto oom;
 			}
@@ -470,12 +472,24 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			in->v[k].from_tree = true;
 		if (group_environments(in, first) < 0)
 			goto oom;
+		/* every path of the tree starts with the root as spelled; the share hashes what
+		 * follows, so "d", "./d/" and "/abs/d" split a tree alike */
+		size_t rl = strlen(root);
+		while (rl > 1 && root[rl - 1] == '/')
+			rl--;
+		for (size_t k = first; k < in->n; k++) {
+			size_t off = strncmp(in->v[k].path, root, rl) ? 0 : rl;
+			while (off && in->v[k].path[off] == '/')
+				off++;
+			in->v[k].key_off = off;
+		}
 	}
 	if (cfg->shard_n > 1) {
-		/* A share by path hash stays stable when files are added to a mirror. */
+		/* A share by a hash of the name stays stable when files are added to a mirror,
+		 * and does not depend on where the tree is mounted or how its root is spelled. */
 		size_t k = 0;
 		for (size_t i = 0; i < in->n; i++) {
-			if (path_hash(in->v[i].path) % cfg->shard_n == cfg->shard_k - 1)
+			if (path_hash(in->v[i].path + in->v[i].key_off) % cfg->shard_n == cfg->shard_k - 1)
 				in->v[k++] = in->v[i];
 			else
 				input_clear(&in->v[i]);
@@ -493,9 +507,6 @@ void ws_inputs_free(struct ws_inputs *in)
 	for (size_t i = 0; i < in->n; i++)
 		input_clear(&in->v[i]);
 	free(in->v);
-	for (size_t i = 0; i < in->nerrors; i++)
-		free(in->errors[i]);
-	free(in->errors);
 	for (size_t i = 0; i < in->nskipped; i++)
 		free(in->skipped[i]);
 	free(in->skipped);

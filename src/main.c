@@ -1,4 +1,5 @@
-/* main.c - argv to options to run to exit status; the only file that calls exit. */
+/* main.c - argv to options to run to exit status; the only file that calls exit, but for
+ * ws_out_check, which ends the process on a failed write wherever it happens. */
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +16,13 @@ int main(int argc, char **argv)
 	 * when freed. glibc's default raises this threshold after each such free, after
 	 * which big blocks stay in the heap and peak memory grows with the threads. */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	ws_out_init();
 	struct ws_config cfg;
 	int rc = ws_cli_parse(argc, argv, &cfg);
 	if (rc != 0) {
 		ws_cli_free(&cfg);
-		return rc == 1 ? 0 : 2;
+		ws_out_check(stdout);      /* --help, --version, --list-gpus */
+		return rc == 1 ? WS_EXIT_OK : WS_EXIT_USAGE;
 	}
 	if (cfg.python) {
 		/* Before the sandbox (which forbids running programs): ask the interpreter. */
@@ -27,13 +30,13 @@ int main(int argc, char **argv)
 		if (ws_python_site_dirs(cfg.python, &cfg.owned_dirs, &cfg.nowned_dirs, err, sizeof err) < 0) {
 			fprintf(stderr, "wheelscan: --python: %s\n", err);
 			ws_cli_free(&cfg);
-			return 2;
+			return WS_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < cfg.nowned_dirs; i++)
 			if (!ws_cli_add_dir(&cfg, cfg.owned_dirs[i])) {
 				fprintf(stderr, "wheelscan: out of memory\n");
 				ws_cli_free(&cfg);
-				return 2;
+				return WS_EXIT_USAGE;
 			}
 	}
 	if (cfg.env) {
@@ -44,5 +47,6 @@ int main(int argc, char **argv)
 		rc = ws_run(&cfg);
 	}
 	ws_cli_free(&cfg);
+	ws_out_check(stdout);
 	return rc;
 }

@@ -287,6 +287,39 @@ struct ws_fatbin *ws_object_add_fatbin(struct ws_object *o)
 	return f;
 }
 
+uint32_t ws_artifact_code_objects(const struct ws_artifact *a)
+{
+	/* one mark per group of alternatives (alt_group is 1 + its index), so that counting
+	 * stays linear in the objects */
+	bool *seen = a->nalts ? calloc(a->nalts, sizeof *seen) : NULL;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		if (!o->nfatbins)
+			continue;
+		uint32_t g = o->alt_group;
+		if (g && g <= a->nalts && seen) {
+			if (seen[g - 1])
+				continue;               /* an earlier member of its group was counted */
+			seen[g - 1] = true;
+		}
+		n++;
+	}
+	free(seen);
+	return n;
+}
+
+bool ws_artifact_unread(const struct ws_artifact *a)
+{
+	if (!a->nerrors)
+		return false;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		if (a->objects[i].nfatbins)
+			return false;
+	return true;
+}
+
+
 int ws_err_set(struct ws_err *err, enum ws_errcode code, const char *fmt, ...)
 {
 	if (err && !err->code) {

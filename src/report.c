@@ -49,6 +49,15 @@ size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, i
 	return n;
 }
 
+const char *ws_where(const char *path, const char *where, char *buf, size_t len)
+{
+	size_t pl = strlen(path);
+	if (!strncmp(where, path, pl) && (where[pl] == '\0' || where[pl] == ' ' || where[pl] == '!'))
+		return where;
+	snprintf(buf, len, "%s!%s", path, where);
+	return buf;
+}
+
 void ws_report_begin(struct ws_report *r)
 {
 	if (r->cfg->format == WS_FMT_JSON)
@@ -65,12 +74,13 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	memset(row, 0, sizeof *row);
 	row->path = ws_strdup(a->path);
 	row->type = a->type;
-	row->objects = a->nobjects;
+	row->objects = ws_artifact_code_objects(a);
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		row->fatbins += a->objects[i].nfatbins;
 	row->errors = a->nerrors;
 	row->findings = (uint32_t)res->findings.n;
 	row->quiet = r->quiet_row;
+	row->unread = ws_artifact_unread(a);
 	r->quiet_row = false;
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);
@@ -116,7 +126,7 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 	add_row(r, res);
 	r->nartifacts++;
-	fflush(r->out);
+	ws_out_check(r->out);              /* a lost artifact stops the run here */
 }
 
 void ws_report_end(struct ws_report *r)
@@ -127,7 +137,7 @@ void ws_report_end(struct ws_report *r)
 	case WS_FMT_JSONL: break;
 	case WS_FMT_MARKDOWN: ws_md_end(r); break;
 	}
-	fflush(r->out);
+	ws_out_check(r->out);
 }
 
 void ws_report_free(struct ws_report *r)

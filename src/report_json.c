@@ -292,7 +292,10 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	kv_str(b, "path", a->path);
 	kv_str(b, "type", a->type);
 	kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
-	kv_u64(b, "size", a->size);
+	if (a->size_unknown)
+		kv_str(b, "size", NULL);
+	else
+		kv_u64(b, "size", a->size);
 	if (a->origin)
 		kv_str(b, "origin", a->origin);
 	if (a->wheel && !strcmp(a->type, "installed")) {
@@ -339,8 +342,10 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		kv_u64(b, "members_scanned", a->members_scanned);
 	if (a->type && (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")))
 		kv_u64(b, "files_scanned", a->members_scanned);
-	verdicts(b, r, "verdicts", a->verdicts);
-	judgement_json(b, r, a->judged, true);
+	if (!ws_artifact_unread(a)) {                /* not judged: no verdict to claim */
+		verdicts(b, r, "verdicts", a->verdicts);
+		judgement_json(b, r, a->judged, true);
+	}
 	alternatives_json(b, r, a);
 	key(b, "objects");
 	ws_buf_add(b, "[", 1);

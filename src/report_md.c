@@ -31,11 +31,9 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 			fputs("---|", r->out);
 		fputs("---|\n", r->out);
 	}
-	uint32_t objs = 0, fatbins = 0;
-	for (uint32_t i = 0; i < a->nobjects; i++) {
-		objs += a->objects[i].nfatbins != 0;
+	uint32_t objs = ws_artifact_code_objects(a), fatbins = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
 		fatbins += a->objects[i].nfatbins;
-	}
 	fputs("| ", r->out);
 	md_escape(r->out, a->path);
 	fprintf(r->out, " | %u | %u |", objs, fatbins);
@@ -48,9 +46,13 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 			fputc('-', r->out);
 		fputs(" |", r->out);
 	}
+	bool unread = ws_artifact_unread(a);         /* not judged: no verdict to show */
 	for (size_t t = 0; !r->coverage && t < r->ntargets; t++) {
 		enum ws_verdict v = a->verdicts ? a->verdicts[t] : WS_V_NONE;
-		fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
+		if (unread)
+			fputs(" not-read |", r->out);
+		else
+			fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
 	}
 	const char *result = a->nerrors ? ":warning: unreadable or corrupt"
 			   : res->findings.n ? ":x: checks failed" : ":white_check_mark: ok";
@@ -69,8 +71,10 @@ void ws_md_end(struct ws_report *r)
 		return;
 	fputs("\n### What is missing where\n\n", r->out);
 	for (size_t i = 0; i < r->mismatches.n; i++) {
+		/* the artifact's path rides in .check: two wheels with the same member differ here */
+		char wb[2048];
 		fputs("- `", r->out);
-		fputs(r->mismatches.v[i].where, r->out);
+		fputs(ws_where(r->mismatches.v[i].check, r->mismatches.v[i].where, wb, sizeof wb), r->out);
 		fputs("`: ", r->out);
 		md_escape(r->out, r->mismatches.v[i].what);
 		fputc('\n', r->out);

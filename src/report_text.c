@@ -551,7 +551,7 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		switch (v) {
 		case WS_V_NONE:
 			/* an input that could not be read is not judged: it is not "nothing to run" */
-			if (a->nerrors && !j->objects)
+			if (ws_artifact_unread(a))
 				fprintf(r->out, "%snot judged%s: the input could not be read (see the error)\n",
 					col(r, RED), col(r, RESET));
 			else
@@ -606,7 +606,9 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
 		const struct ws_finding *f = &res->findings.v[i];
 		if (!strcmp(f->check, "gpu"))
 			continue;                         /* already in the verdict lines */
-		fprintf(r->out, "  %s%s%s: %s: %s\n", col(r, RED), f->check, col(r, RESET), f->where, f->what);
+		char wb[2048];
+		fprintf(r->out, "  %s%s%s: %s: %s\n", col(r, RED), f->check, col(r, RESET),
+			ws_where(res->a->path, f->where, wb, sizeof wb), f->what);
 	}
 	if (res->findings.dropped)
 		fprintf(r->out, "  ... and %zu more findings\n", res->findings.dropped);
@@ -643,8 +645,9 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
 	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
-	fprintf(r->out, "%s%s%s  (%s, %s", col(r, BOLD), a->path, col(r, RESET), type,
-		human(a->size, hb, sizeof hb));
+	fprintf(r->out, "%s%s%s  (%s", col(r, BOLD), a->path, col(r, RESET), type);
+	if (!a->size_unknown)
+		fprintf(r->out, ", %s", human(a->size, hb, sizeof hb));
 	if (a->sha256[0])
 		fprintf(r->out, ", sha256 %.16s...", a->sha256);
 	fputs(")\n", r->out);
@@ -747,9 +750,13 @@ void ws_text_summary(struct ws_report *r)
 
 static void summary_table(struct ws_report *r)
 {
-	fprintf(r->out, "\nsummary: %zu artifacts\n  %-9s %7s %9s %6s", r->nrows - r->quiet_packages - r->quiet_other,
-		"type", "objects",
-		"fatbins", "errors");
+	/* the type column is as wide as its longest entry, so no row shifts the others */
+	int tw = 9;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!r->rows[i].quiet && r->rows[i].type && (int)strlen(r->rows[i].type) > tw)
+			tw = (int)strlen(r->rows[i].type);
+	fprintf(r->out, "\nsummary: %zu artifacts\n  %-*s %7s %9s %6s", r->nrows - r->quiet_packages - r->quiet_other,
+		tw, "type", "objects", "fatbins", "errors");
 	if (r->coverage) {
 		/* a coverage map per row: the compute capabilities it runs on (JIT included) */
 		fputs("  path: runs on\n", r->out);
@@ -758,7 +765,8 @@ static void summary_table(struct ws_report *r)
 			char runs[512], jit[512];
 			if (row->quiet)
 				continue;
-			fprintf(r->out, "  %-9s %7u %9u %6u  %s: ", row->type, row->objects, row->fatbins, row->errors, row->path);
+			fprintf(r->out, "  %-*s %7u %9u %6u  %s: ", tw, row->type, row->objects, row->fatbins, row->errors,
+				row->path);
 			size_t n = ws_coverage_ranges(r, row->verdicts, WS_COV_RUNS, runs, sizeof runs);
 			size_t nj = ws_coverage_ranges(r, row->verdicts, WS_COV_JIT, jit, sizeof jit);
 			fprintf(r->out, "%s%s%s%s%s\n", n ? runs : "", n && nj ? "; " : "", nj ? "JIT " : "", nj ? jit : "",
@@ -773,9 +781,9 @@ static void summary_table(struct ws_report *r)
 		const struct ws_summary_row *row = &r->rows[i];
 		if (row->quiet)
 			continue;
-		fprintf(r->out, "  %-9s %7u %9u %6u", row->type, row->objects, row->fatbins, row->errors);
+		fprintf(r->out, "  %-*s %7u %9u %6u", tw, row->type, row->objects, row->fatbins, row->errors);
 		for (size_t t = 0; t < r->ntargets; t++)
-			fprintf(r->out, " %-11s", row->verdicts ? ws_verdict_name(row->verdicts[t]) : "-");
+			fprintf(r->out, " %-11s", row->unread ? "not-read" : row->verdicts ? ws_verdict_name(row->verdicts[t]) : "-");
 		fprintf(r->out, "  %s\n", row->path);
 	}
 }

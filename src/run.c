@@ -52,6 +52,8 @@ struct runner {
 	atomic_uint_fast64_t done_bytes;
 	atomic_size_t done_files;
 	uint64_t total_bytes;
+	bool progress_tty;                 /* stderr is a terminal: redraw the bar in place */
+	time_t progress_last;              /* not a terminal: when the last line was written */
 };
 
 /* ---- the live check hook: called by the scanner with each container's bytes ---- */
@@ -234,8 +236,14 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
-		a->type = "unreadable";
-		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
+		/* still the artifact the name promises, with its real size and the error */
+		int e = errno;
+		a->type = ws_name_type(path);
+		if (stat(path, &st) == 0)
+			a->size = (uint64_t)st.st_size;
+		else
+			a->size_unknown = true;
+		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(e));
 		return a;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -247,6 +255,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	uint8_t head[WS_SNIFF_BYTES];
 	ssize_t got = pread(fd, head, sizeof head, 0);
 	if (got < 0) {
+		a->type = ws_name_type(path);
 		ws_artifact_fail(a, path, WS_E_IO, "cannot read: %s", strerror(errno));
 		close(fd);
 		return a;
@@ -312,6 +321,18 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	}
 	struct ws_artifact *a;
 	j->res.from_tree = j->in->from_tree;
+	if (j->in->error) {                  /* a directory the walk could not read */
+		if ((a = ws_calloc(1, sizeof *a)) && !(a->path = ws_strdup(j->in->path))) {
+			free(a);
+			a = NULL;
+		}
+		if ((j->res.a = a)) {
+			a->type = "directory";
+			a->size_unknown = true;
+			ws_artifact_error(a, a->path, "%s", j->in->error);
+		}
+		return;
+	}
 	switch (j->in->kind) {
 	case WS_INPUT_DIST:
 		a = ws_scan_distribution(j->in->path, j->in->site, R->cfg->verify, &so);
@@ -366,8 +387,18 @@ static void draw_progress(struct runner *R, bool final)
 	for (int i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[30] = '\0';
-	fprintf(stderr, "\r[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", bar, (int)(frac * 100), files,
-		R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6, final ? "\n" : "");
+	/* A terminal gets one line redrawn in place; a log gets plain lines (no \r, no escape
+	 * codes), one every 10 seconds and the last. */
+	if (!R->progress_tty) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!final && now.tv_sec - R->progress_last < 10)
+			return;
+		R->progress_last = now.tv_sec;
+	}
+	fprintf(stderr, "%s[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", R->progress_tty ? "\r" : "", bar,
+		(int)(frac * 100), files, R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6,
+		final || !R->progress_tty ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -475,13 +506,10 @@ int ws_run(struct ws_config *cfg)
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
 		ws_sandbox_selftest();
 	struct ws_inputs in;
-	if (ws_inputs_collect(cfg, &in) < 0) {
+	int irc = ws_inputs_collect(cfg, &in);
+	if (irc < 0) {
 		ws_live_close(R.live);
-		return 2;
-	}
-	for (size_t i = 0; i < in.nerrors; i++) {
-		fprintf(stderr, "wheelscan: %s\n", in.errors[i]);
-		status = 3;
+		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < in.nskipped; i++)
 		fprintf(stderr, "wheelscan: skipped %s\n", in.skipped[i]);
@@ -507,6 +535,12 @@ int ws_run(struct ws_config *cfg)
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
 					       && in.n > 0);
+	R.progress_tty = isatty(STDERR_FILENO);
+	if (!R.progress_tty) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		R.progress_last = now.tv_sec;            /* the first plain line after 10 s */
+	}
 	ws_report_begin(&rep);
 
 	/* Files go to the pool in input order, at most `window` ahead of the report: memory
@@ -524,7 +558,7 @@ int ws_run(struct ws_config *cfg)
 				draw_progress(&R, false);
 		else
 			ws_group_wait(R.pool, &R.jobs[i].g);
-		if (progress)
+		if (progress && R.progress_tty)
 			fprintf(stderr, "\r\033[K");
 		struct job *j = &R.jobs[i];
 		if (!j->res.a) {
@@ -552,8 +586,8 @@ int ws_run(struct ws_config *cfg)
 	ws_report_end(&rep);
 	if (rep.live_mismatches && status == 0)
 		status = 1;
-	if (auto_failed && status != 3)
-		status = 4;                      /* --gpu auto never passes without a GPU to judge */
+	if (auto_failed && status != WS_EXIT_INPUT)
+		status = WS_EXIT_NO_GPU;         /* --gpu auto never passes without a GPU to judge */
 	ws_report_free(&rep);
 	free(R.jobs);
 	free(R.live_info.target_device);

@@ -440,6 +440,20 @@ const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *he
 	return NULL;
 }
 
+const char *ws_name_type(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	static const struct { const char *suffix, *type; } by_name[] = {
+		{".whl", "wheel"}, {".zip", "zip"}, {".dll", "pe"}, {".pyd", "pe"}, {".o", "elf"},
+		{".a", "archive"}, {".cubin", "cubin"}, {".fatbin", "fatbin"}, {".ptx", "ptx"},
+	};
+	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++)
+		if (ends_with(base, by_name[i].suffix))
+			return by_name[i].type;
+	return shared_object_name(base) ? "elf" : "unknown";
+}
+
 /* ---- object kinds ---------------------------------------------------------- */
 
 static struct ws_object *new_object(struct scan *s, const char *member, const char *type)

@@ -1,4 +1,4 @@
-/* util.c - bounded allocation, safe string copies and a growable buffer. */
+/* util.c - bounded allocation, safe string copies, a growable buffer, keyed hashing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

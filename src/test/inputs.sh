@@ -81,6 +81,32 @@ check "--shard 1/3+2/3+3/3 = all ($s1+$s2+$s3 vs $all)" '[ $((s1 + s2 + s3)) -eq
 cat_all=$( ("$WS_BIN" --no-progress --jsonl --shard 1/3 $F/*.fatbin; "$WS_BIN" --no-progress --jsonl --shard 2/3 $F/*.fatbin; "$WS_BIN" --no-progress --jsonl --shard 3/3 $F/*.fatbin) | sort | md5sum)
 one=$("$WS_BIN" --no-progress --jsonl $F/*.fatbin | sort | md5sum)
 check "--shard shares concatenate to the whole run" '[ "$cat_all" = "$one" ]'
+# --shard hashes the path below the -r root: the same tree spelled "d", "./d/" and "/abs/d"
+# (and mounted elsewhere) splits alike, and the shares partition it
+mkdir -p "$t/sh/d/sub" "$t/sh/elsewhere"
+for f in $F/*.fatbin $F/*.so; do cp "$f" "$t/sh/d/"; cp "$f" "$t/sh/d/sub/x-$(basename "$f")"; done
+cp -r "$t/sh/d" "$t/sh/elsewhere/mirror"
+total=$(ls -R "$t/sh/d" | grep -c '\.fatbin$\|\.so$')
+for k in 1 2 3; do
+	for root in d ./d/ "$t/sh/d" elsewhere/mirror; do
+		(cd "$t/sh" && "$WS_BIN" --no-progress --jsonl --shard $k/3 -r "$root") 2>/dev/null |
+			python3 -c 'import json, sys
+root = sys.argv[1].rstrip("/")
+for l in sys.stdin:
+    p = json.loads(l)["artifact"]["path"]
+    assert p.startswith(root), (p, root)
+    print(p[len(root):].lstrip("/"))' "$root" | sort >"$t/sh/$k.$(printf '%s' "$root" | tr -c 'a-z' _)"
+	done
+	check "--shard $k/3: d, ./d/, /abs/d and a copy elsewhere pick the same files" \
+		'cmp -s "$t/sh/$k.d" "$t/sh/$k.__d_" && cmp -s "$t/sh/$k.d" "$t/sh/$k.$(printf "%s" "$t/sh/d" | tr -c "a-z" _)" && cmp -s "$t/sh/$k.d" "$t/sh/$k.elsewhere_mirror"'
+	check "--shard $k/3 is not empty" '[ -s "$t/sh/$k.d" ]'
+done
+check "--shard 1/3..3/3 partition the tree ($total files)" \
+	'[ "$(cat "$t/sh/1.d" "$t/sh/2.d" "$t/sh/3.d" | sort -u | wc -l)" = "$total" ] && [ "$(cat "$t/sh/1.d" "$t/sh/2.d" "$t/sh/3.d" | wc -l)" = "$total" ]'
+# plain arguments: the base name decides, wherever the file lies
+(cd "$t/sh/d" && "$WS_BIN" --no-progress --jsonl --shard 2/3 *.so *.fatbin 2>/dev/null | python3 -c 'import json,sys,os; [print(os.path.basename(json.loads(l)["artifact"]["path"])) for l in sys.stdin]' | sort) >"$t/sh/rel"
+"$WS_BIN" --no-progress --jsonl --shard 2/3 "$t/sh/d/"*.so "$t/sh/d/"*.fatbin 2>/dev/null | python3 -c 'import json,sys,os; [print(os.path.basename(json.loads(l)["artifact"]["path"])) for l in sys.stdin]' | sort >"$t/sh/abs"
+check "--shard on operands: relative and absolute spellings pick the same files" 'cmp -s "$t/sh/rel" "$t/sh/abs" && [ -s "$t/sh/rel" ]'
 "$WS_BIN" --shard 4/3 x >/dev/null 2>&1; rc=$?
 check "--shard 4/3 is a usage error" '[ $rc -eq 2 ]'
 # the output does not depend on --jobs

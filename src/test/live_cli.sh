@@ -31,10 +31,10 @@ has "$tmp/o" "sm_86"
 has "$tmp/o" "runs on      8.0-9.0 (Ampere-Hopper), 12.0-12.1 (Blackwell)"
 has "$tmp/o" "No GPU was named, and none was found here."
 if [ -s "$tmp/e" ]; then bad "bare run without a driver wrote to stderr: $(cat "$tmp/e")"; else ok; fi
-"$WS_BIN" --gpu auto "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 4 "--gpu auto without a driver"
+"$WS_BIN" --gpu auto "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--gpu auto without a driver"
 if [ "$(grep -c 'no CUDA driver' "$tmp/e")" = 1 ]; then ok; else bad "--gpu auto: the no-driver message $(grep -c 'no CUDA driver' "$tmp/e") times on stderr"; fi
 lacks "$tmp/o" "no CUDA driver"
-"$WS_BIN" --gpu auto,sm_120 "$FX/old-only.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 4 "--gpu auto,sm_120 without a driver"
+"$WS_BIN" --gpu auto,sm_120 "$FX/old-only.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--gpu auto,sm_120 without a driver"
 has "$tmp/o" "=> sm_120: will NOT run"
 
 # --- the stand-in driver

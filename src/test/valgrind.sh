@@ -5,6 +5,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 : "${WS_BUILD:=build}"
 : "${WS_BIN:=$PWD/$WS_BUILD/wheelscan}"
+WS_BIN=${WS_BIN_REAL:-$WS_BIN}          # the binary itself, not run-all's json-tap
 pass=0 fail=0
 case "$WS_BUILD" in *san*) echo "valgrind.sh: skipped on the sanitizer build"; echo "0 passed, 0 failed"; exit 0;; esac
 if ! command -v valgrind >/dev/null 2>&1; then
