@@ -31,7 +31,7 @@ LIB_OBJ   := $(LIB_SRC:src/%.c=$(O)/%.o)
 # The core: the model, the rules and every decoder, from bytes in memory to verdicts. It
 # opens no file, prints nothing and starts or locks no thread (src/test/layers.sh checks
 # the objects); sources, the pool, the live check and the writers sit around it.
-CORE      := model compat judge explain fatbin payload ptx cubin cubin_stream inspect decoder \
+CORE      := model compat gpus judge explain fatbin payload ptx cubin cubin_stream inspect decoder \
              elfscan pescan window scan condameta wheelinfo record sha256 util
 CORE_OBJ  := $(CORE:%=$(O)/%.o)
 TEST_SRC  := $(wildcard src/test/test_*.c)

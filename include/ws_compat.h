@@ -1,4 +1,4 @@
-/* ws_compat.h - the compatibility rules (pure: no I/O besides ws_gpus_print):
+/* ws_compat.h - the compatibility rules (pure: no I/O; ws_gpus_print is report_gpus.c's):
  * compat.c (tables, entry and container verdicts), judge.c (roles, roll-ups), explain.c (sentences):
  * target GPUs, driver versions, per-entry / per-container verdicts, explanations
  * and advice. Sources of every rule and table: ../shared/compat-rules.md. */
@@ -48,7 +48,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 /* Parses a comma-separated list into *out (malloc'd, free() it), count in *n. Duplicate
  * CCs are kept once. -1 + err on the first bad item or an empty list. */
 int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, char *err, size_t errlen);
-/* --list-gpus: the table, one line per CC. */
+/* --list-gpus: the table, one line per CC (report_gpus.c). */
 void ws_gpus_print(FILE *f);
 
 /* --driver: a CUDA version ("12.8", "13", "12.4.1") or a driver version ("570.124.06",

@@ -650,33 +650,3 @@ int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, c
 	*n = nv;
 	return 0;
 }
-
-void ws_gpus_print(FILE *f)
-{
-	size_t i = 0, count = ws_gpu_count();
-	fprintf(f, "%-5s %-7s %-13s %s\n", "CC", "SASS", "ARCHITECTURE", "GPUS");
-	while (i < count) {
-		unsigned cc = gpus[i].cc;
-		/* names wrap at 100 columns under the GPUS column */
-		int col = fprintf(f, "%2u.%u  sm_%-4u %-13s ", cc / 10, cc % 10, cc, ws_cc_family(cc));
-		const int indent = col;
-		for (size_t j = i; j < count && gpus[j].cc == cc; j++) {
-			int w = (int)strlen(gpus[j].name) + 2;
-			if (j > i && col + w + 1 > 100) {   /* +1: the comma before a wrap */
-				fprintf(f, ",\n%*s", indent, "");
-				col = indent;
-			} else if (j > i) {
-				col += fprintf(f, ", ");
-			}
-			col += fprintf(f, "%s", gpus[j].name);
-		}
-		if (cc == 110)
-			fputs(" (SASS sm_101 before CUDA 13.0)", f);
-		fputc('\n', f);
-		while (i < count && gpus[i].cc == cc)
-			i++;
-	}
-	fputs("Names match without case, spaces, dashes or the prefixes NVIDIA, GeForce, Tesla, Quadro,"
-	      " Jetson.\nThe table follows NVIDIA's CUDA GPUs page, https://developer.nvidia.com/cuda-gpus; a few\n"
-	      "of its older and newest rows were not re-checked against that page.\n", f);
-}
