@@ -107,8 +107,4 @@ size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, i
  * path alone when where is the artifact itself (or already begins with its path). */
 const char *ws_where(const char *path, const char *where, char *buf, size_t len);
 
-/* JSON string escaping into a buffer. */
-struct ws_buf;
-void ws_json_str(struct ws_buf *b, const char *s);
-
 #endif

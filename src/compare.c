@@ -9,6 +9,7 @@
 #include "ws_compat.h"
 #include "ws_decode.h"
 #include "ws_inputs.h"
+#include "ws_json.h"
 #include "ws_report.h"
 #include "ws_run.h"
 #include "ws_util.h"
@@ -159,21 +160,21 @@ static size_t diff(const struct ws_strpool *a, const struct ws_strpool *b, struc
 	return n;
 }
 
-/* "sm_80 sm_90" (or NULL) -> ["sm_80","sm_90"]: architecture names hold no spaces. */
-static void json_words(struct ws_buf *b, const char *words)
+/* "k": "sm_80 sm_90" (or NULL) -> "k":["sm_80","sm_90"]: architecture names hold no spaces. */
+static void json_words(struct ws_buf *b, const char *k, const char *words)
 {
-	ws_buf_puts(b, "[");
+	ws_json_key(b, k);
+	ws_buf_add(b, "[", 1);
 	for (const char *p = words; p && *p;) {
 		size_t n = strcspn(p, " ");
 		char w[64];
 		snprintf(w, sizeof w, "%.*s", (int)n, p);
-		if (p != words)
-			ws_buf_puts(b, ",");
 		ws_json_str(b, w);
+		ws_buf_add(b, ",", 1);
 		p += n;
 		p += *p == ' ';
 	}
-	ws_buf_puts(b, "]");
+	ws_json_close(b, ']');
 }
 
 int ws_compare_command(const struct ws_config *cfg)
@@ -193,17 +194,16 @@ int ws_compare_command(const struct ws_config *cfg)
 	bool json = cfg->format == WS_FMT_JSON || cfg->format == WS_FMT_JSONL;
 	struct ws_buf out = {0};
 	size_t dropped_archs = 0, dropped_objects = 0;
-	if (json)
-		ws_buf_printf(&out, "{\"schema_version\":%d,\"baseline\":", WS_SCHEMA_VERSION);
 	if (json) {
-		ws_json_str(&out, cfg->baseline);
-		ws_buf_puts(&out, ",\"new\":");
-		ws_json_str(&out, newpath);
-		ws_buf_puts(&out, ",\"objects\":[");
+		ws_buf_add(&out, "{", 1);
+		ws_json_kv_u64(&out, "schema_version", WS_SCHEMA_VERSION);
+		ws_json_kv_str(&out, "baseline", cfg->baseline);
+		ws_json_kv_str(&out, "new", newpath);
+		ws_json_key(&out, "objects");
+		ws_buf_add(&out, "[", 1);
 	} else {
 		ws_buf_printf(&out, "baseline %s\n     new %s\n", cfg->baseline, newpath);
 	}
-	size_t rows = 0;
 	/* objects of the new side, then objects only the old side has */
 	for (int pass = 0; pass < 2; pass++) {
 		const struct side *s = pass ? &old : &neu;
@@ -223,13 +223,14 @@ int ws_compare_command(const struct ws_config *cfg)
 			dropped_archs += ndrop;
 			dropped_objects += !n && oa->n;
 			if (json) {
-				ws_buf_printf(&out, "%s{\"key\":", rows ? "," : "");
-				ws_json_str(&out, key);
-				ws_buf_printf(&out, ",\"state\":\"%s\",\"archs_added\":", state);
-				json_words(&out, add.p);
-				ws_buf_puts(&out, ",\"archs_dropped\":");
-				json_words(&out, drop.p);
-				ws_buf_printf(&out, ",\"kernels_added\":%zu,\"kernels_dropped\":%zu}", nkadd, nkdrop);
+				ws_buf_add(&out, "{", 1);
+				ws_json_kv_str(&out, "key", key);
+				ws_json_kv_str(&out, "state", state);
+				json_words(&out, "archs_added", add.p);
+				json_words(&out, "archs_dropped", drop.p);
+				ws_json_kv_u64(&out, "kernels_added", nkadd);
+				ws_json_kv_u64(&out, "kernels_dropped", nkdrop);
+				ws_json_close(&out, '}');
 			} else if (strcmp(state, "same") != 0 || cfg->verbose) {
 				ws_buf_printf(&out, "  %-8s %s\n", state, key);
 				if (nadd)
@@ -241,7 +242,6 @@ int ws_compare_command(const struct ws_config *cfg)
 				if (cfg->verbose && nkdrop)
 					ws_buf_printf(&out, "           dropped kernels: %s\n", kdrop.p);
 			}
-			rows++;
 			ws_buf_free(&add);
 			ws_buf_free(&drop);
 			ws_buf_free(&kadd);
@@ -249,10 +249,15 @@ int ws_compare_command(const struct ws_config *cfg)
 		}
 	}
 	bool regressed = dropped_archs || dropped_objects;
-	if (json)
-		ws_buf_printf(&out, "],\"dropped_archs\":%zu,\"dropped_objects\":%zu,\"regressed\":%s}\n",
-			      dropped_archs, dropped_objects, regressed ? "true" : "false");
-	else
+	if (json) {
+		ws_json_close(&out, ']');
+		ws_json_kv_u64(&out, "dropped_archs", dropped_archs);
+		ws_json_kv_u64(&out, "dropped_objects", dropped_objects);
+		ws_json_kv_bool(&out, "regressed", regressed);
+		ws_json_close(&out, '}');
+		out.len--;                       /* the document's own trailing comma */
+		ws_buf_puts(&out, "\n");
+	} else
 		ws_buf_printf(&out, "%s: %zu architecture%s dropped, %zu object%s with device code dropped\n",
 			      regressed ? "REGRESSION" : "no regression", dropped_archs, dropped_archs == 1 ? "" : "s",
 			      dropped_objects, dropped_objects == 1 ? "" : "s");

@@ -5,6 +5,7 @@
 
 #include "ws_compare.h"
 #include "ws_compat.h"
+#include "ws_json.h"
 #include "ws_live.h"
 #include "ws_report.h"
 #include "ws_util.h"
@@ -24,30 +25,38 @@ int ws_env_command(const struct ws_config *cfg)
 		return 0;
 	}
 	struct ws_buf b = {0};
-	char v[32];
-	ws_buf_printf(&b, "{\"schema_version\":%d,\"tool\":\"wheelscan %s\",\"driver\":", WS_SCHEMA_VERSION,
-		      WS_VERSION);
-	ws_json_str(&b, l ? ws_cuda_str(ws_live_driver_version(l), v, sizeof v) : NULL);
-	ws_buf_puts(&b, ",\"note\":");
-	ws_json_str(&b, l ? NULL : note);
-	ws_buf_puts(&b, ",\"devices\":[");
+	char v[32], tool[64];
+	snprintf(tool, sizeof tool, "wheelscan %s", WS_VERSION);
+	ws_buf_add(&b, "{", 1);
+	ws_json_kv_u64(&b, "schema_version", WS_SCHEMA_VERSION);
+	ws_json_kv_str(&b, "tool", tool);
+	ws_json_kv_str(&b, "driver", l ? ws_cuda_str(ws_live_driver_version(l), v, sizeof v) : NULL);
+	ws_json_kv_str(&b, "note", l ? NULL : note);
+	ws_json_key(&b, "devices");
+	ws_buf_add(&b, "[", 1);
 	const struct ws_device *dev = NULL;
 	size_t n = l ? ws_live_devices(l, &dev) : 0;
 	for (size_t i = 0; i < n; i++) {
-		ws_buf_printf(&b, "%s{\"index\":%d,\"name\":", i ? "," : "", dev[i].index);
-		ws_json_str(&b, dev[i].name);
-		ws_buf_printf(&b, ",\"cc\":\"%d.%d\",\"memory\":%llu,\"probe_ok\":%s,\"probe\":", dev[i].cc_major,
-			      dev[i].cc_minor, (unsigned long long)dev[i].memory,
-			      dev[i].probe_ran && dev[i].probe == 0 ? "true" : "false");
-		ws_json_str(&b, dev[i].probe_note);
-		ws_buf_puts(&b, "}");
+		char cc[16];
+		snprintf(cc, sizeof cc, "%d.%d", dev[i].cc_major, dev[i].cc_minor);
+		ws_buf_add(&b, "{", 1);
+		ws_buf_printf(&b, "\"index\":%d,", dev[i].index);
+		ws_json_kv_str(&b, "name", dev[i].name);
+		ws_json_kv_str(&b, "cc", cc);
+		ws_json_kv_u64(&b, "memory", dev[i].memory);
+		ws_json_kv_bool(&b, "probe_ok", dev[i].probe_ran && dev[i].probe == 0);
+		ws_json_kv_str(&b, "probe", dev[i].probe_note);
+		ws_json_close(&b, '}');
 	}
-	ws_buf_puts(&b, "],\"env\":{");
-	for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++) {
-		ws_buf_printf(&b, "%s\"%s\":", i ? "," : "", env_vars[i]);
-		ws_json_str(&b, ws_live_user_env(env_vars[i]));
-	}
-	ws_buf_puts(&b, "}}\n");
+	ws_json_close(&b, ']');
+	ws_json_key(&b, "env");
+	ws_buf_add(&b, "{", 1);
+	for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++)
+		ws_json_kv_str(&b, env_vars[i], ws_live_user_env(env_vars[i]));
+	ws_json_close(&b, '}');
+	ws_json_close(&b, '}');
+	b.len--;                                   /* the document's own trailing comma */
+	ws_buf_puts(&b, "\n");
 	if (b.p)
 		fputs(b.p, stdout);
 	ws_buf_free(&b);

@@ -7,65 +7,8 @@
 #include "ws_decode.h"
 #include "ws_live.h"
 #include "ws_report.h"
+#include "ws_json.h"
 #include "ws_util.h"
-
-void ws_json_str(struct ws_buf *b, const char *s)
-{
-	if (!s) {
-		ws_buf_puts(b, "null");
-		return;
-	}
-	ws_buf_add(b, "\"", 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': ws_buf_add(b, "\\\"", 2); break;
-		case '\\': ws_buf_add(b, "\\\\", 2); break;
-		case '\n': ws_buf_add(b, "\\n", 2); break;
-		case '\t': ws_buf_add(b, "\\t", 2); break;
-		case '\r': ws_buf_add(b, "\\r", 2); break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)      /* file names from strangers: keep output ASCII */
-				ws_buf_printf(b, "\\u%04x", *p);
-			else
-				ws_buf_add(b, (const char *)p, 1);
-		}
-	}
-	ws_buf_add(b, "\"", 1);
-}
-
-static void key(struct ws_buf *b, const char *k)
-{
-	ws_json_str(b, k);
-	ws_buf_add(b, ":", 1);
-}
-
-static void kv_str(struct ws_buf *b, const char *k, const char *v)
-{
-	key(b, k);
-	ws_json_str(b, v);
-	ws_buf_add(b, ",", 1);
-}
-
-static void kv_u64(struct ws_buf *b, const char *k, uint64_t v)
-{
-	key(b, k);
-	ws_buf_printf(b, "%llu,", (unsigned long long)v);
-}
-
-static void kv_bool(struct ws_buf *b, const char *k, bool v)
-{
-	key(b, k);
-	ws_buf_puts(b, v ? "true," : "false,");
-}
-
-/* Removes a trailing comma before closing an object or array. */
-static void close_with(struct ws_buf *b, char c)
-{
-	if (b->len && b->p[b->len - 1] == ',')
-		b->len--;
-	ws_buf_add(b, &c, 1);
-	ws_buf_add(b, ",", 1);
-}
 
 /* Without a GPU named or found: "coverage" over every compute capability of the GPU
  * table, and what a GPU newer than all of them gets. */
@@ -73,12 +16,12 @@ static void coverage(struct ws_buf *b, const struct ws_report *r, const enum ws_
 {
 	if (!v || !r->ntargets)
 		return;
-	key(b, "coverage");
+	ws_json_key(b, "coverage");
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t + 1 < r->ntargets; t++)
-		kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
-	close_with(b, '}');
-	kv_str(b, "coverage_newer", ws_verdict_name(v[r->ntargets - 1]));
+		ws_json_kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
+	ws_json_close(b, '}');
+	ws_json_kv_str(b, "coverage_newer", ws_verdict_name(v[r->ntargets - 1]));
 }
 
 static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k, const enum ws_verdict *v)
@@ -90,23 +33,23 @@ static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k,
 			coverage(b, r, v);
 		return;
 	}
-	key(b, k);
+	ws_json_key(b, k);
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t < r->ntargets; t++)
-		kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
-	close_with(b, '}');
+		ws_json_kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
+	ws_json_close(b, '}');
 }
 
 static void roles_json(struct ws_buf *b, const struct ws_report *r, const struct ws_fatbin *f)
 {
-	kv_str(b, "role", ws_role_name(f->role));
+	ws_json_kv_str(b, "role", ws_role_name(f->role));
 	if (!f->roles || !r->ntargets || r->coverage)
 		return;
-	key(b, "roles");
+	ws_json_key(b, "roles");
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t < r->ntargets; t++)
-		kv_str(b, r->targets[t].name, ws_role_name(f->roles[t]));
-	close_with(b, '}');
+		ws_json_kv_str(b, r->targets[t].name, ws_role_name(f->roles[t]));
+	ws_json_close(b, '}');
 }
 
 static void gaps_json(struct ws_buf *b, const struct ws_report *r, const struct ws_object *o, const struct ws_fatbin *f)
@@ -116,20 +59,20 @@ static void gaps_json(struct ws_buf *b, const struct ws_report *r, const struct 
 		any |= f->gaps[t].n != 0;
 	if (!any)
 		return;
-	key(b, "kernel_gaps");
+	ws_json_key(b, "kernel_gaps");
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t < r->ntargets; t++) {
 		if (!f->gaps[t].n)
 			continue;
-		key(b, r->targets[t].name);
+		ws_json_key(b, r->targets[t].name);
 		ws_buf_add(b, "[", 1);
 		for (uint32_t i = 0; i < f->gaps[t].n; i++) {
 			ws_json_str(b, o->kernels.str ? o->kernels.str[f->gaps[t].kernels[i]] : NULL);
 			ws_buf_add(b, ",", 1);
 		}
-		close_with(b, ']');
+		ws_json_close(b, ']');
 	}
-	close_with(b, '}');
+	ws_json_close(b, '}');
 }
 
 /* "judgement": {"sm_120": {"reasons": [...], "why": ..., "advice": ..., counts}} */
@@ -137,35 +80,35 @@ static void judgement_json(struct ws_buf *b, const struct ws_report *r, const st
 {
 	if (!j || !r->ntargets || r->coverage)
 		return;
-	key(b, "judgement");
+	ws_json_key(b, "judgement");
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t < r->ntargets; t++) {
-		key(b, r->targets[t].name);
+		ws_json_key(b, r->targets[t].name);
 		ws_buf_add(b, "{", 1);
-		key(b, "reasons");
+		ws_json_key(b, "reasons");
 		ws_buf_add(b, "[", 1);
 		for (unsigned bit = 0; bit < WS_R_COUNT; bit++)
 			if (j[t].reasons & (1u << bit)) {
 				ws_json_str(b, ws_reason_name(1u << bit));
 				ws_buf_add(b, ",", 1);
 			}
-		close_with(b, ']');
-		kv_str(b, "why", j[t].why);
-		kv_str(b, "advice", j[t].advice);
+		ws_json_close(b, ']');
+		ws_json_kv_str(b, "why", j[t].why);
+		ws_json_kv_str(b, "advice", j[t].advice);
 		if (artifact) {
-			kv_u64(b, "objects", j[t].objects);
-			kv_u64(b, "objects_failing", j[t].objects_failing);
+			ws_json_kv_u64(b, "objects", j[t].objects);
+			ws_json_kv_u64(b, "objects_failing", j[t].objects_failing);
 		}
-		kv_u64(b, "containers_with_kernels", j[t].with_kernels);
-		kv_u64(b, "containers_serving", j[t].serving);
-		kv_u64(b, "containers_other_gpu", j[t].other_gpu);
-		kv_u64(b, "containers_failing", j[t].failing);
-		kv_u64(b, "kernel_gaps", j[t].kernel_gaps);
+		ws_json_kv_u64(b, "containers_with_kernels", j[t].with_kernels);
+		ws_json_kv_u64(b, "containers_serving", j[t].serving);
+		ws_json_kv_u64(b, "containers_other_gpu", j[t].other_gpu);
+		ws_json_kv_u64(b, "containers_failing", j[t].failing);
+		ws_json_kv_u64(b, "kernel_gaps", j[t].kernel_gaps);
 		char v[16];
-		kv_str(b, "build_cuda", j[t].build_cuda ? ws_cuda_str(j[t].build_cuda, v, sizeof v) : NULL);
-		close_with(b, '}');
+		ws_json_kv_str(b, "build_cuda", j[t].build_cuda ? ws_cuda_str(j[t].build_cuda, v, sizeof v) : NULL);
+		ws_json_close(b, '}');
 	}
-	close_with(b, '}');
+	ws_json_close(b, '}');
 }
 
 static void alt_cuda_str(const struct ws_object *o, char *buf, size_t len)
@@ -180,203 +123,203 @@ static void alternatives_json(struct ws_buf *b, const struct ws_report *r, const
 {
 	if (!a->nalts)
 		return;
-	key(b, "alternatives");
+	ws_json_key(b, "alternatives");
 	ws_buf_add(b, "[", 1);
 	for (uint32_t g = 0; g < a->nalts; g++) {
 		const struct ws_altgroup *ag = &a->alts[g];
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "pattern", ag->pattern);
-		kv_str(b, "chosen_by", "cuda-runtime-version");
+		ws_json_kv_str(b, "pattern", ag->pattern);
+		ws_json_kv_str(b, "chosen_by", "cuda-runtime-version");
 		verdicts(b, r, "verdicts", ag->verdicts);
-		key(b, "variants");
+		ws_json_key(b, "variants");
 		ws_buf_add(b, "[", 1);
 		for (uint32_t i = 0; i < ag->n; i++) {
 			const struct ws_object *o = &a->objects[ag->objects[i]];
 			char cv[16];
 			alt_cuda_str(o, cv, sizeof cv);
 			ws_buf_add(b, "{", 1);
-			kv_str(b, "member", o->member);
-			kv_str(b, "cuda", cv);
+			ws_json_kv_str(b, "member", o->member);
+			ws_json_kv_str(b, "cuda", cv);
 			verdicts(b, r, "verdicts", o->verdicts);
-			close_with(b, '}');
+			ws_json_close(b, '}');
 		}
-		close_with(b, ']');
-		close_with(b, '}');
+		ws_json_close(b, ']');
+		ws_json_close(b, '}');
 	}
-	close_with(b, ']');
+	ws_json_close(b, ']');
 }
 
 static void live_results(struct ws_buf *b, const struct ws_report *r, const char *k, const int *v)
 {
 	if (!v || !r->ntargets)
 		return;
-	key(b, k);
+	ws_json_key(b, k);
 	ws_buf_add(b, "{", 1);
 	for (size_t t = 0; t < r->ntargets; t++)
 		if (v[t] != WS_LIVE_NOT_RUN)
-			kv_str(b, r->targets[t].name, v[t] == 0 ? "ok" : ws_curesult_name(v[t]));
-	close_with(b, '}');
+			ws_json_kv_str(b, r->targets[t].name, v[t] == 0 ? "ok" : ws_curesult_name(v[t]));
+	ws_json_close(b, '}');
 }
 
 static void str_list(struct ws_buf *b, const char *k, char *const *v, size_t n)
 {
-	key(b, k);
+	ws_json_key(b, k);
 	ws_buf_add(b, "[", 1);
 	for (size_t i = 0; i < n; i++) {
 		ws_json_str(b, v[i]);
 		ws_buf_add(b, ",", 1);
 	}
-	close_with(b, ']');
+	ws_json_close(b, ']');
 }
 
 static void entry_json(struct ws_buf *b, const struct ws_object *o, const struct ws_entry *e)
 {
 	ws_buf_add(b, "{", 1);
-	kv_str(b, "kind", ws_kind_name(e->kind));
-	kv_str(b, "arch", e->name);
-	kv_str(b, "compression", ws_compression_name(e->compression));
-	kv_u64(b, "size", e->payload_size);
-	kv_u64(b, "uncompressed_size", e->compression != WS_COMP_NONE ? e->uncompressed_size : e->content_size);
-	key(b, "flags");
+	ws_json_kv_str(b, "kind", ws_kind_name(e->kind));
+	ws_json_kv_str(b, "arch", e->name);
+	ws_json_kv_str(b, "compression", ws_compression_name(e->compression));
+	ws_json_kv_u64(b, "size", e->payload_size);
+	ws_json_kv_u64(b, "uncompressed_size", e->compression != WS_COMP_NONE ? e->uncompressed_size : e->content_size);
+	ws_json_key(b, "flags");
 	ws_buf_printf(b, "\"0x%llx\",", (unsigned long long)e->flags);
 	char v[32];
 	if (e->kind == WS_KIND_PTX) {
 		unsigned ma, mi;
 		ws_entry_isa(e, &ma, &mi);
 		snprintf(v, sizeof v, "%u.%u", ma, mi);
-		kv_str(b, "ptx_isa", v);
+		ws_json_kv_str(b, "ptx_isa", v);
 		if (e->ptx_target[0])
-			kv_str(b, "ptx_target", e->ptx_target);
+			ws_json_kv_str(b, "ptx_target", e->ptx_target);
 	} else {
 		snprintf(v, sizeof v, "%u.%u", e->fmt_major, e->fmt_minor);
-		kv_str(b, "code_version", v);
+		ws_json_kv_str(b, "code_version", v);
 	}
 	if (e->elf_sm)
-		kv_u64(b, "elf_sm", e->elf_sm);
+		ws_json_kv_u64(b, "elf_sm", e->elf_sm);
 	if (e->toolkit) {
 		snprintf(v, sizeof v, "%u.%u", e->toolkit / 10, e->toolkit % 10);
-		kv_str(b, "toolkit", v);
+		ws_json_kv_str(b, "toolkit", v);
 	}
 	if (e->producer)
-		kv_str(b, "producer", e->producer);
+		ws_json_kv_str(b, "producer", e->producer);
 	if (e->tool_options)
-		kv_str(b, "tool_options", e->tool_options);
+		ws_json_kv_str(b, "tool_options", e->tool_options);
 	if (e->options)
-		kv_str(b, "options", e->options);
+		ws_json_kv_str(b, "options", e->options);
 	if (e->identifier)
-		kv_str(b, "identifier", e->identifier);
+		ws_json_kv_str(b, "identifier", e->identifier);
 	if (e->kind == WS_KIND_SASS)
-		kv_bool(b, "relocatable", e->relocatable);
-	kv_bool(b, "debug", e->debug);
-	kv_bool(b, "opaque", e->opaque);
-	key(b, "kernels");
+		ws_json_kv_bool(b, "relocatable", e->relocatable);
+	ws_json_kv_bool(b, "debug", e->debug);
+	ws_json_kv_bool(b, "opaque", e->opaque);
+	ws_json_key(b, "kernels");
 	if (e->kernels_known) {
 		ws_buf_add(b, "[", 1);
 		for (uint32_t k = 0; k < e->nkernels; k++) {
 			ws_json_str(b, o->kernels.str[e->kernels[k]]);
 			ws_buf_add(b, ",", 1);
 		}
-		close_with(b, ']');
+		ws_json_close(b, ']');
 	} else {
 		ws_buf_puts(b, "null,");
 	}
 	if (e->error)
-		kv_str(b, "error", e->error);
-	close_with(b, '}');
+		ws_json_kv_str(b, "error", e->error);
+	ws_json_close(b, '}');
 }
 
 static void artifact_json(struct ws_buf *b, const struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
 	ws_buf_add(b, "{", 1);
-	kv_str(b, "path", a->path);
-	kv_str(b, "type", a->type);
-	kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
+	ws_json_kv_str(b, "path", a->path);
+	ws_json_kv_str(b, "type", a->type);
+	ws_json_kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
 	if (a->size_unknown)
-		kv_str(b, "size", NULL);
+		ws_json_kv_str(b, "size", NULL);
 	else
-		kv_u64(b, "size", a->size);
+		ws_json_kv_u64(b, "size", a->size);
 	if (a->origin)
-		kv_str(b, "origin", a->origin);
+		ws_json_kv_str(b, "origin", a->origin);
 	if (a->wheel && !strcmp(a->type, "installed")) {
 		const struct ws_wheel_info *w = a->wheel;
-		key(b, "distribution");
+		ws_json_key(b, "distribution");
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "name", w->meta_name);
-		kv_str(b, "version", w->meta_version);
-		key(b, "requires_cuda");
+		ws_json_kv_str(b, "name", w->meta_name);
+		ws_json_kv_str(b, "version", w->meta_version);
+		ws_json_key(b, "requires_cuda");
 		if (w->requires_cuda_major)
 			ws_buf_printf(b, "%d,", w->requires_cuda_major);
 		else
 			ws_buf_puts(b, "null,");
-		kv_str(b, "requires_torch", w->requires_torch);
-		close_with(b, '}');
+		ws_json_kv_str(b, "requires_torch", w->requires_torch);
+		ws_json_close(b, '}');
 	} else if (a->wheel) {
 		const struct ws_wheel_info *w = a->wheel;
-		key(b, "wheel");
+		ws_json_key(b, "wheel");
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "name", w->meta_name ? w->meta_name : w->name);
-		kv_str(b, "version", w->meta_version ? w->meta_version : w->version);
-		kv_str(b, "local", w->local);
-		kv_str(b, "python_tag", w->python_tag);
-		kv_str(b, "abi_tag", w->abi_tag);
-		kv_str(b, "platform_tag", w->platform_tag);
-		key(b, "requires_cuda");
+		ws_json_kv_str(b, "name", w->meta_name ? w->meta_name : w->name);
+		ws_json_kv_str(b, "version", w->meta_version ? w->meta_version : w->version);
+		ws_json_kv_str(b, "local", w->local);
+		ws_json_kv_str(b, "python_tag", w->python_tag);
+		ws_json_kv_str(b, "abi_tag", w->abi_tag);
+		ws_json_kv_str(b, "platform_tag", w->platform_tag);
+		ws_json_key(b, "requires_cuda");
 		if (w->requires_cuda_major)
 			ws_buf_printf(b, "%d,", w->requires_cuda_major);
 		else
 			ws_buf_puts(b, "null,");
-		kv_str(b, "generator", w->generator);
-		close_with(b, '}');
+		ws_json_kv_str(b, "generator", w->generator);
+		ws_json_close(b, '}');
 	}
 	if (a->record.checked) {
-		key(b, "record");
+		ws_json_key(b, "record");
 		ws_buf_add(b, "{", 1);
-		kv_bool(b, "ok", a->record.ok);
+		ws_json_kv_bool(b, "ok", a->record.ok);
 		str_list(b, "mismatched", a->record.mismatched, a->record.nmismatched);
 		str_list(b, "missing", a->record.missing, a->record.nmissing);
 		str_list(b, "unlisted", a->record.unlisted, a->record.nunlisted);
-		close_with(b, '}');
+		ws_json_close(b, '}');
 	}
 	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip")))
-		kv_u64(b, "members_scanned", a->members_scanned);
+		ws_json_kv_u64(b, "members_scanned", a->members_scanned);
 	if (a->type && (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")))
-		kv_u64(b, "files_scanned", a->members_scanned);
+		ws_json_kv_u64(b, "files_scanned", a->members_scanned);
 	if (!ws_artifact_unread(a)) {                /* not judged: no verdict to claim */
 		verdicts(b, r, "verdicts", a->verdicts);
 		judgement_json(b, r, a->judged, true);
 	}
 	alternatives_json(b, r, a);
-	key(b, "objects");
+	ws_json_key(b, "objects");
 	ws_buf_add(b, "[", 1);
 	for (uint32_t i = 0; i < a->nobjects; i++) {
 		const struct ws_object *o = &a->objects[i];
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "member", o->member);
-		kv_str(b, "type", o->type);
-		kv_u64(b, "size", o->size);
-		kv_u64(b, "kernels", o->kernels.n);
+		ws_json_kv_str(b, "member", o->member);
+		ws_json_kv_str(b, "type", o->type);
+		ws_json_kv_u64(b, "size", o->size);
+		ws_json_kv_u64(b, "kernels", o->kernels.n);
 		verdicts(b, r, "verdicts", o->verdicts);
 		judgement_json(b, r, o->judged, false);
 		if (o->alt_group) {
 			char cv[16];
 			alt_cuda_str(o, cv, sizeof cv);
-			key(b, "alternative");
+			ws_json_key(b, "alternative");
 			ws_buf_add(b, "{", 1);
-			kv_str(b, "pattern", a->alts[o->alt_group - 1].pattern);
-			kv_str(b, "cuda", cv);
-			close_with(b, '}');
+			ws_json_kv_str(b, "pattern", a->alts[o->alt_group - 1].pattern);
+			ws_json_kv_str(b, "cuda", cv);
+			ws_json_close(b, '}');
 		}
-		key(b, "fatbins");
+		ws_json_key(b, "fatbins");
 		ws_buf_add(b, "[", 1);
 		for (uint32_t k = 0; k < o->nfatbins; k++) {
 			const struct ws_fatbin *f = &o->fatbins[k];
 			ws_buf_add(b, "{", 1);
-			kv_str(b, "section", f->section[0] ? f->section : NULL);
-			kv_u64(b, "offset", f->offset);
-			kv_u64(b, "size", f->size);
-			kv_bool(b, "relocatable", f->relocatable);
-			kv_u64(b, "kernels", f->nkernels == UINT32_MAX ? 0 : f->nkernels);
+			ws_json_kv_str(b, "section", f->section[0] ? f->section : NULL);
+			ws_json_kv_u64(b, "offset", f->offset);
+			ws_json_kv_u64(b, "size", f->size);
+			ws_json_kv_bool(b, "relocatable", f->relocatable);
+			ws_json_kv_u64(b, "kernels", f->nkernels == UINT32_MAX ? 0 : f->nkernels);
 			roles_json(b, r, f);
 			if (!r->coverage)
 				verdicts(b, r, "verdicts", f->verdicts);
@@ -384,83 +327,83 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			live_results(b, r, "live", f->live);
 			live_results(b, r, "live_nojit", f->live_nojit);
 			if (f->error)
-				kv_str(b, "error", f->error);
-			key(b, "entries");
+				ws_json_kv_str(b, "error", f->error);
+			ws_json_key(b, "entries");
 			ws_buf_add(b, "[", 1);
 			for (uint32_t e = 0; e < f->nentries; e++)
 				entry_json(b, o, &f->entries[e]);
-			close_with(b, ']');
-			close_with(b, '}');
+			ws_json_close(b, ']');
+			ws_json_close(b, '}');
 		}
-		close_with(b, ']');
-		close_with(b, '}');
+		ws_json_close(b, ']');
+		ws_json_close(b, '}');
 	}
-	close_with(b, ']');
-	key(b, "findings");
+	ws_json_close(b, ']');
+	ws_json_key(b, "findings");
 	ws_buf_add(b, "[", 1);
 	for (size_t i = 0; i < res->findings.n; i++) {
 		const struct ws_finding *f = &res->findings.v[i];
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "check", f->check);
-		kv_str(b, "where", f->where);
-		kv_str(b, "what", f->what);
-		close_with(b, '}');
+		ws_json_kv_str(b, "check", f->check);
+		ws_json_kv_str(b, "where", f->where);
+		ws_json_kv_str(b, "what", f->what);
+		ws_json_close(b, '}');
 	}
-	close_with(b, ']');
-	key(b, "errors");
+	ws_json_close(b, ']');
+	ws_json_key(b, "errors");
 	ws_buf_add(b, "[", 1);
 	for (uint32_t i = 0; i < a->nerrors; i++) {
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "where", a->errors[i].where);
-		kv_str(b, "code", ws_errcode_name(a->errors[i].code));
-		kv_str(b, "message", a->errors[i].message);
-		close_with(b, '}');
+		ws_json_kv_str(b, "where", a->errors[i].where);
+		ws_json_kv_str(b, "code", ws_errcode_name(a->errors[i].code));
+		ws_json_kv_str(b, "message", a->errors[i].message);
+		ws_json_close(b, '}');
 	}
-	close_with(b, ']');
-	close_with(b, '}');
+	ws_json_close(b, ']');
+	ws_json_close(b, '}');
 	b->len--;                                    /* no comma after the artifact itself */
 	b->p[b->len] = '\0';
 }
 
 static void header_json(struct ws_buf *b, const struct ws_report *r)
 {
-	kv_u64(b, "schema_version", WS_SCHEMA_VERSION);
-	kv_str(b, "tool", "wheelscan " WS_VERSION);
-	key(b, "targets");
+	ws_json_kv_u64(b, "schema_version", WS_SCHEMA_VERSION);
+	ws_json_kv_str(b, "tool", "wheelscan " WS_VERSION);
+	ws_json_key(b, "targets");
 	ws_buf_add(b, "[", 1);
 	for (size_t t = 0; !r->coverage && t < r->ntargets; t++) {
 		ws_buf_add(b, "{", 1);
-		kv_str(b, "name", r->targets[t].name);
+		ws_json_kv_str(b, "name", r->targets[t].name);
 		char cc[16];
 		snprintf(cc, sizeof cc, "%u.%u", r->targets[t].cc / 10, r->targets[t].cc % 10);
-		kv_str(b, "cc", cc);
-		kv_str(b, "label", r->targets[t].label[0] ? r->targets[t].label : NULL);
-		close_with(b, '}');
+		ws_json_kv_str(b, "cc", cc);
+		ws_json_kv_str(b, "label", r->targets[t].label[0] ? r->targets[t].label : NULL);
+		ws_json_close(b, '}');
 	}
-	close_with(b, ']');
+	ws_json_close(b, ']');
 	char v[32];
-	kv_str(b, "driver", r->driver_cuda ? ws_cuda_str(r->driver_cuda, v, sizeof v) : NULL);
-	kv_bool(b, "driver_assumed", r->driver_cuda == 0);
+	ws_json_kv_str(b, "driver", r->driver_cuda ? ws_cuda_str(r->driver_cuda, v, sizeof v) : NULL);
+	ws_json_kv_bool(b, "driver_assumed", r->driver_cuda == 0);
 	if (r->live) {
-		kv_str(b, "live_note", r->live->note);
-		key(b, "devices");
+		ws_json_kv_str(b, "live_note", r->live->note);
+		ws_json_key(b, "devices");
 		ws_buf_add(b, "[", 1);
 		for (size_t d = 0; d < r->live->ndevices; d++) {
 			const struct ws_device *dv = &r->live->devices[d];
 			ws_buf_add(b, "{", 1);
-			kv_u64(b, "index", (uint64_t)dv->index);
-			kv_str(b, "name", dv->name);
+			ws_json_kv_u64(b, "index", (uint64_t)dv->index);
+			ws_json_kv_str(b, "name", dv->name);
 			char cc[16];
 			snprintf(cc, sizeof cc, "%d.%d", dv->cc_major, dv->cc_minor);
-			kv_str(b, "cc", cc);
-			kv_u64(b, "memory", dv->memory);
+			ws_json_kv_str(b, "cc", cc);
+			ws_json_kv_u64(b, "memory", dv->memory);
 			if (dv->probe_ran) {
-				kv_bool(b, "probe_ok", dv->probe == 0);
-				kv_str(b, "probe", dv->probe_note);
+				ws_json_kv_bool(b, "probe_ok", dv->probe == 0);
+				ws_json_kv_str(b, "probe", dv->probe_note);
 			}
-			close_with(b, '}');
+			ws_json_close(b, '}');
 		}
-		close_with(b, ']');
+		ws_json_close(b, ']');
 	}
 }
 
@@ -469,7 +412,7 @@ void ws_json_begin(struct ws_report *r)
 	struct ws_buf b = {0};
 	ws_buf_add(&b, "{", 1);
 	header_json(&b, r);
-	key(&b, "artifacts");
+	ws_json_key(&b, "artifacts");
 	ws_buf_add(&b, "[\n", 2);
 	if (b.p)
 		fputs(b.p, r->out);
@@ -483,7 +426,7 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res)
 		/* Each line stands alone: it carries the run's header fields too. */
 		ws_buf_add(&b, "{", 1);
 		header_json(&b, r);
-		key(&b, "artifact");
+		ws_json_key(&b, "artifact");
 	} else if (r->nartifacts) {
 		ws_buf_add(&b, ",\n", 2);
 	}
@@ -502,7 +445,7 @@ void ws_json_end(struct ws_report *r)
 {
 	struct ws_buf b = {0};
 	ws_buf_puts(&b, "],");
-	key(&b, "skipped");
+	ws_json_key(&b, "skipped");
 	ws_buf_add(&b, "[", 1);
 	for (size_t i = 0; i < r->nskipped; i++) {
 		/* "path: reason", split at the last ": " */
@@ -511,23 +454,23 @@ void ws_json_end(struct ws_report *r)
 			sep = q;
 		char *path = sep ? ws_strndup(s, (size_t)(sep - s)) : NULL;
 		ws_buf_add(&b, "{", 1);
-		kv_str(&b, "path", path ? path : s);
-		kv_str(&b, "reason", sep ? sep + 2 : "");
-		close_with(&b, '}');
+		ws_json_kv_str(&b, "path", path ? path : s);
+		ws_json_kv_str(&b, "reason", sep ? sep + 2 : "");
+		ws_json_close(&b, '}');
 		free(path);
 	}
-	close_with(&b, ']');
-	key(&b, "live_mismatches");
+	ws_json_close(&b, ']');
+	ws_json_key(&b, "live_mismatches");
 	ws_buf_add(&b, "[", 1);
 	for (size_t i = 0; i < r->mismatches.n; i++) {
 		const struct ws_finding *f = &r->mismatches.v[i];
 		ws_buf_add(&b, "{", 1);
-		kv_str(&b, "path", f->check);         /* the artifact's path rides in .check */
-		kv_str(&b, "where", f->where);
-		kv_str(&b, "what", f->what);
-		close_with(&b, '}');
+		ws_json_kv_str(&b, "path", f->check);         /* the artifact's path rides in .check */
+		ws_json_kv_str(&b, "where", f->where);
+		ws_json_kv_str(&b, "what", f->what);
+		ws_json_close(&b, '}');
 	}
-	close_with(&b, ']');
+	ws_json_close(&b, ']');
 	b.len--;
 	ws_buf_puts(&b, "}\n");
 	if (b.p)

@@ -1,0 +1,20 @@
+/* ws_json.h - the one JSON writer (json.c). Members are written "key":value, each with a
+ * trailing comma; ws_json_close removes the last comma, closes with c and adds its own. */
+#ifndef WS_JSON_H
+#define WS_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ws_util.h"
+
+/* s as a JSON string (ASCII, escaped), or null when s is NULL. */
+void ws_json_str(struct ws_buf *b, const char *s);
+void ws_json_key(struct ws_buf *b, const char *k);
+void ws_json_kv_str(struct ws_buf *b, const char *k, const char *v);
+void ws_json_kv_u64(struct ws_buf *b, const char *k, uint64_t v);
+void ws_json_kv_bool(struct ws_buf *b, const char *k, bool v);
+/* Ends an object (c '}') or array (c ']') opened with ws_buf_add(b, "{", 1). */
+void ws_json_close(struct ws_buf *b, char c);
+
+#endif
