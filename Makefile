@@ -94,7 +94,7 @@ test: deps
 tsan:
 	@command -v clang >/dev/null || { echo "tsan: clang is missing (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
 	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
-	WS_TSAN_BUILD=build-tsan sh src/test/tsan.sh
+	WS_TSAN_BUILD=build-tsan sh src/test/tsan-scan
 
 # make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_NN_x86_64.whl, the binary with its
 # non-system shared libraries, for `pip install` / `pipx install` (needs patchelf).
