@@ -52,6 +52,11 @@ void ws_group_wait(struct ws_pool *p, struct ws_group *g);
  * returns true when g is done. */
 bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms);
 
+/* Runs one queued task of a subgroup of g (not of g itself), if there is one: a thread
+ * that must wait for something else (a read-ahead block) does useful work meanwhile
+ * without taking on a whole sibling task. Returns true when it ran one. */
+bool ws_pool_run_one(struct ws_pool *p, struct ws_group *g);
+
 /* Bytes held by queued tasks (payload copies), bounded for the whole pool so that memory
  * does not grow with the number of threads or inputs: reserve returns false when n more
  * would pass the budget, and the caller then does the work in place. */

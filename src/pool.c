@@ -47,13 +47,13 @@ static bool within(const struct ws_group *g, const struct ws_group *top)
 }
 
 /* The queued task to run next: the deepest, oldest first; only tasks of top (and its
- * subgroups) when top is given. -1 when there is none. */
-static long pick(const struct ws_pool *p, const struct ws_group *top)
+ * subgroups) when top is given, and only of its subgroups when below. -1 when none. */
+static long pick(const struct ws_pool *p, const struct ws_group *top, bool below)
 {
 	long best = -1;
 	for (size_t i = 0; i < p->nq; i++) {
 		const struct task *t = &p->q[i];
-		if (top && !within(t->g, top))
+		if (top && (!within(t->g, top) || (below && t->g == top)))
 			continue;
 		if (best < 0 || t->g->depth > p->q[best].g->depth ||
 		    (t->g->depth == p->q[best].g->depth && t->seq < p->q[best].seq))
@@ -80,7 +80,7 @@ static void *worker(void *arg)
 	struct ws_pool *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		long i = pick(p, NULL);
+		long i = pick(p, NULL, false);
 		if (i >= 0)
 			run_queued(p, i);
 		else if (p->stop)
@@ -179,7 +179,7 @@ bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms)
 	}
 	pthread_mutex_lock(&p->mu);
 	while (g->pending) {
-		long i = pick(p, g);
+		long i = pick(p, g, false);
 		if (i >= 0)
 			run_queued(p, i);
 		else if (ms < 0)
@@ -195,6 +195,18 @@ bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms)
 void ws_group_wait(struct ws_pool *p, struct ws_group *g)
 {
 	ws_group_wait_ms(p, g, -1);
+}
+
+bool ws_pool_run_one(struct ws_pool *p, struct ws_group *g)
+{
+	if (p->nth == 0)
+		return false;
+	pthread_mutex_lock(&p->mu);
+	long i = pick(p, g, true);
+	if (i >= 0)
+		run_queued(p, i);
+	pthread_mutex_unlock(&p->mu);
+	return i >= 0;
 }
 
 bool ws_pool_reserve(struct ws_pool *p, uint64_t n)

@@ -80,6 +80,7 @@ void ws_zbuf_fini(struct ws_zbuf *b)
 struct ws_readahead {
 	struct ws_pool *pool;
 	struct ws_group g;           /* the fill task, at most one queued or running */
+	struct ws_group *help;       /* whose subgroups' tasks the reader runs while it waits */
 	pthread_mutex_t mu, zmu;
 	pthread_cond_t cv;
 	struct ws_mstream *m;
@@ -299,6 +300,7 @@ void ws_mstream_readahead(struct ws_mstream *m, bool defer_hash, struct ws_pool 
 		p->slot[i] = mem + (size_t)i * OUT_BUF;
 	p->m = m;
 	p->pool = pool;
+	p->help = parent;
 	ws_group_init(&p->g, parent);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_mutex_init(&p->zmu, NULL);
@@ -343,7 +345,13 @@ bool ws_mstream_next_block(struct ws_mstream *m)
 	pipe_kick(p);
 	while (p->head == p->tail && !p->done) {
 		if (p->running) {
-			pthread_cond_wait(&p->cv, &p->mu);
+			/* the block is being inflated elsewhere: decode a payload meanwhile, and
+			 * sleep only when there is none */
+			pthread_mutex_unlock(&p->mu);
+			bool ran = p->help && ws_pool_run_one(p->pool, p->help);
+			pthread_mutex_lock(&p->mu);
+			if (!ran && p->head == p->tail && p->running)
+				pthread_cond_wait(&p->cv, &p->mu);
 		} else {
 			/* queued and not taken yet: run it here rather than wait for a thread */
 			pthread_mutex_unlock(&p->mu);

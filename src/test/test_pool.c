@@ -142,8 +142,32 @@ static void test_wait_ms(void)
 	ws_pool_free(pool);
 }
 
+/* run_one takes a task of a subgroup, never one of the group itself (a sibling member
+ * would be a whole file's worth of work for a thread that only waits for a block). */
+static void test_run_one(void)
+{
+	pool = ws_pool_new(2);
+	struct ws_group top, sub;
+	ws_group_init(&top, NULL);
+	ws_group_init(&sub, &top);
+	atomic_int a = 0, b = 0;
+	struct leaf slow = {&a, 200000}, own = {&a, 0}, child = {&b, 0};
+	ws_pool_add(pool, &top, leaf_run, &slow);   /* keeps the one thread busy */
+	usleep(20000);
+	ws_pool_add(pool, &top, leaf_run, &own);
+	ws_pool_add(pool, &sub, leaf_run, &child);
+	bool ran = ws_pool_run_one(pool, &top);
+	CHECK(ran && atomic_load(&b) == 1, "the subgroup's task ran here");
+	CHECK(!ws_pool_run_one(pool, &top), "the group's own task is not taken");
+	ws_group_wait(pool, &sub);
+	ws_group_wait(pool, &top);
+	CHECK_EQ_INT(atomic_load(&a) + atomic_load(&b), 3);
+	ws_pool_free(pool);
+}
+
 int main(void)
 {
+	test_run_one();
 	test_nested(1);
 	test_nested(2);
 	test_nested(3);
