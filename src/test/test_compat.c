@@ -74,6 +74,13 @@ static const struct {
 	{"§3 compute_100f on 10.3 (assumption, ptxas 13.0 agrees)", PTX, 100, 'f', 88, 103, 0, WS_V_JIT},
 	{"§3 compute_100f not on 12.0", PTX, 100, 'f', 88, 120, 0, WS_V_NO_IMAGE},
 	{"§3 compute_120f on 12.1", PTX, 120, 'f', 88, 121, 0, WS_V_JIT},
+	/* the family is one major: ptxas 13.0 refuses compute_100f for sm_90, sm_110 and sm_120 */
+	{"§3 compute_100f on 10.0", PTX, 100, 'f', 88, 100, 0, WS_V_JIT},
+	{"§3 compute_100f not on 11.0 (Thor is another family)", PTX, 100, 'f', 88, 110, 0, WS_V_NO_IMAGE},
+	{"§3 compute_100f not on 9.0", PTX, 100, 'f', 88, 90, 0, WS_V_NO_IMAGE},
+	{"§3 compute_103f not on 10.0 (minor below)", PTX, 103, 'f', 88, 100, 0, WS_V_NO_IMAGE},
+	{"§3 compute_110f on 11.0", PTX, 110, 'f', 90, 110, 0, WS_V_JIT},
+	{"§3 compute_120f not on 10.3", PTX, 120, 'f', 88, 103, 0, WS_V_NO_IMAGE},
 	{"§4 PTX ISA 9.0 needs CUDA 13.0: driver 12.8 too old", PTX, 90, 0, 90, 120, 12080, WS_V_PTX_TOO_NEW},
 	{"§4 PTX ISA 9.0 with a 13.0 driver", PTX, 90, 0, 90, 120, 13000, WS_V_JIT},
 	{"§4 PTX ISA 8.4 with a 12.4 driver", PTX, 90, 0, 84, 90, 12040, WS_V_JIT},
