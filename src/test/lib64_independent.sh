@@ -13,11 +13,13 @@ fi
 cache=${TMPDIR:-/tmp}/wheelscan-independent-cache
 mkdir -p "$cache"
 pass=0 fail=0
+# wheelscan's output is per run (the cache directory is shared by concurrent runs)
+wsj=$(mktemp); trap 'rm -f "$wsj"' EXIT
 for f in $(find "$lib/" -maxdepth 1 -type f -name '*.so*' | sort); do
 	key=$cache/$(basename "$f")-$(stat -c '%s-%Y' "$f").json
-	[ -s "$key" ] || python3 scripts/fatbin-dump.py --ws-json "$f" >"$key.tmp" 2>/dev/null && mv "$key.tmp" "$key" 2>/dev/null
-	"$WS_BIN" --json --no-progress "$f" >"$cache/ws.json" 2>/dev/null
-	if python3 - "$key" "$cache/ws.json" <<'PY'
+	[ -s "$key" ] || python3 scripts/fatbin-dump.py --ws-json "$f" >"$key.$$" 2>/dev/null && mv "$key.$$" "$key" 2>/dev/null
+	"$WS_BIN" --json --no-progress "$f" >"$wsj" 2>/dev/null
+	if python3 - "$key" "$wsj" <<'PY'
 import json, sys
 def containers(path):
     d = json.load(open(path))
@@ -41,6 +43,5 @@ PY
 	then pass=$((pass + 1)); echo "ok   $(basename "$f")"
 	else fail=$((fail + 1)); echo "FAIL $(basename "$f")"; fi
 done
-rm -f "$cache/ws.json"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
