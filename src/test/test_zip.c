@@ -501,6 +501,49 @@ static void test_good_wheel(void)
 	free_parts(&w, &wp);
 }
 
+/* RECORD itself edited (the tamper tests change a member instead): a digest that differs
+ * from the member's in its first or only in its last character is a mismatch, and the
+ * untouched row still matches. */
+static void test_record_digest_edit(void)
+{
+	const char *py = "print('hello')\n", *other = "x = 2\n";
+	for (int where = 0; where < 2; where++) {
+		static char rec[4096];
+		struct zw w;
+		memset(&w, 0, sizeof w);
+		rec[0] = '\0';
+		zw_str(&w, "demo/__init__.py", py, true);
+		record_row(rec, sizeof rec, "demo/__init__.py", py, strlen(py));
+		char *d = strstr(rec, "sha256=") + 7, *end = strchr(d, ',');
+		char *c = where ? end - 1 : d;
+		*c = *c == 'A' ? 'B' : 'A';
+		zw_str(&w, "demo/other.py", other, true);
+		record_row(rec, sizeof rec, "demo/other.py", other, strlen(other));
+		zw_str(&w, "demo-1.0+cu124.dist-info/METADATA", METADATA, true);
+		record_row(rec, sizeof rec, "demo-1.0+cu124.dist-info/METADATA", METADATA, strlen(METADATA));
+		zw_str(&w, "demo-1.0+cu124.dist-info/WHEEL", WHEELF, false);
+		record_row(rec, sizeof rec, "demo-1.0+cu124.dist-info/WHEEL", WHEELF, strlen(WHEELF));
+		strcat(rec, "demo-1.0+cu124.dist-info/RECORD,,\n");
+		zw_str(&w, "demo-1.0+cu124.dist-info/RECORD", rec, true);
+		zw_finish(&w);
+		struct dbl dd;
+		struct ws_zip_opts o;
+		ws_zip_opts_default(&o);
+		o.scan_member = dbl_scan;
+		o.scan_member_ctx = &dd;
+		init_dbl(&dd, 100000);
+		struct ws_artifact *a = new_art("t.whl");
+		CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
+		CHECK(a->record.checked && !a->record.ok, "edited digest (%s character) accepted", where ? "last" : "first");
+		CHECK_EQ_INT(a->record.nmismatched, 1);
+		if (a->record.nmismatched)
+			CHECK_EQ_STR(a->record.mismatched[0], "demo/__init__.py");
+		CHECK(has_error(a, "RECORD hash mismatch for 'demo/__init__.py'"), "is false");
+		ws_artifact_free(a);
+		free(w.p);
+	}
+}
+
 static void test_record_problems(void)
 {
 	struct zw w;
@@ -809,6 +852,7 @@ int main(void)
 	test_digest();
 	test_good_wheel();
 	test_record_problems();
+	test_record_digest_edit();
 	test_corrupt();
 	test_bomb();
 	test_real_scanner();

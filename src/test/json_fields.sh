@@ -1,0 +1,32 @@
+#!/bin/sh
+# json_fields.sh - JSON fields whose source is ambiguous in the fixtures: a PTX entry whose
+# header version (offsets 24/26 of the entry header) disagrees with the text's .version line.
+# The .version line is what the driver's JIT reads (compat-rules.md §4), so ptx_isa, the
+# needed driver and the verdict must follow it, not the header copy.
+set -u
+cd "$(dirname "$0")/../.."
+pass=0 fail=0
+check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+# ptx-only-80.fatbin: one zstd PTX entry at offset 16, ".version 9.0"; its header says 9.0
+# too. Rewrite the header copy to 7.0.
+python3 - testdata/fixtures/ptx-only-80.fatbin "$t/hdr70.fatbin" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert struct.unpack_from("<IHH", b, 0)[0] == 0xBA55ED50 and struct.unpack_from("<H", b, 16)[0] == 1
+assert struct.unpack_from("<HH", b, 16 + 24) == (0, 9), struct.unpack_from("<HH", b, 16 + 24)
+struct.pack_into("<HH", b, 16 + 24, 0, 7)
+open(sys.argv[2], "wb").write(b)
+PY
+field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["artifacts"][0]["objects"][0]["fatbins"][0]["entries"][0]; print(e.get(sys.argv[2]))' "$t/j" "$1"; }
+"$WS_BIN" --json --no-progress --gpu sm_90 "$t/hdr70.fatbin" >"$t/j" 2>"$t/err"; rc=$?
+check "header 7.0, text 9.0: exit 0 ($rc)" '[ $rc -eq 0 ]'
+isa=$(field ptx_isa)
+check "ptx_isa is the .version line ($isa)" '[ "$isa" = 9.0 ]'
+check "the why names the text's ISA" 'grep -q "needs a driver for CUDA >= 13.0 (PTX ISA 9.0)" "$t/j"'
+# a 12.8 driver cannot JIT ISA 9.0 (needs 13.0); with the header's 7.0 it could
+"$WS_BIN" --json --no-progress --gpu sm_90 --driver 12.8 "$t/hdr70.fatbin" >"$t/j" 2>"$t/err"; rc=$?
+v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts"][0]["verdicts"]["sm_90"])' "$t/j")
+check "driver 12.8: ptx-too-new from the .version line ($v, exit $rc)" '[ "$v" = ptx-too-new ] && [ $rc -eq 1 ]'
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
