@@ -23,5 +23,12 @@ err=$("$WS_BIN" --gpu rtx5900 x 2>&1); rc=$?
 [ $rc -eq 2 ] && ok || bad "unknown GPU: exit $rc"
 printf '%s' "$err" | grep -q "did you mean 'GeForce RTX 5090'" && ok || bad "unknown GPU suggestion: $err"
 "$WS_BIN" --list-gpus | grep -q 'RTX 5090' && ok || bad "--list-gpus lacks RTX 5090"
+# --gpu with names as nvidia-smi prints them, alone and beside auto: the list is copied
+# correctly whatever the length (a long last name once read past the end of the copy)
+for g in 'NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition' 'auto,NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition' \
+	 'NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition,auto' 'H100,NVIDIA GeForce RTX 4090 Laptop GPU'; do
+	out=$(WHEELSCAN_LIBCUDA=/nonexistent "$WS_BIN" --no-progress --json --gpu "$g" testdata/fixtures/sm_90.cubin 2>&1)
+	printf '%s' "$out" | grep -q '"targets":\[{"name":"sm_\(120\|90\)"' && ok || bad "--gpu '$g': $(printf '%s' "$out" | head -c 300)"
+done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
