@@ -78,6 +78,14 @@ test: check
 check: wheelscan $(TEST_BIN)
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan src/test/run-all
 
+# The programs `make check` runs, built without running them (scripts/mutate builds first so
+# that a mutant that does not compile is told apart from one a test catches).
+tests-built: wheelscan $(TEST_BIN)
+
+# make mutate: every mutation in scripts/mutations.txt against `make check` (slow; not in make test)
+mutate:
+	scripts/mutate
+
 install: wheelscan
 	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
 	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
@@ -94,4 +102,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-fuzz wheelscan
 
-.PHONY: all run test check install fuzz fixtures bench clean
+.PHONY: all run test check tests-built mutate install fuzz fixtures bench clean
