@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "ws_decode.h"
 #include "ws_elf.h"
+#include "ws_pe.h"
 #include "ws_scan.h"
 #include "ws_util.h"
 
@@ -663,6 +664,29 @@ static void test_fixtures(void)
 	test_fixture("testdata/fixtures/k_exe", "sm_80(1)compute_80(1)", 3);
 }
 
+/* Which section holds an offset: a section covers [offset, offset + size), so an offset
+ * at the end of one section belongs to the next; NOBITS and past-the-end offsets to none. */
+static void test_section_at(void)
+{
+	struct ws_elf_section es[4] = {
+		{ .offset = 0, .size = 0, .type = 0, .name = "" },
+		{ .offset = 100, .size = 50, .type = 1, .name = ".a" },
+		{ .offset = 150, .size = 10, .type = 1, .name = ".nv_fatbin" },
+		{ .offset = 160, .size = 99, .type = 8, .name = ".bss" },        /* SHT_NOBITS */
+	};
+	struct ws_elf_sections e = { .s = es, .n = 4 };
+	CHECK_EQ_STR(ws_elf_section_at(&e, 149), ".a");
+	CHECK_EQ_STR(ws_elf_section_at(&e, 150), ".nv_fatbin");
+	CHECK(ws_elf_section_at(&e, 160) == NULL, "NOBITS or past the end: %s", ws_elf_section_at(&e, 160));
+	struct ws_pe_section ps[2] = { { ".rdata", 1024, 512 }, { ".nv_fatb", 2048, 256 } };
+	struct ws_pe_sections p = { .s = ps, .n = 2 };
+	CHECK(ws_pe_section_at(&p, 100) == NULL, "before the first section");
+	CHECK_EQ_STR(ws_pe_section_at(&p, 1535), ".rdata");
+	CHECK(ws_pe_section_at(&p, 1536) == NULL, "in the gap: %s", ws_pe_section_at(&p, 1536));
+	CHECK_EQ_STR(ws_pe_section_at(&p, 2048), ".nv_fatb");
+	CHECK(ws_pe_section_at(&p, 2304) == NULL, "past the last section: %s", ws_pe_section_at(&p, 2304));
+}
+
 static void test_elf_sections(void)
 {
 	size_t n;
@@ -721,6 +745,7 @@ int main(void)
 	test_strpool();
 	test_sniff();
 	test_elf_sections();
+	test_section_at();
 	test_fixtures();
 	test_hash_only_names();
 	return ws_test_done();
