@@ -296,6 +296,9 @@ static void build_wheel(struct zw *w, struct wheel_parts *wp, bool tamper, bool 
 	if (escape) {
 		zw_add(w, "../evil.so", wp->elf2, 100, true);
 		record_row(rec, sizeof rec, "../evil.so", wp->elf2, 100);
+		/* ".." further down the name escapes too */
+		zw_add(w, "demo/../../evil2.so", wp->elf2, 100, true);
+		record_row(rec, sizeof rec, "demo/../../evil2.so", wp->elf2, 100);
 	}
 	zw_str(w, "demo-1.0+cu124.dist-info/METADATA", METADATA, true);
 	record_row(rec, sizeof rec, "demo-1.0+cu124.dist-info/METADATA", METADATA, strlen(METADATA));
@@ -577,6 +580,7 @@ static void test_record_problems(void)
 	int rc = ws_zip_scan_memory(a, w.p, w.len, &o);
 	CHECK_EQ_INT(rc, -1);                        /* the escaping name is an error */
 	CHECK(has_error(a, "member name '../evil.so' escapes the archive"), "is false");
+	CHECK(has_error(a, "member name 'demo/../../evil2.so' escapes the archive"), "nested .. not caught");
 	CHECK(find_seen(&d, "../evil.so") != NULL, "escaping member still scanned");
 	CHECK(!a->record.ok, "is false");
 	CHECK_EQ_INT(a->record.nmismatched, 0);
