@@ -67,6 +67,7 @@ static const struct {
 	{"§2 compute_90 JITs on 12.0", PTX, 90, 0, 84, 120, 0, WS_V_JIT},
 	{"§2 compute_80 JITs on 8.6", PTX, 80, 0, 70, 86, 0, WS_V_JIT},
 	{"§2 compute_120 not on 9.0 (PTX never runs backwards)", PTX, 120, 0, 87, 90, 0, WS_V_NO_IMAGE},
+	{"§2 compute_90 not on 8.9 (one step back)", PTX, 90, 0, 84, 89, 0, WS_V_NO_IMAGE},
 	{"§2 compute_120 on 12.1", PTX, 120, 0, 87, 121, 12080, WS_V_JIT},
 	{"§3 compute_90a on exactly 9.0", PTX, 90, 'a', 80, 90, 0, WS_V_JIT},
 	{"§3 compute_90a not on 10.0", PTX, 90, 'a', 80, 100, 0, WS_V_NO_IMAGE},
