@@ -1,5 +1,6 @@
 /* test_compat.c - table-driven tests of the compatibility rules (src/compat.c); each row
  * names the rule and its source in ../shared/compat-rules.md. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +240,13 @@ static void test_tables(void)
 	CHECK(ws_ptx_isa_min_cuda(2, 0) > 0 && ws_ptx_isa_min_cuda(2, 0) <= 9000, "older ISAs run on any known driver");
 	CHECK_EQ_INT(ws_ptx_isa_min_cuda(9, 9), 0);   /* unknown newer */
 	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 9), 0);   /* gap */
+	/* what the rules use: a gap needs the next newer row's driver (the ISA came after the
+	 * row below it), newer than the table needs a driver newer than any we can name */
+	CHECK_EQ_INT(ws_isa_need_cuda(8, 9), 13000);
+	CHECK_EQ_INT(ws_isa_need_cuda(4, 4), 8000);
+	CHECK_EQ_INT(ws_isa_need_cuda(9, 5), INT_MAX);
+	CHECK_EQ_INT(ws_isa_need_cuda(0, 0), 0);
+	CHECK_EQ_INT(ws_isa_need_cuda(8, 6), 12070);
 
 	/* §6 toolkit support */
 	CHECK_EQ_INT(ws_first_toolkit_for_arch(120, 0), 12080);
