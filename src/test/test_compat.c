@@ -269,6 +269,21 @@ static void test_tables(void)
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(72), 12090);
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(101), 12090);       /* renamed sm_110 */
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(75), 0);
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(70), 12090);        /* §6: removed in 13.0 */
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(61), 12090);
+
+	/* §4 driver branches (release notes' table) and --driver spellings */
+	static const struct { const char *in; int cuda; } drv[] = {
+		{"525.60.13", 12000}, {"535.104.05", 12020}, {"550.54.14", 12040}, {"560.35.03", 12060},
+		{"570.124.06", 12080}, {"575.51.03", 12090}, {"580.65.06", 13000}, {"572.16", 12080},
+		{"12.8", 12080}, {"12.4.1", 12040}, {"13.0", 13000}, {"11.8", 11080}, {"12", 12000},
+		{"12.10", -1}, {"", -1}, {"12.x", -1}, {"r12.8", -1}, {"100.1", -1},
+	};
+	for (size_t i = 0; i < sizeof drv / sizeof drv[0]; i++) {
+		char err[256] = "";
+		int got = ws_driver_parse(drv[i].in, err, sizeof err);
+		CHECK(got == drv[i].cuda, "--driver '%s' -> %d, want %d (%s)", drv[i].in, got, drv[i].cuda, err);
+	}
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(120), 0);
 }
 
