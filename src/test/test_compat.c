@@ -128,6 +128,16 @@ static void test_entry_details(void)
 	e = ent(PTX, 90, 0, 80);
 	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_90a");
 	CHECK_EQ_INT(ws_entry_verdict(&e, &t100, 0), WS_V_NO_IMAGE);
+	/* ... and the 'f' marker: compute_100 whose .target is sm_100f stays in its family */
+	struct ws_target t110 = tgt(110);
+	e = ent(PTX, 100, 0, 88);
+	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_100f");
+	CHECK_EQ_INT(ws_entry_suffix(&e), 'f');
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t110, 0), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 0), WS_V_NO_IMAGE);
+	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_100");
+	CHECK_EQ_INT(ws_entry_suffix(&e), 0);
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 0), WS_V_JIT);
 
 	/* opaque (obfuscated LTO-IR) never serves */
 	e = ent(SASS, 120, 0, 0);
