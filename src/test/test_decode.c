@@ -146,6 +146,15 @@ static void test_payload(void)
 	size_t outlen;
 	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, err, sizeof err), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
+	/* an LZ4 stream that ends before the declared size is corrupt, not short data */
+	e.uncompressed_size = sizeof src + 100;
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, (size_t)lzn, &lim, &out, &outlen, err, sizeof err), -1);
+	/* the per-entry limit holds for a plausible ratio too */
+	struct ws_limits small = lim;
+	small.max_entry_bytes = 1000;
+	e.uncompressed_size = sizeof src;
+	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)lz, (size_t)lzn, &small, &out, &outlen, err, sizeof err), -1);
+	CHECK(strstr(err, "exceeds the 1000-byte entry limit") != NULL, "%s", err);
 	e.compression = WS_COMP_ZSTD;
 	e.compressed_size = (uint32_t)zsn;
 	CHECK_EQ_INT(ws_payload_decode(&e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), 0);
