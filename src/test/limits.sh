@@ -1,0 +1,28 @@
+#!/bin/sh
+# limits.sh - the limits of model.c (ws_limits_default) hold on inputs built to cross them,
+# where a hostile file of testdata/hostile does not already: a container with more entries
+# than the 4096 limit is an error naming the limit, not decoded entry by entry.
+set -u
+cd "$(dirname "$0")/../.."
+pass=0 fail=0
+check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+# N opaque (LTO-IR, kind 8) entries of a bare 64-byte header each, in one container
+mk() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+n = int(sys.argv[1])
+e = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+open(sys.argv[2], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 * n) + e * n)
+PY
+}
+mk 4096 "$t/at.fatbin"
+mk 4097 "$t/over.fatbin"
+"$WS_BIN" --no-progress --json "$t/at.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]))' "$t/o" 2>/dev/null)
+check "4096 entries are read ($n, exit $rc)" '[ $rc -eq 0 ] && [ "$n" = 4096 ]'
+"$WS_BIN" --no-progress "$t/over.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "4097 entries: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "4097 entries: the limit is named" 'grep -q "has more than 4096 entries" "$t/e"'
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
