@@ -505,12 +505,17 @@ static void test_good_wheel(void)
 }
 
 /* RECORD itself edited (the tamper tests change a member instead): a digest that differs
- * from the member's in its first or only in its last character is a mismatch, and the
- * untouched row still matches. */
+ * from the member's in its first or only in its last character is a mismatch, so is a size
+ * one larger than the member, and a row hashed with md5 (wheels may not use it); the
+ * untouched rows still match. */
 static void test_record_digest_edit(void)
 {
 	const char *py = "print('hello')\n", *other = "x = 2\n";
-	for (int where = 0; where < 2; where++) {
+	static const char *const want[] = { "RECORD hash mismatch for 'demo/__init__.py'",
+		"RECORD hash mismatch for 'demo/__init__.py'",
+		"RECORD size mismatch for 'demo/__init__.py' (RECORD says 16, member has 15)",
+		"RECORD gives 'demo/__init__.py' a hash wheels may not use (md5)" };
+	for (int where = 0; where < 4; where++) {
 		static char rec[4096];
 		struct zw w;
 		memset(&w, 0, sizeof w);
@@ -518,8 +523,15 @@ static void test_record_digest_edit(void)
 		zw_str(&w, "demo/__init__.py", py, true);
 		record_row(rec, sizeof rec, "demo/__init__.py", py, strlen(py));
 		char *d = strstr(rec, "sha256=") + 7, *end = strchr(d, ',');
-		char *c = where ? end - 1 : d;
-		*c = *c == 'A' ? 'B' : 'A';
+		if (where < 2) {
+			char *c = where ? end - 1 : d;
+			*c = *c == 'A' ? 'B' : 'A';
+		} else if (where == 2) {
+			snprintf(end, 8, ",%zu\n", strlen(py) + 1);
+		} else {
+			memcpy(d - 7, "md5=AA", 6);           /* same length: "sha256=" -> "md5=AA" + digest */
+			memmove(d - 1, d, strlen(d) + 1);
+		}
 		zw_str(&w, "demo/other.py", other, true);
 		record_row(rec, sizeof rec, "demo/other.py", other, strlen(other));
 		zw_str(&w, "demo-1.0+cu124.dist-info/METADATA", METADATA, true);
@@ -537,11 +549,11 @@ static void test_record_digest_edit(void)
 		init_dbl(&dd, 100000);
 		struct ws_artifact *a = new_art("t.whl");
 		CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
-		CHECK(a->record.checked && !a->record.ok, "edited digest (%s character) accepted", where ? "last" : "first");
+		CHECK(a->record.checked && !a->record.ok, "edit %d accepted", where);
 		CHECK_EQ_INT(a->record.nmismatched, 1);
 		if (a->record.nmismatched)
 			CHECK_EQ_STR(a->record.mismatched[0], "demo/__init__.py");
-		CHECK(has_error(a, "RECORD hash mismatch for 'demo/__init__.py'"), "is false");
+		CHECK(has_error(a, want[where]), "edit %d: no error '%s'", where, want[where]);
 		ws_artifact_free(a);
 		free(w.p);
 	}
