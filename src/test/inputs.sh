@@ -37,6 +37,11 @@ rm -f "$t/mirror/secret.so"
 "$WS_BIN" --no-progress -r "$t/does-not-exist" >/dev/null 2>"$t/err"; rc=$?
 check "missing -r root: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "missing -r root named" 'grep -q "does-not-exist" "$t/err"'
+# exit 3 wins over 1 whatever the order: a failing check first, then a corrupt input
+"$WS_BIN" --no-progress --jobs 1 --gpu sm_120 $F/old-only.so $F/tampered.whl >/dev/null 2>"$t/err"; rc=$?
+check "failing check then corrupt input: exit 3 ($rc)" '[ $rc -eq 3 ]'
+"$WS_BIN" --no-progress --jobs 1 --gpu sm_120 $F/old-only.so >/dev/null 2>"$t/err"; rc=$?
+check "a failing check alone: exit 1 ($rc)" '[ $rc -eq 1 ]'
 "$WS_BIN" --no-progress "$t/does-not-exist.whl" >/dev/null 2>"$t/err"; rc=$?
 check "missing file: exit 3 ($rc)" '[ $rc -eq 3 ]'
 # Honesty: what a name promises and the bytes do not keep is an error naming the file, exit 3,

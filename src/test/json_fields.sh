@@ -28,5 +28,21 @@ check "the why names the text's ISA" 'grep -q "needs a driver for CUDA >= 13.0 (
 "$WS_BIN" --json --no-progress --gpu sm_90 --driver 12.8 "$t/hdr70.fatbin" >"$t/j" 2>"$t/err"; rc=$?
 v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts"][0]["verdicts"]["sm_90"])' "$t/j")
 check "driver 12.8: ptx-too-new from the .version line ($v, exit $rc)" '[ "$v" = ptx-too-new ] && [ $rc -eq 1 ]'
+# driver_assumed says whether --driver was given
+"$WS_BIN" --json --no-progress --gpu sm_90 "$t/hdr70.fatbin" >"$t/j" 2>/dev/null
+top() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$t/j" "$1"; }
+check "no --driver: driver_assumed" '[ "$(top driver_assumed)" = True ] && [ "$(top driver)" = None ]'
+"$WS_BIN" --json --no-progress --gpu sm_90 --driver 570.124.06 "$t/hdr70.fatbin" >"$t/j" 2>/dev/null
+check "--driver 570.124.06: driver 12.8, not assumed" '[ "$(top driver_assumed)" = False ] && [ "$(top driver)" = 12.8 ]'
+# record.ok: false for the tampered wheel (exit 3), true for the good one
+rec() { "$WS_BIN" --json --no-progress "$1" 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin)["artifacts"][0]["record"]; print(r["ok"], len(r["mismatched"]))'; }
+r=$(rec testdata/fixtures/tampered.whl)
+check "tampered wheel: record.ok false, 1 mismatched ($r)" '[ "$r" = "False 1" ]'
+r=$(rec testdata/fixtures/example.whl)
+check "good wheel: record.ok true ($r)" '[ "$r" = "True 0" ]'
+# an uncompressed entry's uncompressed_size is its content's size, not 0 or the header copy
+"$WS_BIN" --json --no-progress testdata/fixtures/g5-none.fatbin >"$t/j" 2>/dev/null
+u=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]; print(" ".join("%s:%s:%s" % (x["compression"], x["size"], x["uncompressed_size"]) for x in e))' "$t/j")
+check "uncompressed entries: uncompressed_size = size ($u)" 'printf "%s\n" $u | awk -F: '"'"'$1 != "none" || $2 != $3 || $3 == 0 { bad = 1 } END { exit bad }'"'"''
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
