@@ -44,5 +44,15 @@ check "good wheel: record.ok true ($r)" '[ "$r" = "True 0" ]'
 "$WS_BIN" --json --no-progress testdata/fixtures/g5-none.fatbin >"$t/j" 2>/dev/null
 u=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]; print(" ".join("%s:%s:%s" % (x["compression"], x["size"], x["uncompressed_size"]) for x in e))' "$t/j")
 check "uncompressed entries: uncompressed_size = size ($u)" 'printf "%s\n" $u | awk -F: '"'"'$1 != "none" || $2 != $3 || $3 == 0 { bad = 1 } END { exit bad }'"'"''
+# a damaged container whose only decoded entry is LTO-IR may hold kernels for the GPU past
+# the damage: it is judged (no-image, exit 3), never set aside as a link input
+python3 -c '
+import struct, sys
+lto = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+bad = struct.pack("<HHIQIIHHI", 2, 0x0202, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 128) + lto + bad)' "$t/bad1.fatbin"
+"$WS_BIN" --json --no-progress --gpu sm_90 "$t/bad1.fatbin" >"$t/j" 2>/dev/null; rc=$?
+r=$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["artifacts"][0]; f=a["objects"][0]["fatbins"][0]; print(a["verdicts"]["sm_90"], f["roles"]["sm_90"], len(f["entries"]))' "$t/j")
+check "damaged after an LTO-IR entry: no-image, required ($r, exit $rc)" '[ "$r" = "no-image required 1" ] && [ $rc -eq 3 ]'
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
