@@ -408,6 +408,38 @@ static void test_names(void)
 	ws_artifact_free(a);
 }
 
+/* "Built for the target's generation" looks at the containers the library loads: SASS
+ * sm_120 in a link input (-rdc, never loaded alone) does not excuse an sm_80/sm_86
+ * container that cannot run on 12.0. */
+static void test_generation_of_loaded_code(void)
+{
+	static const struct er old2[] = {{SASS, 80, 0, 0, 0}, {SASS, 86, 0, 0, 0}, END};
+	static const struct er jit80[] = {{PTX, 80, 0, 70, 0}, END};
+	static const struct er new120[] = {{SASS, 120, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "lib.so");
+	add(o, old2, 0);
+	add(o, jit80, 1);
+	add(o, new120, 2)->relocatable = true;
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[0].fatbins[0].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(a->objects[0].fatbins[2].roles[0], WS_ROLE_LINK_INPUT);
+	ws_artifact_free(a);
+
+	/* sm_80 SASS with compute_90a PTX holds two CCs, the newest (9.0) older than 12.0, and
+	 * nothing in the object is built for 12.x: it fails on 12.0 even though another
+	 * container serves through JIT; counted as single-CC it would be excused */
+	static const struct er sass80_ptx90a[] = {{SASS, 80, 0, 0, 0}, {PTX, 90, 'a', 80, 0}, END};
+	a = calloc(1, sizeof *a);
+	o = obj(a, "lib.so");
+	add(o, sass80_ptx90a, 0);
+	add(o, jit80, 1);
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[0].fatbins[0].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(a->objects[0].judged[0].failing, 1);
+	ws_artifact_free(a);
+}
+
 int main(void)
 {
 	test_one_list();
@@ -415,6 +447,7 @@ int main(void)
 	test_nothing_serves();
 	test_older_generation();
 	test_link_inputs();
+	test_generation_of_loaded_code();
 	test_driver_older_than_gpu();
 	test_alternatives();
 	test_kernel_gaps();
