@@ -438,6 +438,20 @@ static void test_generation_of_loaded_code(void)
 	CHECK_EQ_INT(a->objects[0].fatbins[0].roles[0], WS_ROLE_REQUIRED);
 	CHECK_EQ_INT(a->objects[0].judged[0].failing, 1);
 	ws_artifact_free(a);
+
+	/* PTX the driver cannot read still serves the GPU (a newer driver fixes it): the verdict
+	 * is ptx-too-new, not "nothing serves", and a single-CC sm_90 container is another GPU's */
+	static const struct er ptx120[] = {{PTX, 120, 0, 90, 0}, END};
+	static const struct er sass90[] = {{SASS, 90, 0, 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	o = obj(a, "lib.so");
+	add(o, ptx120, 0);
+	add(o, sass90, 1);
+	CHECK_EQ_INT(judge1(a, 120, 12080, false), WS_V_PTX_TOO_NEW);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_PTX_DRIVER, "reason ptx-needs-newer-driver");
+	CHECK(!(a->objects[0].judged[0].reasons & WS_R_NOTHING_SERVES), "not nothing-serves");
+	CHECK_EQ_INT(a->objects[0].fatbins[1].roles[0], WS_ROLE_OTHER_GPU);
+	ws_artifact_free(a);
 }
 
 int main(void)
