@@ -28,6 +28,19 @@ check "the why names the text's ISA" 'grep -q "needs a driver for CUDA >= 13.0 (
 "$WS_BIN" --json --no-progress --gpu sm_90 --driver 12.8 "$t/hdr70.fatbin" >"$t/j" 2>"$t/err"; rc=$?
 v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts"][0]["verdicts"]["sm_90"])' "$t/j")
 check "driver 12.8: ptx-too-new from the .version line ($v, exit $rc)" '[ "$v" = ptx-too-new ] && [ $rc -eq 1 ]'
+# PTX with the family flag (entry flags 0x200000, fatbin-format.md), end to end through the
+# decoder: ptx-only-80 made compute_80f JIT-compiles within 8.x only (compat-rules §3)
+python3 - testdata/fixtures/ptx-only-80.fatbin "$t/f80.fatbin" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+flags = struct.unpack_from("<Q", b, 16 + 40)[0]
+assert not flags & 0x300000
+struct.pack_into("<Q", b, 16 + 40, flags | 0x200000)
+open(sys.argv[2], "wb").write(b)
+PY
+"$WS_BIN" --json --no-progress --gpu sm_80,sm_86,sm_90,sm_120 "$t/f80.fatbin" >"$t/j" 2>/dev/null; rc=$?
+v=$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["artifacts"][0]; e=a["objects"][0]["fatbins"][0]["entries"][0]; print(e["arch"], " ".join(a["verdicts"][t] for t in ("sm_80", "sm_86", "sm_90", "sm_120")))' "$t/j")
+check "compute_80f: jit on 8.0 and 8.6, not on 9.0 or 12.0 ($v, exit $rc)" '[ "$v" = "compute_80f jit jit no-image no-image" ] && [ $rc -eq 1 ]'
 # driver_assumed says whether --driver was given
 "$WS_BIN" --json --no-progress --gpu sm_90 "$t/hdr70.fatbin" >"$t/j" 2>/dev/null
 top() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$t/j" "$1"; }
