@@ -24,5 +24,15 @@ check "4096 entries are read ($n, exit $rc)" '[ $rc -eq 0 ] && [ "$n" = 4096 ]'
 "$WS_BIN" --no-progress "$t/over.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 check "4097 entries: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "4097 entries: the limit is named" 'grep -q "has more than 4096 entries" "$t/e"'
+# an entry header size that is not a multiple of 8 (every real one is: fatbin-format.md)
+# puts the next entry at the wrong place: the second entry's 68 is an error naming it
+python3 -c '
+import struct, sys
+lto = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+odd = struct.pack("<HHIQIIHHI", 8, 0x0101, 68, 4, 0, 0, 0, 9, 90).ljust(72, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 + 72) + lto + odd)' "$t/odd.fatbin"
+"$WS_BIN" --no-progress "$t/odd.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "entry header size 68: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "entry header size 68: named" 'grep -q "bad entry header size 68" "$t/e"'
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
