@@ -21,6 +21,9 @@ mk 4097 "$t/over.fatbin"
 "$WS_BIN" --no-progress --json "$t/at.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]))' "$t/o" 2>/dev/null)
 check "4096 entries are read ($n, exit $rc)" '[ $rc -eq 0 ] && [ "$n" = 4096 ]'
+# LTO-IR is never decoded: every such entry is opaque, obfuscated or not (these are not)
+o=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]; print(sorted(set((x["kind"], x["opaque"], x["kernels"]) for x in e)))' "$t/o" 2>/dev/null)
+check "unobfuscated LTO-IR entries are opaque ($o)" '[ "$o" = "[('"'"'ltoir'"'"', True, None)]" ]'
 "$WS_BIN" --no-progress "$t/over.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 check "4097 entries: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "4097 entries: the limit is named" 'grep -q "has more than 4096 entries" "$t/e"'
@@ -34,5 +37,15 @@ open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 + 72) +
 "$WS_BIN" --no-progress "$t/odd.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 check "entry header size 68: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "entry header size 68: named" 'grep -q "bad entry header size 68" "$t/e"'
+# an entry whose header plus payload runs 8 bytes past its container (its payload alone
+# would fit) is an error, not read into the bytes after the container
+python3 -c '
+import struct, sys
+lto = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+big = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 16, 0, 0, 0, 9, 90).ljust(64, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 + 64 + 8) + lto + big + bytes(8) + b"after the container!")' "$t/past.fatbin"
+"$WS_BIN" --no-progress "$t/past.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "entry 8 bytes past its container: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "entry past its container: named" 'grep -q "entry of 64+16 bytes runs past its container (72 left)" "$t/e"'
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
