@@ -47,5 +47,17 @@ open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 + 64 + 
 "$WS_BIN" --no-progress "$t/past.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 check "entry 8 bytes past its container: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "entry past its container: named" 'grep -q "entry of 64+16 bytes runs past its container (72 left)" "$t/e"'
+# a SASS entry whose ELF is not for EM_CUDA (here x86-64) is not read as a cubin
+python3 - testdata/fixtures/g5-none.fatbin "$t/x86.fatbin" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = b.index(b"\x7fELF")
+assert struct.unpack_from("<H", b, i + 18)[0] == 190       # EM_CUDA
+struct.pack_into("<H", b, i + 18, 62)
+open(sys.argv[2], "wb").write(b)
+PY
+"$WS_BIN" --no-progress "$t/x86.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "SASS entry of an x86-64 ELF: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "SASS entry of an x86-64 ELF: named" 'grep -q "cubin machine is 62, not EM_CUDA" "$t/e"'
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
