@@ -21,6 +21,14 @@ mk 4097 "$t/over.fatbin"
 "$WS_BIN" --no-progress --json "$t/at.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]))' "$t/o" 2>/dev/null)
 check "4096 entries are read ($n, exit $rc)" '[ $rc -eq 0 ] && [ "$n" = 4096 ]'
+# an arch field past 16 bits is clamped (9999), not cut to its low half (65536 + 90 is not 90)
+python3 -c '
+import struct, sys
+e = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 65536 + 90).ljust(64, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64) + e)' "$t/wide.fatbin"
+"$WS_BIN" --no-progress --json "$t/wide.fatbin" >"$t/w" 2>/dev/null
+a=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"][0]["arch"])' "$t/w" 2>/dev/null)
+check "arch 65626 is lto_9999 ($a)" '[ "$a" = lto_9999 ]'
 # LTO-IR is never decoded: every such entry is opaque, obfuscated or not (these are not)
 o=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]; print(sorted(set((x["kind"], x["opaque"], x["kernels"]) for x in e)))' "$t/o" 2>/dev/null)
 check "unobfuscated LTO-IR entries are opaque ($o)" '[ "$o" = "[('"'"'ltoir'"'"', True, None)]" ]'
