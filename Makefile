@@ -110,6 +110,14 @@ deps:
 check: wheelscan $(TEST_BIN)
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" src/test/run-all
 
+# The programs `make check` runs, built without running them (scripts/mutate builds first so
+# that a mutant that does not compile is told apart from one a test catches).
+tests-built: wheelscan $(TEST_BIN)
+
+# make mutate: every mutation in scripts/mutations.txt against `make check` (slow; not in make test)
+mutate:
+	scripts/mutate
+
 install: wheelscan
 	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
 	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
@@ -127,4 +135,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: all deps run example test check tsan install wheel fuzz fixtures bench clean
+.PHONY: all deps run example test check tests-built tsan mutate install wheel fuzz fixtures bench clean

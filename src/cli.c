@@ -292,17 +292,23 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			return usage_error("%s", "out of memory");
 	if (gpu) {
 		/* "auto" may stand beside names: --gpu auto,sm_120 */
-		char *rest = ws_strdup(gpu);
+		/* the names other than "auto" are copied to rest; the tokens come from a copy of
+		 * their own (compacting in place let strtok_r run past the end of the string) */
+		char *rest = ws_strdup(gpu), *toks = ws_strdup(gpu);
 		size_t w = 0, gl = strlen(gpu);
-		if (!rest)
+		if (!rest || !toks) {
+			free(rest);
+			free(toks);
 			return usage_error("%s", "out of memory");
+		}
 		if (!gl || gpu[0] == ',' || gpu[gl - 1] == ',' || strstr(gpu, ",,")) {
 			/* an empty item: let the list parser name the problem */
 			ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err);
 			free(rest);
+			free(toks);
 			return usage_error("%s", err);
 		}
-		for (char *save = NULL, *tok = strtok_r(rest, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (char *save = NULL, *tok = strtok_r(toks, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			while (*tok == ' ')
 				tok++;
 			if (!strcasecmp(tok, "auto")) {
@@ -318,6 +324,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			rest[w - 1] = '\0';
 		else
 			rest[0] = '\0';
+		free(toks);
 		int bad = (w || !cfg->gpu_auto) &&
 			  ws_targets_parse_list(rest, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0;
 		free(rest);

@@ -112,6 +112,7 @@ static const struct ws_gpu gpus[] = {
 	{86, "A2", NULL, "datacenter"},
 	{86, "A40", NULL, "datacenter"},
 	{86, "RTX A2000", NULL, "workstation"},
+	{86, "RTX A3000", NULL, "workstation"},              /* testdata/nvidia-cuda-gpus.txt */
 	{86, "RTX A4000", NULL, "workstation"},
 	{86, "RTX A4500", NULL, "workstation"},              /* [ext] */
 	{86, "RTX A5000", NULL, "workstation"},
@@ -122,6 +123,7 @@ static const struct ws_gpu gpus[] = {
 	{87, "Jetson Orin NX", NULL, "jetson"},
 	{87, "Jetson Orin Nano", NULL, "jetson"},
 	/* 8.9 Ada Lovelace */
+	{89, "GeForce RTX 4050", NULL, "geforce"},           /* testdata/nvidia-cuda-gpus.txt */
 	{89, "GeForce RTX 4060", NULL, "geforce"},
 	{89, "GeForce RTX 4060 Ti", NULL, "geforce"},
 	{89, "GeForce RTX 4070", NULL, "geforce"},
@@ -137,7 +139,7 @@ static const struct ws_gpu gpus[] = {
 	{89, "L40", NULL, "datacenter"},
 	{89, "L40S", NULL, "datacenter"},
 	{89, "RTX 2000 Ada", "RTX 2000 Ada Generation", "workstation"},  /* [ext] */
-	{89, "RTX 4000 Ada", "RTX 4000 Ada Generation|RTX 4000 SFF Ada Generation", "workstation"}, /* [ext] */
+	{89, "RTX 4000 Ada", "RTX 4000 Ada Generation|RTX 4000 SFF Ada Generation|RTX 4000 SFF Ada", "workstation"}, /* [ext] */
 	{89, "RTX 4500 Ada", "RTX 4500 Ada Generation", "workstation"},  /* [ext] */
 	{89, "RTX 5000 Ada", "RTX 5000 Ada Generation", "workstation"},  /* [ext] */
 	{89, "RTX 6000 Ada", "RTX 6000 Ada Generation", "workstation"},
@@ -156,7 +158,8 @@ static const struct ws_gpu gpus[] = {
 	/* 11.0: Thor. Its SASS was sm_101 up to CUDA 12.9 and is sm_110 from CUDA 13.0
 	 * (compat-rules §1, cuRANDDx notes); a device reporting 11.0 is listed here, "sm_101"
 	 * stays a target of its own (CC 10.1) because nothing here shows a driver mapping. */
-	{110, "Jetson Thor", "Jetson AGX Thor|Thor|AGX Thor", "jetson"},
+	/* T5000/T4000: the Thor modules as NVIDIA's CUDA GPUs page lists them (testdata/nvidia-cuda-gpus.txt) */
+	{110, "Jetson Thor", "Jetson AGX Thor|Thor|AGX Thor|Jetson T5000|Jetson T4000", "jetson"},
 	/* 12.0 Blackwell (GeForce / workstation) */
 	{120, "GeForce RTX 5050", NULL, "geforce"},
 	{120, "GeForce RTX 5060", NULL, "geforce"},
@@ -171,7 +174,7 @@ static const struct ws_gpu gpus[] = {
 		"workstation"},
 	{120, "RTX PRO 5000 Blackwell", "RTX PRO 5000", "workstation"},
 	{120, "RTX PRO 4500 Blackwell", "RTX PRO 4500", "workstation"},
-	{120, "RTX PRO 4000 Blackwell", "RTX PRO 4000", "workstation"},
+	{120, "RTX PRO 4000 Blackwell", "RTX PRO 4000|RTX PRO 4000 Blackwell SFF Edition", "workstation"},
 	{120, "RTX PRO 2000 Blackwell", "RTX PRO 2000", "workstation"},  /* [ext] */
 	/* 12.1 */
 	{121, "GB10", "DGX Spark|Spark", "desktop"},

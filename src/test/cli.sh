@@ -138,5 +138,12 @@ for p in $(grep -o '`\(scripts\|src\|man\|testdata\|kernels\|include\)/[A-Za-z0-
 	[ -e "$p" ] && ok || bad "README names $p, which is not in the repository"
 done
 
+# --gpu with names as nvidia-smi prints them, alone and beside auto: the list is copied
+# correctly whatever the length (a long last name once read past the end of the copy)
+for g in 'NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition' 'auto,NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition' \
+	 'NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition,auto' 'H100,NVIDIA GeForce RTX 4090 Laptop GPU'; do
+	out=$(WHEELSCAN_LIBCUDA=/nonexistent "$WS_BIN" --no-progress --json --gpu "$g" testdata/fixtures/sm_90.cubin 2>&1)
+	printf '%s' "$out" | grep -q '"targets":\[{"name":"sm_\(120\|90\)"' && ok || bad "--gpu '$g': $(printf '%s' "$out" | head -c 300)"
+done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -4,12 +4,9 @@
 # Skips (0 passed) when the wheels cannot be fetched (no network).
 set -u
 cd "$(dirname "$0")/../.."
-command -v python3 >/dev/null || { echo "skipped: python3 missing"; echo "0 passed, 0 failed"; exit 0; }
-if ! scripts/fetch-corpus >/dev/null 2>&1; then
-	echo "skipped: scripts/fetch-corpus could not fetch the corpus"
-	echo "0 passed, 0 failed"
-	exit 0
-fi
+. src/test/skip.inc
+command -v python3 >/dev/null || skip_all "python3 missing" yes
+scripts/fetch-corpus >/dev/null 2>&1 || skip_all "scripts/fetch-corpus could not fetch the corpus" yes
 # the big torch wheel, when fetched, is checked on its own below
 "$WS_BIN" --json --no-progress --gpu 'RTX 5090,H100' $(ls corpus/*.whl | grep -v '/torch-') >corpus.json.tmp 2>/dev/null
 rc=$?
@@ -103,10 +100,15 @@ def containers(objs):
 ind = json.load(open("corpus.win.tmp"))["artifacts"][0]
 check(containers(crw["objects"]) == containers(ind["objects"]) and containers(ind["objects"]),
       "curand win: every container and entry as scripts/fatbin-dump.py reads them")
-print("%d passed, %d failed" % (passed, failed))
+open("corpus.counts.tmp", "w").write("%d %d\n" % (passed, failed))
+print("wheel checks: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
 r=$?
+# the wheel checks' counts, to which the environment and torch checks below add theirs
+read pass fail <corpus.counts.tmp 2>/dev/null || { pass=0 fail=1; }
+skip=0
+rm -f corpus.counts.tmp
 rm -f corpus.json.tmp corpus.win.tmp
 # A real environment: the pinned torchvision 0.20.1 and bitsandbytes wheels installed with pip
 # (no dependencies) into a directory, then scanned as an environment for an RTX 5090.
@@ -120,17 +122,18 @@ if python3 -m pip install --quiet --no-deps --no-compile --no-index --disable-pi
 	   printf '%s\n' "$out" | grep -q 'bitsandbytes-0.48.2.dist-info  (installed' &&
 	   printf '%s\n' "$out" | grep -q 'RECORD  ok: every installed file matches its hash and size'; then
 		echo "ok   environment of torchvision 0.20.1 + bitsandbytes 0.48.2: torchvision only through JIT on sm_120"
+		pass=$((pass + 1))
 	else
-		echo "FAIL environment (exit $rc):"; printf '%s\n' "$out" | tail -15; r=1
+		echo "FAIL environment (exit $rc):"; printf '%s\n' "$out" | tail -15; r=1; fail=$((fail + 1))
 	fi
 else
-	echo "skipped: pip could not install the corpus wheels into an environment"
+	echo "skipped: pip could not install the corpus wheels into an environment"; skip=$((skip + 1))
 fi
 rm -rf "$envdir"
 # The full torch wheel comes only with `scripts/fetch-corpus --big` (906 MB): when it is
 # there, the story this tool exists for must hold: torch 2.5.1 (CUDA 12.4) on an RTX 5090.
 big=corpus/torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl
-[ -f "$big" ] || echo "skipped: torch 2.5.1 on RTX 5090, H100, A100 (run scripts/fetch-corpus --big)"
+[ -f "$big" ] || { echo "skipped: torch 2.5.1 on RTX 5090, H100, A100 (run scripts/fetch-corpus --big)"; skip=$((skip + 1)); }
 if [ -f "$big" ]; then
 	out=$("$WS_BIN" -q --no-progress --gpu 'RTX 5090,H100,A100' "$big" 2>&1); rc=$?
 	if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'RTX 5090 (sm_120): will NOT run (no-image in 3 of 3' &&
@@ -138,8 +141,12 @@ if [ -f "$big" ]; then
 	   printf '%s' "$out" | grep -q 'fix: built with CUDA 12.4, which predates sm_120 (CUDA 12.8+): use a build made with CUDA >= 12.8' &&
 	   printf '%s' "$out" | grep -q 'H100 (sm_90): runs' && printf '%s' "$out" | grep -q 'A100 (sm_80): runs'; then
 		echo "ok   torch 2.5.1: no-image on RTX 5090 (built with CUDA 12.4), runs on H100 and A100"
+		pass=$((pass + 1))
 	else
-		echo "FAIL torch 2.5.1 on RTX 5090 (exit $rc):"; printf '%s\n' "$out" | tail -5; r=1
+		echo "FAIL torch 2.5.1 on RTX 5090 (exit $rc):"; printf '%s\n' "$out" | tail -5; r=1; fail=$((fail + 1))
 	fi
 fi
+# CI fetches the corpus and the big wheel (.ci/run): a skip there means a broken CI image
+if [ "${CI:-}" = true ] && [ $skip -ne 0 ]; then echo "FAIL: CI must run every corpus check"; fail=$((fail + skip)); skip=0; r=1; fi
+echo "$pass passed, $fail failed, $skip skipped"
 exit $r

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 : "${WS_BIN:=$PWD/wheelscan}"
 export WHEELSCAN_LIBCUDA=/nonexistent/libcuda.so.1 NO_COLOR=1
 SITE=testdata/env/site
-pass=0 fail=0
+pass=0 fail=0 skip=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -82,7 +82,7 @@ if [ -x /usr/bin/time ]; then
 	if [ "$rss" -lt 163840 ]; then ok; else bad "peak RSS $rss KiB over 160 MiB for a 256 MiB installed file"; fi
 	rm -rf "$tmp/big"
 else
-	echo "skipped: the memory check (no /usr/bin/time)"
+	echo "skipped: the memory check (no /usr/bin/time)"; skip=$((skip + 1))
 fi
 
 # a torch extension cache: the directory says what it is and which CUDA it was built for
@@ -115,5 +115,5 @@ for bad_json in '{"name": "x", "files": ["a", ' '{"name": "x" "files": []}' '[1,
 	has "$tmp/e" "bad-1-0.json': conda-meta record: "
 done
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, ${skip:-0} skipped"
 [ $fail -eq 0 ]

@@ -5,7 +5,8 @@
 # compression and kernel counts.
 set -u
 cd "$(dirname "$0")/../.."
-command -v python3 >/dev/null || { echo "skipped: python3 missing"; echo "0 passed, 0 failed"; exit 0; }
+. src/test/skip.inc
+command -v python3 >/dev/null || skip_all "python3 missing (fixture table)" yes
 python3 - "$WS_BIN" <<'PY'
 import json, re, subprocess, sys
 ws = sys.argv[1]

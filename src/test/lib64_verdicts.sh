@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 lib=${WS_CUDA_LIB64:-/usr/local/cuda/lib64}
 if [ ! -d "$lib" ] || ! command -v python3 >/dev/null; then
-	echo "skipped: no $lib or no python3"; echo "0 passed, 0 failed"; exit 0
+	. src/test/skip.inc; skip_all "no $lib (the CUDA toolkit's libraries) or no python3" yes
 fi
 runs=sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_103,sm_120,sm_121
 fails=sm_61,sm_52

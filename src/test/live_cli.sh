@@ -84,5 +84,9 @@ has "$tmp/o" '"live":{"sm_90":"ok"}'
 FAKE_CUDA_INIT_ERROR=999 "$WS_BIN" --env > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env cuInit 999"
 has "$tmp/o" "no CUDA device: cuInit failed in '$tmp/libcuda.so.1': CUDA_ERROR_UNKNOWN (999)"
 
+# link inputs (-rdc) are never loaded alone: their live result is "skipped", the loadable one's "ok"
+"$WS_BIN" --live --json --no-progress "$FX/rdc.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live rdc.so"
+python3 -c 'import json,sys; print(" ".join("%s:%s" % (f["roles"]["sm_90"], f["live"]["sm_90"]) for o in json.load(open(sys.argv[1]))["artifacts"][0]["objects"] for f in o["fatbins"]))' "$tmp/o" > "$tmp/r"
+has "$tmp/r" "required:ok link-input:skipped link-input:skipped"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -57,9 +57,7 @@ if [ -z "$CO" ]; then
 	CO=$(find_cuobjdump) || CO=""
 fi
 if [ -z "$CO" ] || ! "$CO" --version >/dev/null 2>&1; then
-	echo "skipped: cuobjdump not installable"
-	echo "0 passed, 0 failed"
-	exit 0
+	. src/test/skip.inc; skip_all "cuobjdump not installable (the oracle)" yes
 fi
 echo "cuobjdump: $CO ($("$CO" --version | sed -n 's/.*release \([^,]*\), V\(.*\)/\2/p'))"
 

@@ -1,5 +1,6 @@
 /* test_compat.c - table-driven tests of the compatibility rules (src/compat.c); each row
  * names the rule and its source in ../shared/compat-rules.md. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,7 @@ static const struct {
 	{"§2 compute_90 JITs on 12.0", PTX, 90, 0, 84, 120, 0, WS_V_JIT},
 	{"§2 compute_80 JITs on 8.6", PTX, 80, 0, 70, 86, 0, WS_V_JIT},
 	{"§2 compute_120 not on 9.0 (PTX never runs backwards)", PTX, 120, 0, 87, 90, 0, WS_V_NO_IMAGE},
+	{"§2 compute_90 not on 8.9 (one step back)", PTX, 90, 0, 84, 89, 0, WS_V_NO_IMAGE},
 	{"§2 compute_120 on 12.1", PTX, 120, 0, 87, 121, 12080, WS_V_JIT},
 	{"§3 compute_90a on exactly 9.0", PTX, 90, 'a', 80, 90, 0, WS_V_JIT},
 	{"§3 compute_90a not on 10.0", PTX, 90, 'a', 80, 100, 0, WS_V_NO_IMAGE},
@@ -75,6 +77,13 @@ static const struct {
 	{"§3 compute_100f on 10.3 (assumption, ptxas 13.0 agrees)", PTX, 100, 'f', 88, 103, 0, WS_V_JIT},
 	{"§3 compute_100f not on 12.0", PTX, 100, 'f', 88, 120, 0, WS_V_NO_IMAGE},
 	{"§3 compute_120f on 12.1", PTX, 120, 'f', 88, 121, 0, WS_V_JIT},
+	/* the family is one major: ptxas 13.0 refuses compute_100f for sm_90, sm_110 and sm_120 */
+	{"§3 compute_100f on 10.0", PTX, 100, 'f', 88, 100, 0, WS_V_JIT},
+	{"§3 compute_100f not on 11.0 (Thor is another family)", PTX, 100, 'f', 88, 110, 0, WS_V_NO_IMAGE},
+	{"§3 compute_100f not on 9.0", PTX, 100, 'f', 88, 90, 0, WS_V_NO_IMAGE},
+	{"§3 compute_103f not on 10.0 (minor below)", PTX, 103, 'f', 88, 100, 0, WS_V_NO_IMAGE},
+	{"§3 compute_110f on 11.0", PTX, 110, 'f', 90, 110, 0, WS_V_JIT},
+	{"§3 compute_120f not on 10.3", PTX, 120, 'f', 88, 103, 0, WS_V_NO_IMAGE},
 	{"§4 PTX ISA 9.0 needs CUDA 13.0: driver 12.8 too old", PTX, 90, 0, 90, 120, 12080, WS_V_PTX_TOO_NEW},
 	{"§4 PTX ISA 9.0 with a 13.0 driver", PTX, 90, 0, 90, 120, 13000, WS_V_JIT},
 	{"§4 PTX ISA 8.4 with a 12.4 driver", PTX, 90, 0, 84, 90, 12040, WS_V_JIT},
@@ -123,6 +132,19 @@ static void test_entry_details(void)
 	ws_entry_finish(&e);
 	CHECK_EQ_STR(e.name, "compute_90a");
 	CHECK_EQ_INT(ws_entry_verdict(&e, &t100, 0), WS_V_NO_IMAGE);
+	/* ... and the 'f' marker: compute_100 whose .target is sm_100f stays in its family */
+	struct ws_target t110 = tgt(110);
+	e = ent(PTX, 100, 0, 88);
+	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_100f");
+	ws_entry_finish(&e);
+	CHECK_EQ_INT(ws_entry_suffix(&e), 'f');
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t110, 0), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 0), WS_V_NO_IMAGE);
+	e = ent(PTX, 100, 0, 88);
+	snprintf(e.ptx_target, sizeof e.ptx_target, "sm_100");
+	ws_entry_finish(&e);
+	CHECK_EQ_INT(ws_entry_suffix(&e), 0);
+	CHECK_EQ_INT(ws_entry_verdict(&e, &t120, 0), WS_V_JIT);
 
 	/* opaque (obfuscated LTO-IR) never serves */
 	e = ent(SASS, 120, 0, 0);
@@ -235,6 +257,13 @@ static void test_tables(void)
 	CHECK(ws_ptx_isa_min_cuda(2, 0) > 0 && ws_ptx_isa_min_cuda(2, 0) <= 9000, "older ISAs run on any known driver");
 	CHECK_EQ_INT(ws_ptx_isa_min_cuda(9, 9), 0);   /* unknown newer */
 	CHECK_EQ_INT(ws_ptx_isa_min_cuda(8, 9), 0);   /* gap */
+	/* what the rules use: a gap needs the next newer row's driver (the ISA came after the
+	 * row below it), newer than the table needs a driver newer than any we can name */
+	CHECK_EQ_INT(ws_isa_need_cuda(8, 9), 13000);
+	CHECK_EQ_INT(ws_isa_need_cuda(4, 4), 8000);
+	CHECK_EQ_INT(ws_isa_need_cuda(9, 5), INT_MAX);
+	CHECK_EQ_INT(ws_isa_need_cuda(0, 0), 0);
+	CHECK_EQ_INT(ws_isa_need_cuda(8, 6), 12070);
 
 	/* §6 toolkit support */
 	CHECK_EQ_INT(ws_first_toolkit_for_arch(120, 0), 12080);
@@ -257,6 +286,21 @@ static void test_tables(void)
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(72), 12090);
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(101), 12090);       /* renamed sm_110 */
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(75), 0);
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(70), 12090);        /* §6: removed in 13.0 */
+	CHECK_EQ_INT(ws_last_toolkit_for_arch(61), 12090);
+
+	/* §4 driver branches (release notes' table) and --driver spellings */
+	static const struct { const char *in; int cuda; } drv[] = {
+		{"525.60.13", 12000}, {"535.104.05", 12020}, {"550.54.14", 12040}, {"560.35.03", 12060},
+		{"570.124.06", 12080}, {"575.51.03", 12090}, {"580.65.06", 13000}, {"572.16", 12080},
+		{"12.8", 12080}, {"12.4.1", 12040}, {"13.0", 13000}, {"11.8", 11080}, {"12", 12000},
+		{"12.10", -1}, {"", -1}, {"12.x", -1}, {"r12.8", -1}, {"100.1", -1},
+	};
+	for (size_t i = 0; i < sizeof drv / sizeof drv[0]; i++) {
+		char err[256] = "";
+		int got = ws_driver_parse(drv[i].in, err, sizeof err);
+		CHECK(got == drv[i].cuda, "--driver '%s' -> %d, want %d (%s)", drv[i].in, got, drv[i].cuda, err);
+	}
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(120), 0);
 }
 

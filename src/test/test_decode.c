@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "ws_decode.h"
 #include "ws_elf.h"
+#include "ws_pe.h"
 #include "ws_scan.h"
 #include "ws_util.h"
 
@@ -148,6 +149,15 @@ static void test_payload(void)
 	size_t outlen;
 	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, err, sizeof err), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
+	/* an LZ4 stream that ends before the declared size is corrupt, not short data */
+	e.uncompressed_size = sizeof src + 100;
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn, &lim, &out, &outlen, err, sizeof err), -1);
+	/* the per-entry limit holds for a plausible ratio too */
+	struct ws_limits small = lim;
+	small.max_entry_bytes = sizeof src / 2;           /* 2048: a 4 KiB entry is twice over */
+	e.uncompressed_size = sizeof src;
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn, &small, &out, &outlen, err, sizeof err), -1);
+	CHECK(strstr(err, "exceeds the 2048-byte entry limit") != NULL, "%s", err);
 	e.compression = WS_COMP_ZSTD;
 	e.compressed_size = (uint32_t)zsn;
 	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), 0);
@@ -548,10 +558,14 @@ static void test_strpool(void)
 	struct ws_strpool p;
 	ws_strpool_init(&p);
 	char name[32];
-	for (int i = 0; i < 1000; i++) {
+	/* One check for the 1000 interns (not 1000): the first index that differs is named. */
+	int bad = -1;
+	for (int i = 0; i < 1000 && bad < 0; i++) {
 		snprintf(name, sizeof name, "k%d", i);
-		CHECK_EQ_INT(ws_strpool_intern(&p, name, strlen(name)), i);
+		if (ws_strpool_intern(&p, name, strlen(name)) != (uint32_t)i)
+			bad = i;
 	}
+	CHECK(bad < 0, "k%d interned at the wrong index", bad);
 	CHECK_EQ_INT(ws_strpool_intern(&p, "k500", 4), 500);
 	CHECK_EQ_INT(ws_strpool_intern(&p, "k5000", 2), 5);   /* by length: "k5" */
 	CHECK_EQ_INT(p.n, 1000);
@@ -636,6 +650,7 @@ static void test_hash_only_names(void)
 {
 	size_t n;
 	uint8_t *p = slurp("testdata/fixtures/g5-default.fatbin", &n);
+	CHECK(p != NULL, "fixture g5-default.fatbin missing");   /* fixtures are committed */
 	if (!p)
 		return;
 	struct ws_artifact *a = calloc(1, sizeof *a);
@@ -714,10 +729,36 @@ static void test_elf_section_index(void)
 	CHECK(same);
 }
 
+/* Which section holds an offset: a section covers [offset, offset + size), so an offset
+ * at the end of one section belongs to the next; NOBITS and past-the-end offsets to none. */
+static void test_section_at(void)
+{
+	struct ws_elf_section es[4] = {
+		{ .offset = 0, .size = 0, .type = 0, .name = "" },
+		{ .offset = 100, .size = 50, .type = 1, .name = ".a" },
+		{ .offset = 150, .size = 10, .type = 1, .name = ".nv_fatbin" },
+		{ .offset = 160, .size = 99, .type = 8, .name = ".bss" },        /* SHT_NOBITS */
+	};
+	struct ws_elf_sections e = { .s = es, .n = 4 };
+	CHECK_EQ_INT(ws_elf_index_sections(&e), 0);
+	CHECK_EQ_STR(ws_elf_section_at(&e, 149), ".a");
+	CHECK_EQ_STR(ws_elf_section_at(&e, 150), ".nv_fatbin");
+	CHECK(ws_elf_section_at(&e, 160) == NULL, "NOBITS or past the end: %s", ws_elf_section_at(&e, 160));
+	free(e.span);                                     /* the sections are this function's */
+	struct ws_pe_section ps[2] = { { ".rdata", 1024, 512 }, { ".nv_fatb", 2048, 256 } };
+	struct ws_pe_sections p = { .s = ps, .n = 2 };
+	CHECK(ws_pe_section_at(&p, 100) == NULL, "before the first section");
+	CHECK_EQ_STR(ws_pe_section_at(&p, 1535), ".rdata");
+	CHECK(ws_pe_section_at(&p, 1536) == NULL, "in the gap: %s", ws_pe_section_at(&p, 1536));
+	CHECK_EQ_STR(ws_pe_section_at(&p, 2048), ".nv_fatb");
+	CHECK(ws_pe_section_at(&p, 2304) == NULL, "past the last section: %s", ws_pe_section_at(&p, 2304));
+}
+
 static void test_elf_sections(void)
 {
 	size_t n;
 	uint8_t *p = slurp("testdata/fixtures/multi.so", &n);
+	CHECK(p != NULL, "fixture multi.so missing");
 	if (!p)
 		return;
 	char err[WS_ERRMAX];
@@ -774,6 +815,7 @@ int main(void)
 	test_sniff();
 	test_elf_sections();
 	test_elf_section_index();
+	test_section_at();
 	test_fixtures();
 	test_hash_only_names();
 	ws_decoder_free(dc);

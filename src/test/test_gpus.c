@@ -135,31 +135,44 @@ static void test_list(void)
 	CHECK_EQ_STR(err, "too many GPUs in list");
 }
 
-/* Every display name and alias parses back to its own row's CC: names are unambiguous. */
+/* The table's own consistency: in CC order, labels fit, every CC has a family, and every
+ * display name and alias parses back to its own row (names are unambiguous). These compare
+ * the table with itself, so each property is one check naming the first row that breaks
+ * it; whether a row's CC is right is checked against NVIDIA's page in test_nvidia_page. */
 static void test_table(void)
 {
 	static const unsigned rules7[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121};
 	char err[256];
 	unsigned prev = 0;
+	const char *unordered = NULL, *too_long = NULL, *no_family = NULL, *no_parse = NULL;
 	CHECK(ws_gpu_count() > 120, "table has %zu rows", ws_gpu_count());
 	for (size_t i = 0; i < ws_gpu_count(); i++) {
 		const struct ws_gpu *g = ws_gpu_at(i);
 		struct ws_target t;
-		CHECK(g->cc >= prev, "table in CC order at %s", g->name);
+		if (g->cc < prev && !unordered)
+			unordered = g->name;
 		prev = g->cc;
-		CHECK(strlen(g->name) < sizeof t.label, "%s fits a label", g->name);
-		CHECK(*ws_cc_family(g->cc), "family of %u", g->cc);
-		CHECK(ws_target_parse(g->name, &t, err, sizeof err) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0,
-		      "'%s' -> %u '%s'", g->name, t.cc, t.label);
+		if (strlen(g->name) >= sizeof t.label && !too_long)
+			too_long = g->name;
+		if (!*ws_cc_family(g->cc) && !no_family)
+			no_family = g->name;
+		if (!(ws_target_parse(g->name, &t, err, sizeof err) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0) &&
+		    !no_parse)
+			no_parse = g->name;
 		for (const char *a = g->aliases; a && *a;) {
 			const char *bar = strchr(a, '|');
 			char alias[128];
 			snprintf(alias, sizeof alias, "%.*s", (int)(bar ? bar - a : (long)strlen(a)), a);
-			CHECK(ws_target_parse(alias, &t, err, sizeof err) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0,
-			      "alias '%s' -> %u '%s'", alias, t.cc, t.label);
+			if (!(ws_target_parse(alias, &t, err, sizeof err) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0) &&
+			    !no_parse)
+				no_parse = g->aliases;
 			a = bar ? bar + 1 : a + strlen(a);
 		}
 	}
+	CHECK(!unordered, "table out of CC order at %s", unordered);
+	CHECK(!too_long, "%s does not fit a label", too_long);
+	CHECK(!no_family, "no family for %s", no_family);
+	CHECK(!no_parse, "'%s' does not parse back to its own row", no_parse);
 	CHECK(ws_gpu_at(ws_gpu_count()) == NULL, "ws_gpu_at(ws_gpu_count()) == NULL");
 	for (size_t k = 0; k < sizeof rules7 / sizeof rules7[0]; k++) {
 		size_t i;
@@ -167,6 +180,38 @@ static void test_table(void)
 			;
 		CHECK(i < ws_gpu_count(), "compat-rules §7 CC %u in the table", rules7[k]);
 	}
+}
+
+/* NVIDIA's "CUDA GPU Compute Capability" pages, transcribed by hand into
+ * testdata/nvidia-cuda-gpus.txt (provenance and subset in the file): every name there must
+ * parse, as the page spells it, to the page's compute capability. */
+static void test_nvidia_page(void)
+{
+	FILE *f = fopen("testdata/nvidia-cuda-gpus.txt", "r");
+	CHECK(f != NULL, "testdata/nvidia-cuda-gpus.txt missing");
+	if (!f)
+		return;
+	char line[256], err[256];
+	unsigned rows = 0;
+	while (fgets(line, sizeof line, f)) {
+		unsigned major, minor;
+		char name[200];
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "%u.%u\t%199[^\t]", &major, &minor, name) != 3) {
+			CHECK(0, "cannot read line '%s'", line);
+			continue;
+		}
+		struct ws_target t;
+		err[0] = 0;
+		int rc = ws_target_parse(name, &t, err, sizeof err);
+		CHECK(rc == 0 && t.cc == major * 10 + minor, "NVIDIA lists '%s' as %u.%u; wheelscan: %s%u",
+		      name, major, minor, rc ? err : "", rc ? 0 : t.cc);
+		rows++;
+	}
+	fclose(f);
+	CHECK(rows >= 90, "only %u rows read from testdata/nvidia-cuda-gpus.txt", rows);
 }
 
 static void test_print(void)
@@ -200,6 +245,7 @@ int main(void)
 	test_bad();
 	test_list();
 	test_table();
+	test_nvidia_page();
 	test_print();
 	return ws_test_done();
 }

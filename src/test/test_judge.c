@@ -382,6 +382,15 @@ static void test_advice(void)
 		     "build with sm_90 or PTX");
 	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", buf, sizeof buf), 0);
 	CHECK(strncmp(buf, "needs a build made with CUDA >= 11.8", 36) == 0, "%s", buf);
+	/* §6 at the edges: CUDA 12.7 predates sm_120 (first in 12.8); 13.0 dropped sm_70 (last 12.9) */
+	struct ws_target t120 = tgt(120), t70 = tgt(70);
+	CHECK_EQ_INT(ws_advise_build(&t120, 12070, false, false, "cu127", buf, sizeof buf), WS_R_PREDATES);
+	CHECK_EQ_STR(buf, "built with CUDA 12.7, which predates sm_120 (CUDA 12.8+): use a +cu128 build");
+	CHECK_EQ_INT(ws_advise_build(&t120, 12080, false, false, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t70, 13000, false, false, "cu130", buf, sizeof buf), WS_R_DROPPED);
+	CHECK(strncmp(buf, "built with CUDA 13.0, which dropped sm_70 (last in CUDA 12.9)", 61) == 0, "%s", buf);
+	CHECK(strstr(buf, "e.g. +cu129") != NULL, "%s", buf);
+	CHECK_EQ_INT(ws_advise_build(&t70, 12090, false, false, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
 }
 
 static void test_names(void)
@@ -403,6 +412,52 @@ static void test_names(void)
 	ws_artifact_free(a);
 }
 
+/* "Built for the target's generation" looks at the containers the library loads: SASS
+ * sm_120 in a link input (-rdc, never loaded alone) does not excuse an sm_80/sm_86
+ * container that cannot run on 12.0. */
+static void test_generation_of_loaded_code(void)
+{
+	static const struct er old2[] = {{SASS, 80, 0, 0, 0}, {SASS, 86, 0, 0, 0}, END};
+	static const struct er jit80[] = {{PTX, 80, 0, 70, 0}, END};
+	static const struct er new120[] = {{SASS, 120, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "lib.so");
+	add(o, old2, 0);
+	add(o, jit80, 1);
+	add(o, new120, 2)->relocatable = true;
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[0].fatbins[0].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(a->objects[0].fatbins[2].roles[0], WS_ROLE_LINK_INPUT);
+	ws_artifact_free(a);
+
+	/* sm_80 SASS with compute_90a PTX holds two CCs, the newest (9.0) older than 12.0, and
+	 * nothing in the object is built for 12.x: it fails on 12.0 even though another
+	 * container serves through JIT; counted as single-CC it would be excused */
+	static const struct er sass80_ptx90a[] = {{SASS, 80, 0, 0, 0}, {PTX, 90, 'a', 80, 0}, END};
+	a = calloc(1, sizeof *a);
+	o = obj(a, "lib.so");
+	add(o, sass80_ptx90a, 0);
+	add(o, jit80, 1);
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[0].fatbins[0].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(a->objects[0].judged[0].failing, 1);
+	ws_artifact_free(a);
+
+	/* PTX the driver cannot read still serves the GPU (a newer driver fixes it): the verdict
+	 * is ptx-too-new, not "nothing serves", and a single-CC sm_90 container is another GPU's */
+	static const struct er ptx120[] = {{PTX, 120, 0, 90, 0}, END};
+	static const struct er sass90[] = {{SASS, 90, 0, 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	o = obj(a, "lib.so");
+	add(o, ptx120, 0);
+	add(o, sass90, 1);
+	CHECK_EQ_INT(judge1(a, 120, 12080, false), WS_V_PTX_TOO_NEW);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_PTX_DRIVER, "reason ptx-needs-newer-driver");
+	CHECK(!(a->objects[0].judged[0].reasons & WS_R_NOTHING_SERVES), "not nothing-serves");
+	CHECK_EQ_INT(a->objects[0].fatbins[1].roles[0], WS_ROLE_OTHER_GPU);
+	ws_artifact_free(a);
+}
+
 int main(void)
 {
 	test_one_list();
@@ -410,6 +465,7 @@ int main(void)
 	test_nothing_serves();
 	test_older_generation();
 	test_link_inputs();
+	test_generation_of_loaded_code();
 	test_driver_older_than_gpu();
 	test_alternatives();
 	test_kernel_gaps();

@@ -306,6 +306,9 @@ static void build_wheel(struct zw *w, struct wheel_parts *wp, bool tamper, bool 
 	if (escape) {
 		zw_add(w, "../evil.so", wp->elf2, 100, true);
 		record_row(rec, sizeof rec, "../evil.so", wp->elf2, 100);
+		/* ".." further down the name escapes too */
+		zw_add(w, "demo/../../evil2.so", wp->elf2, 100, true);
+		record_row(rec, sizeof rec, "demo/../../evil2.so", wp->elf2, 100);
 	}
 	zw_str(w, "demo-1.0+cu124.dist-info/METADATA", METADATA, true);
 	record_row(rec, sizeof rec, "demo-1.0+cu124.dist-info/METADATA", METADATA, strlen(METADATA));
@@ -511,6 +514,61 @@ static void test_good_wheel(void)
 	free_parts(&w, &wp);
 }
 
+/* RECORD itself edited (the tamper tests change a member instead): a digest that differs
+ * from the member's in its first or only in its last character is a mismatch, so is a size
+ * one larger than the member, and a row hashed with md5 (wheels may not use it); the
+ * untouched rows still match. */
+static void test_record_digest_edit(void)
+{
+	const char *py = "print('hello')\n", *other = "x = 2\n";
+	static const char *const want[] = { "RECORD hash mismatch for 'demo/__init__.py'",
+		"RECORD hash mismatch for 'demo/__init__.py'",
+		"RECORD size mismatch for 'demo/__init__.py' (RECORD says 16, member has 15)",
+		"RECORD gives 'demo/__init__.py' a hash wheels may not use (md5)" };
+	for (int where = 0; where < 4; where++) {
+		static char rec[4096];
+		struct zw w;
+		memset(&w, 0, sizeof w);
+		rec[0] = '\0';
+		zw_str(&w, "demo/__init__.py", py, true);
+		record_row(rec, sizeof rec, "demo/__init__.py", py, strlen(py));
+		char *d = strstr(rec, "sha256=") + 7, *end = strchr(d, ',');
+		if (where < 2) {
+			char *c = where ? end - 1 : d;
+			*c = *c == 'A' ? 'B' : 'A';
+		} else if (where == 2) {
+			snprintf(end, 8, ",%zu\n", strlen(py) + 1);
+		} else {
+			memcpy(d - 7, "md5=AA", 6);           /* same length: "sha256=" -> "md5=AA" + digest */
+			memmove(d - 1, d, strlen(d) + 1);
+		}
+		zw_str(&w, "demo/other.py", other, true);
+		record_row(rec, sizeof rec, "demo/other.py", other, strlen(other));
+		zw_str(&w, "demo-1.0+cu124.dist-info/METADATA", METADATA, true);
+		record_row(rec, sizeof rec, "demo-1.0+cu124.dist-info/METADATA", METADATA, strlen(METADATA));
+		zw_str(&w, "demo-1.0+cu124.dist-info/WHEEL", WHEELF, false);
+		record_row(rec, sizeof rec, "demo-1.0+cu124.dist-info/WHEEL", WHEELF, strlen(WHEELF));
+		strcat(rec, "demo-1.0+cu124.dist-info/RECORD,,\n");
+		zw_str(&w, "demo-1.0+cu124.dist-info/RECORD", rec, true);
+		zw_finish(&w);
+		struct dbl dd;
+		struct ws_zip_opts o;
+		ws_zip_opts_default(&o);
+		o.scan_member = dbl_scan;
+		o.scan_member_ctx = &dd;
+		init_dbl(&dd, 100000);
+		struct ws_artifact *a = new_art("t.whl");
+		CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
+		CHECK(a->record.checked && !a->record.ok, "edit %d accepted", where);
+		CHECK_EQ_INT(a->record.nmismatched, 1);
+		if (a->record.nmismatched)
+			CHECK_EQ_STR(a->record.mismatched[0], "demo/__init__.py");
+		CHECK(has_error(a, want[where]), "edit %d: no error '%s'", where, want[where]);
+		ws_artifact_free(a);
+		free(w.p);
+	}
+}
+
 static void test_record_problems(void)
 {
 	struct zw w;
@@ -544,6 +602,7 @@ static void test_record_problems(void)
 	int rc = ws_zip_scan_memory(a, w.p, w.len, &o);
 	CHECK_EQ_INT(rc, -1);                        /* the escaping name is an error */
 	CHECK(has_error(a, "member name '../evil.so' escapes the archive"), "is false");
+	CHECK(has_error(a, "member name 'demo/../../evil2.so' escapes the archive"), "nested .. not caught");
 	CHECK(find_seen(&d, "../evil.so") != NULL, "escaping member still scanned");
 	CHECK(!a->record.ok, "is false");
 	CHECK_EQ_INT(a->record.nmismatched, 0);
@@ -754,9 +813,9 @@ static void test_real_scanner(void)
 	}
 	zw_str(&w, "README.txt", "no device code here\n", true);
 	zw_finish(&w);
-	if (nfx < 4) {
-		fprintf(stderr, "# fixtures missing: real-scanner test skipped\n");
-	} else {
+	/* The fixtures are committed: a missing one is a broken checkout, not a skip. */
+	CHECK(nfx >= 4, "fixtures missing: only %d of the real-scanner fixtures read", nfx);
+	if (nfx >= 4) {
 		for (int jobs = 1; jobs <= 2; jobs++) {
 			struct ws_zip_opts o;
 			ws_zip_opts_default(&o);
@@ -819,6 +878,7 @@ int main(void)
 	test_digest();
 	test_good_wheel();
 	test_record_problems();
+	test_record_digest_edit();
 	test_corrupt();
 	test_bomb();
 	test_real_scanner();

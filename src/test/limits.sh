@@ -1,0 +1,71 @@
+#!/bin/sh
+# limits.sh - the limits of model.c (ws_limits_default) hold on inputs built to cross them,
+# where a hostile file of testdata/hostile does not already: a container with more entries
+# than the 4096 limit is an error naming the limit, not decoded entry by entry.
+set -u
+cd "$(dirname "$0")/../.."
+pass=0 fail=0
+check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+# N opaque (LTO-IR, kind 8) entries of a bare 64-byte header each, in one container
+mk() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+n = int(sys.argv[1])
+e = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+open(sys.argv[2], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 * n) + e * n)
+PY
+}
+mk 4096 "$t/at.fatbin"
+mk 4097 "$t/over.fatbin"
+"$WS_BIN" --no-progress --json "$t/at.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]))' "$t/o" 2>/dev/null)
+check "4096 entries are read ($n, exit $rc)" '[ $rc -eq 0 ] && [ "$n" = 4096 ]'
+# an arch field past 16 bits is clamped (9999), not cut to its low half (65536 + 90 is not 90)
+python3 -c '
+import struct, sys
+e = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 65536 + 90).ljust(64, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64) + e)' "$t/wide.fatbin"
+"$WS_BIN" --no-progress --json "$t/wide.fatbin" >"$t/w" 2>/dev/null
+a=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"][0]["arch"])' "$t/w" 2>/dev/null)
+check "arch 65626 is lto_9999 ($a)" '[ "$a" = lto_9999 ]'
+# LTO-IR is never decoded: every such entry is opaque, obfuscated or not (these are not)
+o=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["artifacts"][0]["objects"][0]["fatbins"][0]["entries"]; print(sorted(set((x["kind"], x["opaque"], x["kernels"]) for x in e)))' "$t/o" 2>/dev/null)
+check "unobfuscated LTO-IR entries are opaque ($o)" '[ "$o" = "[('"'"'ltoir'"'"', True, None)]" ]'
+"$WS_BIN" --no-progress "$t/over.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "4097 entries: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "4097 entries: the limit is named" 'grep -q "has more than 4096 entries" "$t/e"'
+# an entry header size that is not a multiple of 8 (every real one is: fatbin-format.md)
+# puts the next entry at the wrong place: the second entry's 68 is an error naming it
+python3 -c '
+import struct, sys
+lto = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+odd = struct.pack("<HHIQIIHHI", 8, 0x0101, 68, 4, 0, 0, 0, 9, 90).ljust(72, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 + 72) + lto + odd)' "$t/odd.fatbin"
+"$WS_BIN" --no-progress "$t/odd.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "entry header size 68: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "entry header size 68: named" 'grep -q "bad entry header size 68" "$t/e"'
+# an entry whose header plus payload runs 8 bytes past its container (its payload alone
+# would fit) is an error, not read into the bytes after the container
+python3 -c '
+import struct, sys
+lto = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+big = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 16, 0, 0, 0, 9, 90).ljust(64, b"\0")
+open(sys.argv[1], "wb").write(struct.pack("<IHHQ", 0xBA55ED50, 1, 16, 64 + 64 + 8) + lto + big + bytes(8) + b"after the container!")' "$t/past.fatbin"
+"$WS_BIN" --no-progress "$t/past.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "entry 8 bytes past its container: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "entry past its container: named" 'grep -q "entry of 64+16 bytes runs past its container (72 left)" "$t/e"'
+# a SASS entry whose ELF is not for EM_CUDA (here x86-64) is not read as a cubin
+python3 - testdata/fixtures/g5-none.fatbin "$t/x86.fatbin" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = b.index(b"\x7fELF")
+assert struct.unpack_from("<H", b, i + 18)[0] == 190       # EM_CUDA
+struct.pack_into("<H", b, i + 18, 62)
+open(sys.argv[2], "wb").write(b)
+PY
+"$WS_BIN" --no-progress "$t/x86.fatbin" >"$t/o" 2>"$t/e"; rc=$?
+check "SASS entry of an x86-64 ELF: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "SASS entry of an x86-64 ELF: named" 'grep -q "cubin machine is 62, not EM_CUDA" "$t/e"'
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
