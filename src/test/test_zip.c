@@ -213,6 +213,9 @@ static int dbl_scan(void *ctx, struct ws_artifact *a, const char *member, struct
 		struct ws_err rerr = {0};
 		s.rereads_ok = r->reread(r->ctx, 10, again, sizeof again, &rerr) == 0 &&
 			       memcmp(again, head + 10, sizeof again) == 0;
+		/* a reread going back (to before where the last one ended) starts over */
+		s.rereads_ok = s.rereads_ok && r->reread(r->ctx, 3, again, sizeof again, &rerr) == 0 &&
+			       memcmp(again, head + 3, sizeof again) == 0;
 	}
 	free(buf);
 	struct ws_object *o = ws_artifact_add_object(a);
