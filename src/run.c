@@ -48,7 +48,7 @@ struct runner {
 	struct ws_live *live;
 	struct ws_live_info live_info;
 	pthread_mutex_t live_mu;           /* one worker process: loads go one at a time */
-	uint64_t progress_bytes;           /* compressed bytes read in members in flight */
+	size_t queued_from, queued_to;     /* the files in the pool: reported .. queued */
 	atomic_uint_fast64_t done_bytes;
 	atomic_size_t done_files;
 	uint64_t total_bytes;
@@ -375,8 +375,8 @@ static void draw_progress(struct runner *R, bool final)
 {
 	size_t files = atomic_load(&R->done_files);
 	uint64_t bytes = atomic_load(&R->done_bytes);
-	/* plus what the archives in flight have read so far */
-	for (size_t i = 0; i < R->njobs && !final; i++)
+	/* plus what the archives in flight have read so far: only the queued ones can be */
+	for (size_t i = R->queued_from; i < R->queued_to && !final; i++)
 		if (!__atomic_load_n(&R->jobs[i].done, __ATOMIC_ACQUIRE))
 			bytes += __atomic_load_n(&R->jobs[i].progress, __ATOMIC_RELAXED);
 	double frac = R->total_bytes ? (double)bytes / (double)R->total_bytes : (double)files / (double)R->njobs;
@@ -553,6 +553,8 @@ int ws_run(struct ws_config *cfg)
 			ws_group_init(&R.jobs[added].g, NULL);
 			ws_pool_add(R.pool, &R.jobs[added].g, file_task, &R.jobs[added]);
 		}
+		R.queued_from = i;
+		R.queued_to = added;
 		if (progress)
 			while (!ws_group_wait_ms(R.pool, &R.jobs[i].g, 200))
 				draw_progress(&R, false);
