@@ -49,6 +49,10 @@ $(O)/wheelscan: $(O)/main.o $(O)/libws.a
 $(O)/libws.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# The core alone: what the fuzz targets of the decoders link (src/test/fuzz_replay.sh).
+$(O)/libws-core.a: $(CORE_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
 $(O)/%.o: src/%.c | $(O)
 	$(if $(DEPS_MISSING),$(error build dependencies are missing ($(PKGS)): run 'make deps'))
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -107,12 +111,16 @@ wheel: wheelscan
 deps:
 	scripts/install-deps
 
-check: wheelscan $(TEST_BIN)
+check: wheelscan $(TEST_BIN) $(O)/libws-core.a
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" src/test/run-all
 
 # The programs `make check` runs, built without running them (scripts/mutate builds first so
 # that a mutant that does not compile is told apart from one a test catches).
-tests-built: wheelscan $(TEST_BIN)
+tests-built: wheelscan $(TEST_BIN) $(O)/libws-core.a
+
+# The core's objects by name, for scripts that build it their own way (src/fuzz/run-fuzz).
+print-core:
+	@echo $(CORE)
 
 # make mutate: every mutation in scripts/mutations.txt against `make check` (slow; not in make test)
 mutate:
@@ -135,4 +143,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: all deps run example test check tests-built tsan mutate install wheel fuzz fixtures bench clean
+.PHONY: all deps run example test check tests-built print-core tsan mutate install wheel fuzz fixtures bench clean

@@ -7,6 +7,7 @@
 
 #include "wheelscan.h"
 #include "ws_pool.h"
+#include "ws_scan.h"
 
 struct ws_decodeq;
 
@@ -39,5 +40,9 @@ struct ws_decode_task *ws_decodeq_next(struct ws_decodeq *q, bool wait);
 void ws_decode_task_free(struct ws_decode_task *t);
 /* Waits for what is still running, then frees. */
 void ws_decodeq_free(struct ws_decodeq *q);
+
+/* The scanner's offload onto the pool (ws_scan_opts.offload): a queue per scan when the
+ * pool has threads to spare, and decode contexts lent by decoders.c. */
+extern const struct ws_offload ws_pool_offload;
 
 #endif

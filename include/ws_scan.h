@@ -9,7 +9,7 @@
 #define WS_SCAN_H
 
 #include "wheelscan.h"
-#include "ws_pool.h"
+#include "ws_decode.h"
 
 /* A pull stream. read() returns the number of bytes stored (0 at the end, -1 on error,
  * recorded in err with its code). reread(), optional, re-reads an earlier range by offset
@@ -67,12 +67,32 @@ struct ws_scan_opts {
 				      * 64-bit hashes, enough to count distinct kernels */
 	ws_container_fn on_container;
 	void *on_container_ctx;
-	struct ws_pool *pool;        /* decode payloads as tasks here (NULL: in place; never
-				      * with on_container, which needs each container's facts at once) */
+	/* The threads a scan may use, lent by its caller: the scanner itself starts and locks
+	 * nothing. With offload NULL, payloads decode in place with a decode context of the
+	 * scan's own; with ws_pool_offload (decodeq.c) they decode as tasks on pool, below
+	 * group, borrowing contexts from decoders (never with on_container, which needs each
+	 * container's facts at once). The scanner only passes the three pointers on. */
+	const struct ws_offload *offload;
+	struct ws_pool *pool;
 	struct ws_group *group;      /* the tasks' parent group (NULL: top level) */
-	struct ws_decoders *decoders; /* decode contexts to borrow (NULL: fresh ones per scan) */
+	struct ws_decoders *decoders;
 	bool drop_behind;            /* memory input is a private file mapping: give pages
 				      * already scanned back to the kernel (keeps RSS small) */
+};
+
+/* Where payloads decode when not in place, and where decode contexts come from. */
+struct ws_decodeq;
+struct ws_decode_task;
+struct ws_offload {
+	/* a queue for one scan's payloads, or NULL: decode in place */
+	struct ws_decodeq *(*open)(const struct ws_scan_opts *opt, const struct ws_limits *lim);
+	int (*push)(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const struct ws_entry *hdr,
+		    const uint8_t *p, size_t n);
+	struct ws_decode_task *(*next)(struct ws_decodeq *q, bool wait);
+	void (*task_free)(struct ws_decode_task *t);
+	void (*close)(struct ws_decodeq *q);
+	struct ws_decoder *(*take)(struct ws_decoders *ds);
+	void (*give)(struct ws_decoders *ds, struct ws_decoder *dc);
 };
 
 /* Scan one input held in memory. `member` names it inside its artifact (NULL

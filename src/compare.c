@@ -8,6 +8,7 @@
 #include "ws_compare.h"
 #include "ws_compat.h"
 #include "ws_decode.h"
+#include "ws_decodeq.h"
 #include "ws_inputs.h"
 #include "ws_json.h"
 #include "ws_report.h"
@@ -95,7 +96,7 @@ static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct w
 {
 	struct stat st;
 	struct ws_scan_opts so = {.lim = &cfg->lim, .want_kernels = cfg->want_kernels, .list_kernels = true,
-				  .pool = pool, .decoders = decoders};
+				  .offload = &ws_pool_offload, .pool = pool, .decoders = decoders};
 	memset(s, 0, sizeof *s);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct ws_config c = *cfg;

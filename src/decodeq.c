@@ -117,3 +117,20 @@ void ws_decodeq_free(struct ws_decodeq *q)
 	free(q->tasks);
 	free(q);
 }
+
+static struct ws_decodeq *offload_open(const struct ws_scan_opts *opt, const struct ws_limits *lim)
+{
+	if (!opt->pool || ws_pool_width(opt->pool) < 2)
+		return NULL;                      /* one CPU: the scanning thread decodes */
+	return ws_decodeq_new(opt->pool, opt->group, opt->decoders, lim, !opt->list_kernels);
+}
+
+const struct ws_offload ws_pool_offload = {
+	.open = offload_open,
+	.push = ws_decodeq_push,
+	.next = ws_decodeq_next,
+	.task_free = ws_decode_task_free,
+	.close = ws_decodeq_free,
+	.take = ws_decoder_take,
+	.give = ws_decoder_give,
+};

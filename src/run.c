@@ -16,6 +16,7 @@
 
 #include "ws_compat.h"
 #include "ws_decode.h"
+#include "ws_decodeq.h"
 #include "ws_env.h"
 #include "ws_gate.h"
 #include "ws_inputs.h"
@@ -311,6 +312,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
 			 R->cfg->verbose > 0 || R->cfg->kernels;
 	/* members and payloads are tasks below this file's, on the same pool */
+	so.offload = &ws_pool_offload;
 	so.pool = R->pool;
 	so.group = &j->g;
 	so.decoders = R->decoders;

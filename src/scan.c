@@ -140,7 +140,7 @@ static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry
 			    const uint8_t *p, size_t n)
 {
 	char err[WS_ERRMAX];
-	if (!s->dc && !(s->dc = ws_decoder_take(s->opt->decoders))) {
+	if (!s->dc && !(s->dc = s->opt->offload ? s->opt->offload->take(s->opt->decoders) : ws_decoder_new())) {
 		entry_error(s, o, e, "out of memory for a decoder");
 		return;
 	}
@@ -270,7 +270,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 				}
 				if (!s->q)
 					inspect_payload(s, o, e, p, (size_t)ps);
-				else if (ws_decodeq_push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
+				else if (s->opt->offload->push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
 							 e, p, (size_t)ps) < 0)
 					entry_error(s, o, e, "out of memory queueing a payload");
 			}
@@ -330,9 +330,9 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 static void apply_decoded(struct scan *s, struct ws_object *o, bool wait)
 {
 	struct ws_decode_task *t;
-	while (s->q && (t = ws_decodeq_next(s->q, wait)) != NULL) {
+	while (s->q && (t = s->opt->offload->next(s->q, wait)) != NULL) {
 		apply_task(s, o, t);
-		ws_decode_task_free(t);
+		s->opt->offload->task_free(t);
 	}
 }
 
@@ -854,11 +854,15 @@ static int scan_input(struct ws_artifact *a, const char *member, struct ws_windo
 	if (c == WS_CONTENT_OTHER || c == WS_CONTENT_ZIP)
 		return 1;
 	/* payloads decode on the pool's other threads, within its byte budget */
-	if (opt->pool && ws_pool_width(opt->pool) > 1 && !opt->on_container && opt->want_kernels)
-		s.q = ws_decodeq_new(opt->pool, opt->group, opt->decoders, &s.lim, !opt->list_kernels);
+	if (opt->offload && !opt->on_container && opt->want_kernels)
+		s.q = opt->offload->open(opt, &s.lim);
 	scan_object(&s, member, 0, w->size, 0, member == NULL);
-	ws_decodeq_free(s.q);
-	ws_decoder_give(opt->decoders, s.dc);
+	if (s.q)
+		opt->offload->close(s.q);
+	if (opt->offload)
+		opt->offload->give(opt->decoders, s.dc);
+	else
+		ws_decoder_free(s.dc);
 	return a->nerrors != errors ? -1 : 0;
 }
 

@@ -2,7 +2,9 @@
 # layers.sh - the core (the Makefile's CORE: model, rules, decoders) opens no file,
 # prints nothing and starts or locks no thread: none of its objects may call the C
 # library's I/O or pthread functions. Memory mappings are allowed (the sparse cubin
-# image, pages given back); pthread_once is allowed (libelf's one-time init).
+# image, pages given back); pthread_once is allowed (libelf's one-time init). And the
+# core stands alone: every wheelscan symbol (ws_*) it uses is defined in the core itself,
+# so the fuzz targets of the decoders link nothing else.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 : "${WS_BUILD:=build}"
@@ -22,5 +24,15 @@ for o in $WS_CORE_OBJ; do
 		pass=$((pass + 1))
 	fi
 done
+# shellcheck disable=SC2086
+defined=$(nm --defined-only $WS_CORE_OBJ 2>/dev/null | awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u)
+# shellcheck disable=SC2086
+used=$(nm -u $WS_CORE_OBJ 2>/dev/null | awk '{ print $2 }' | grep '^ws_' | sort -u)
+outside=$(printf '%s\n' "$used" | grep -v -x -F "$defined" | tr '\n' ' ')
+if [ -n "$used" ] && [ -z "$outside" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL the core uses wheelscan symbols defined outside it: ${outside:-(none used: nm failed?)}"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
