@@ -419,7 +419,7 @@ static int t_x32(const struct ws_escape_ctx *c, char *d, size_t l)
 
 static int t_prctl(const struct ws_escape_ctx *c, char *d, size_t l)
 {
-	return R(syscall(__NR_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0));
+	return R(syscall(__NR_prctl, PR_SET_NAME, "wheelscan", 0, 0, 0));
 }
 
 /* W^X: turning a writable page executable, the usual second stage of an exploit. */
@@ -512,7 +512,7 @@ const struct ws_escape ws_escapes[] = {
 	{"keyctl", t_keyctl, "keyctl: read the session keyring"},
 	{"userfaultfd", t_userfaultfd, "userfaultfd (a tool for kernel race exploits)"},
 	{"personality", t_personality, "personality (READ_IMPLIES_EXEC would weaken W^X)"},
-	{"prctl-set", t_prctl, "prctl(PR_SET_DUMPABLE)"},
+	{"prctl-set", t_prctl, "prctl setters (PR_SET_NAME)"},
 	{"mprotect-exec", t_mprotect_exec, "make a writable page executable"},
 	{"mmap-exec", t_mmap_exec, "map a writable and executable page"},
 	{"ioctl-tiocsti", t_ioctl_tiocsti, "ioctl(TIOCSTI): type into the terminal"},

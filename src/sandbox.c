@@ -128,6 +128,9 @@ static const struct allow allowlist[] = {
 	{SCMP_SYS(clone), EQ, 0, 0, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_UNTRACED},
 	{A(ptrace)},
 	{A(wait4)},
+	{A(getppid)},                                        /* the tracer checks that its parent lives */
+	{SCMP_SYS(open), NONE_OF, 1, WRITE_OPEN, 0},         /* the runtime's own open(): /proc/PID/task, maps */
+	{A(getdents)},                                       /* the runtime lists /proc/PID/task */
 	{SCMP_SYS(prctl), EQ, 0, 0, PR_SET_PTRACER},
 	{SCMP_SYS(prctl), EQ, 0, 0, PR_SET_DUMPABLE},
 	{SCMP_SYS(prctl), EQ, 0, 0, PR_SET_PDEATHSIG},
