@@ -22,9 +22,10 @@ struct ws_sandbox_status {
  * "-" is skipped), no writes anywhere; every capability dropped (effective, permitted,
  * inheritable, ambient, bounding); then the seccomp allowlist (src/sandbox.c). Call it
  * before any thread starts: Landlock and capabilities bind the calling thread only.
- * The output must already be open (stdout, stderr). Returns 0 when the seccomp filter is
+ * The output must already be open (stdout, stderr). live: the live check's workers run
+ * (forked before); the filter also lets this process talk to them over their sockets. Returns 0 when the seccomp filter is
  * on (Landlock and capabilities may have degraded; st says how), -1 when it is not. */
-int ws_sandbox_enter(const char *const *readable, size_t n, struct ws_sandbox_status *st);
+int ws_sandbox_enter(const char *const *readable, size_t n, bool live, struct ws_sandbox_status *st);
 
 /* What this kernel and process offer, without entering (for --env). */
 void ws_sandbox_probe(struct ws_sandbox_status *st);

@@ -470,7 +470,7 @@ static void start_live(struct runner *R, bool bare, struct ws_target **owned, si
 /* Reads beneath the -r trees and the inputs named one by one; nothing else once inside.
  * What libraries would load lazily from elsewhere is loaded first: OpenSSL's
  * configuration, the time zone (libzip's mktime). Fails only when out of memory. */
-static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in)
+static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in, bool live)
 {
 	size_t n = cfg->ndirs;
 	for (size_t i = 0; i < in->n; i++)
@@ -489,7 +489,7 @@ static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in
 	tzset();
 	ws_digest_free(ws_digest_new("sha256"));
 	struct ws_sandbox_status st;
-	if (ws_sandbox_enter(paths, n, &st) < 0)
+	if (ws_sandbox_enter(paths, n, live, &st) < 0)
 		fprintf(stderr, "wheelscan: warning: no seccomp sandbox (%s); going on without it\n", st.seccomp_note);
 	free(paths);
 	return 0;
@@ -535,10 +535,10 @@ int ws_run(struct ws_config *cfg)
 		ws_live_close(R.live);
 		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
-	/* Static scans decode strangers' bytes in the sandbox, entered once the inputs are
-	 * listed and before the pool's threads start. The live check's spawner and workers
-	 * were forked above and stay outside it (so does this process with --live). */
-	if (cfg->sandbox && !R.live && enter_sandbox(cfg, &in) < 0) {
+	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
+	 * before the pool's threads start. The live check's spawner and workers were forked
+	 * above and stay outside it: the driver needs its devices. */
+	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
 		ws_inputs_free(&in);
 		return WS_EXIT_USAGE;
 	}

@@ -137,6 +137,17 @@ static const struct allow allowlist[] = {
 #endif
 };
 
+/* With the live check, this process talks to the CUDA workers and their spawner over the
+ * socket pairs made before the sandbox (no new socket, no connect: those stay refused). */
+static const struct allow live_extra[] = {
+	{A(poll)},                                           /* waiting for a worker, with a time limit */
+	{A(ppoll)},                                          /* poll() of newer libcs */
+	{A(sendto)},                                         /* send(): requests and fatbins to a worker */
+	{A(recvfrom)},                                       /* recv(): results */
+	{A(recvmsg)},                                        /* a restarted worker's socket, from the spawner */
+	{A(wait4)},                                          /* reaping the spawner (a child) at the end */
+};
+
 static int add_rule(scmp_filter_ctx ctx, const struct allow *a, pid_t self)
 {
 	switch (a->cond) {
@@ -158,7 +169,7 @@ static int add_rule(scmp_filter_ctx ctx, const struct allow *a, pid_t self)
 	return -EINVAL;
 }
 
-static int load_filter(char *why, size_t len)
+static int load_filter(bool live, char *why, size_t len)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
 	if (!ctx) {
@@ -173,6 +184,8 @@ static int load_filter(char *why, size_t len)
 		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);   /* every thread, should one exist */
 	for (size_t i = 0; i < sizeof allowlist / sizeof *allowlist && rc == 0; i++)
 		rc = add_rule(ctx, &allowlist[i], self);
+	for (size_t i = 0; live && i < sizeof live_extra / sizeof *live_extra && rc == 0; i++)
+		rc = add_rule(ctx, &live_extra[i], self);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	if (rc != 0)
@@ -223,7 +236,7 @@ static void caps_held(char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int ws_sandbox_enter(const char *const *readable, size_t n, struct ws_sandbox_status *st)
+int ws_sandbox_enter(const char *const *readable, size_t n, bool live, struct ws_sandbox_status *st)
 {
 	memset(st, 0, sizeof *st);
 	st->no_new_privs = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
@@ -235,10 +248,10 @@ int ws_sandbox_enter(const char *const *readable, size_t n, struct ws_sandbox_st
 	st->landlock = abi > 0;
 	st->landlock_abi = abi > 0 ? abi : 0;
 	st->caps_dropped = drop_caps(st->caps_note, sizeof st->caps_note);
-	st->seccomp = load_filter(st->seccomp_note, sizeof st->seccomp_note) == 0;
+	st->seccomp = load_filter(live, st->seccomp_note, sizeof st->seccomp_note) == 0;
 	if (st->seccomp)
-		snprintf(st->seccomp_note, sizeof st->seccomp_note, "allowlist of %zu rules, others EPERM",
-			 sizeof allowlist / sizeof *allowlist);
+		snprintf(st->seccomp_note, sizeof st->seccomp_note, "allowlist of %zu rules%s, others EPERM",
+			 sizeof allowlist / sizeof *allowlist, live ? " and the live check's sockets" : "");
 	return st->seccomp ? 0 : -1;
 }
 

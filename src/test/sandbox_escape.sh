@@ -66,5 +66,20 @@ check "the report is complete after a refused escape" 'grep -q "sm_120" "$tmp/ou
 s=$(try open-create testdata/fixtures/g5-speed.fatbin)
 u=$(try open-create testdata/fixtures/g5-speed.fatbin --no-sandbox)
 check "LZ4 decoding: open-create refused ($s) and reached unsandboxed ($u)" '[ "$s" = EPERM ] && [ "$u" = ok ]'
+# With the live check the scanning process is sandboxed as well (its CUDA workers, forked
+# before, are not): a few escapes again, with the fake driver of live_cli.sh.
+${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" src/test/fake_libcuda.c
+export WHEELSCAN_LIBCUDA="$tmp/libcuda.so.1" FAKE_CUDA_DEVICES="9.0:NVIDIA H200:143771"
+for n in open-create read-outside fork kill socket-unix execve io_uring x32; do
+	want=$(expect "$n")
+	if [ "$n" = read-outside ] && ! echo "$landlock" | grep -q '^ABI'; then continue; fi
+	s=$(try "$n" testdata/fixtures/multi.so --live)
+	u=$(try "$n" testdata/fixtures/multi.so --live --no-sandbox)
+	printf '%-20s %-16s %s\n' "$n --live" "$s" "$u"
+	check "--live: $n is refused ($want, got $s)" '[ "$s" = "$want" ]'
+	check "--live: $n reaches the kernel under --no-sandbox (got $u)" '[ "$u" != "$s" ]'
+done
+try open-create testdata/fixtures/multi.so --live >/dev/null
+check "--live in the sandbox: the driver's answer is there" 'grep -q "NVIDIA H200 (sm_90): runs: native SASS" "$tmp/out"'
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
