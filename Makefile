@@ -35,7 +35,7 @@ CORE      := model compat gpus judge explain fatbin payload ptx cubin cubin_stre
              elfscan pescan window scan condameta wheelinfo record sha256 util
 CORE_OBJ  := $(CORE:%=$(O)/%.o)
 TEST_SRC  := $(wildcard src/test/test_*.c)
-TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window
+TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window $(O)/escape_probe.so
 
 all: wheelscan
 
@@ -68,6 +68,11 @@ SMALL_SRC := src/window.c src/payload.c src/ptx.c src/cubin_stream.c src/inspect
 $(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a src/test/tap.h
 	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 -DWS_CUBIN_PREFIX=4096 -DWS_STREAM_MIN=4096 \
 	  $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a $(LDLIBS)
+
+# The compromised decoder of src/test/sandbox_escape.sh (LD_PRELOAD), with the escapes of
+# src/escape.c. Not sanitized: the sanitizer runtime is preloaded before it.
+$(O)/escape_probe.so: src/test/escape_probe.c src/escape.c include/ws_escape.h | $(O)
+	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ src/test/escape_probe.c src/escape.c -ldl
 
 $(O):
 	mkdir -p $@

@@ -30,7 +30,7 @@
 
 struct sp_req {
 	uint32_t op;
-	uint32_t flags;
+	uint32_t flags;            /* SP_SPAWN: WS_LIVE_* flags; SP_WAIT: ms before the kill */
 	int32_t pid;
 	uint32_t nojit;
 };
@@ -122,9 +122,50 @@ static void send_fd(int s, int32_t pid, int fd)
 		;
 }
 
+/* The spawner's workers: the only processes it waits for or kills. wheelscan asks it to
+ * do both, so that wheelscan itself, which may run in the sandbox, needs no kill(). */
+#define MAX_KIDS 8
+
+static int nkids(const pid_t *kids)
+{
+	int n = 0;
+	for (int i = 0; i < MAX_KIDS; i++)
+		n += kids[i] != 0;
+	return n;
+}
+
+/* Waits up to ms for the worker pid to end, then kills it and waits; its wait status, or -1
+ * when pid is not one of its workers. */
+static int32_t reap_child(pid_t *kids, pid_t pid, unsigned ms)
+{
+	int i = 0;
+	while (i < MAX_KIDS && (pid <= 0 || kids[i] != pid))
+		i++;
+	if (i == MAX_KIDS)
+		return -1;
+	int st = 0;
+	long long until = now_ms() + ms;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		if (now_ms() >= until) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		struct timespec ts = {0, 5 * 1000000};
+		nanosleep(&ts, NULL);
+	}
+	kids[i] = 0;
+	return st;
+}
+
 static void spawner_main(int s, const char *libpath)
 {
 	struct sp_req q;
+	pid_t kids[MAX_KIDS] = {0};
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGPIPE, SIG_IGN);
 	close_from(s);
@@ -135,10 +176,7 @@ static void spawner_main(int s, const char *libpath)
 		if (k != (ssize_t)sizeof q)
 			_exit(0);
 		if (q.op == SP_WAIT) {
-			int st = 0;
-			while (waitpid(q.pid, &st, 0) < 0 && errno == EINTR)
-				;
-			int32_t v = st;
+			int32_t v = reap_child(kids, q.pid, q.flags);
 			while (send(s, &v, sizeof v, MSG_NOSIGNAL) < 0 && errno == EINTR)
 				;
 			continue;
@@ -146,7 +184,7 @@ static void spawner_main(int s, const char *libpath)
 		int sv[2];
 		pid_t pid = -1;
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
-			pid = fork();
+			pid = nkids(kids) < MAX_KIDS ? fork() : -1;
 			if (pid == 0) {
 				close(s);
 				close(sv[0]);
@@ -154,6 +192,11 @@ static void spawner_main(int s, const char *libpath)
 				_exit(ws_live_worker_main(sv[1], libpath, q.flags, q.nojit != 0));
 			}
 			close(sv[1]);
+			for (int i = 0; pid > 0 && i < MAX_KIDS; i++)
+				if (kids[i] == 0) {
+					kids[i] = pid;
+					break;
+				}
 		} else {
 			sv[0] = -1;
 		}
@@ -188,20 +231,17 @@ static int start_spawner(struct ws_live *l)
 	return 0;
 }
 
-/* Asks the spawner to reap pid; returns its wait status, or -1. */
+/* Asks the spawner to reap pid, killing it if it has not ended within ms; returns its wait
+ * status, or -1. */
 static int reap(struct ws_live *l, pid_t pid, unsigned ms)
 {
-	struct sp_req q = { .op = SP_WAIT, .pid = pid };
+	struct sp_req q = { .op = SP_WAIT, .flags = ms, .pid = pid };
 	int32_t st;
 	if (pid <= 0 || l->sfd < 0)
 		return -1;
 	if (io_full(l->sfd, &q, sizeof q, true, now_ms() + 5000) != 0)
 		return -1;
-	int r = io_full(l->sfd, &st, sizeof st, false, now_ms() + ms);
-	if (r == -2) {
-		kill(pid, SIGKILL);
-		r = io_full(l->sfd, &st, sizeof st, false, now_ms() + 5000);
-	}
+	int r = io_full(l->sfd, &st, sizeof st, false, now_ms() + ms + 5000);
 	return r == 0 ? st : -1;
 }
 
@@ -219,11 +259,9 @@ static void stop_worker(struct ws_live *l, struct worker *w, bool force, char *w
 {
 	if (w->fd < 0)
 		return;
-	if (force)
-		kill(w->pid, SIGKILL);
 	close(w->fd);   /* a healthy worker sees EOF and exits */
 	w->fd = -1;
-	int st = reap(l, w->pid, force ? 5000 : 10000);
+	int st = reap(l, w->pid, force ? 0 : 10000);
 	if (why)
 		describe_exit(why, whylen, "the CUDA worker", st);
 	w->pid = -1;

@@ -8,6 +8,7 @@
 #include "ws_json.h"
 #include "ws_live.h"
 #include "ws_report.h"
+#include "ws_sandbox.h"
 #include "ws_util.h"
 
 static const char *const env_vars[] = {
@@ -19,8 +20,13 @@ int ws_env_command(const struct ws_config *cfg)
 {
 	char note[512] = "";
 	struct ws_live *l = ws_live_open(WS_LIVE_PROBE, note, sizeof note);
+	struct ws_sandbox_status sb;
+	ws_sandbox_probe(&sb);
 	if (cfg->format == WS_FMT_TEXT || cfg->format == WS_FMT_MARKDOWN) {
 		ws_live_print_env(stdout, l, note);
+		char line[600];
+		ws_sandbox_describe(&sb, line, sizeof line, "\n  ");
+		printf("sandbox while decoding%s:\n  %s\n", cfg->sandbox ? "" : " (off: --no-sandbox)", line);
 		ws_live_close(l);
 		return 0;
 	}
@@ -53,6 +59,14 @@ int ws_env_command(const struct ws_config *cfg)
 	ws_buf_add(&b, "{", 1);
 	for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++)
 		ws_json_kv_str(&b, env_vars[i], ws_live_user_env(env_vars[i]));
+	ws_json_close(&b, '}');
+	ws_json_key(&b, "sandbox");
+	ws_buf_add(&b, "{", 1);
+	ws_json_kv_bool(&b, "enabled", cfg->sandbox);
+	ws_json_kv_str(&b, "seccomp", sb.seccomp_note);
+	ws_json_kv_u64(&b, "landlock_abi", (uint64_t)sb.landlock_abi);
+	ws_json_kv_str(&b, "landlock", sb.landlock_note);
+	ws_json_kv_str(&b, "capabilities", sb.caps_note);
 	ws_json_close(&b, '}');
 	ws_json_close(&b, '}');
 	b.len--;                                   /* the document's own trailing comma */

@@ -467,6 +467,36 @@ static void start_live(struct runner *R, bool bare, struct ws_target **owned, si
 	}
 }
 
+/* ---- the sandbox ---------------------------------------------------------------- */
+
+/* Reads beneath the -r trees and the inputs named one by one; nothing else once inside.
+ * What libraries would load lazily from elsewhere is loaded first: OpenSSL's
+ * configuration, the time zone (libzip's mktime). Fails only when out of memory. */
+static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in, bool live)
+{
+	size_t n = cfg->ndirs;
+	for (size_t i = 0; i < in->n; i++)
+		n += !in->v[i].from_tree;
+	const char **paths = ws_calloc(n ? n : 1, sizeof *paths);
+	if (!paths) {
+		fprintf(stderr, "wheelscan: out of memory\n");
+		return -1;
+	}
+	n = 0;
+	for (size_t i = 0; i < cfg->ndirs; i++)
+		paths[n++] = cfg->dirs[i];
+	for (size_t i = 0; i < in->n; i++)
+		if (!in->v[i].from_tree)
+			paths[n++] = in->v[i].path;
+	tzset();
+	ws_digest_free(ws_digest_new("sha256"));
+	struct ws_sandbox_status st;
+	if (ws_sandbox_enter(paths, n, live, &st) < 0)
+		fprintf(stderr, "wheelscan: warning: no seccomp sandbox (%s); going on without it\n", st.seccomp_note);
+	free(paths);
+	return 0;
+}
+
 /* ---- the run -------------------------------------------------------------------- */
 
 int ws_run(struct ws_config *cfg)
@@ -501,18 +531,21 @@ int ws_run(struct ws_config *cfg)
 		R.live = NULL;
 	}
 
-	/* Static scans decode strangers' bytes under a seccomp filter. The live check's
-	 * workers were forked above and are not affected. */
-	if (cfg->sandbox && !R.live && ws_sandbox_enter() < 0)
-		fprintf(stderr, "wheelscan: warning: cannot install the seccomp sandbox; going on without it\n");
-	if (getenv("WHEELSCAN_SANDBOX_TEST"))
-		ws_sandbox_selftest();
 	struct ws_inputs in;
 	int irc = ws_inputs_collect(cfg, &in);
 	if (irc < 0) {
 		ws_live_close(R.live);
 		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
+	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
+	 * before the pool's threads start. The live check's spawner and workers were forked
+	 * above and stay outside it: the driver needs its devices. */
+	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
+		ws_inputs_free(&in);
+		return WS_EXIT_USAGE;
+	}
+	if (getenv("WHEELSCAN_SANDBOX_TEST"))
+		ws_sandbox_selftest(in.n ? in.v[0].path : NULL);
 	for (size_t i = 0; i < in.nskipped; i++)
 		fprintf(stderr, "wheelscan: skipped %s\n", in.skipped[i]);
 
