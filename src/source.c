@@ -268,10 +268,11 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	m->d = d;
 	m->up = r;
 	m->where = where;
-	const char *algo = ws_pkgcheck_algo(d->check, name);
+	/* a package's checksums are of its own members, not of what they hold */
+	const char *algo = level == 1 ? ws_pkgcheck_algo(d->check, name) : NULL;
 	if (algo)
 		m->dg = strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
-	m->text_max = ws_pkgcheck_wants_text(d->check, name);
+	m->text_max = level == 1 ? ws_pkgcheck_wants_text(d->check, name) : 0;
 	while (m->nhead < sizeof m->head) {
 		long k = up_read(m, m->head + m->nhead, sizeof m->head - m->nhead);
 		if (k <= 0)
