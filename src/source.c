@@ -314,6 +314,12 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			break;
 	if (level == 1)
 		a->bytes_inflated += m->got;
+	if (!m->failed && size != UINT64_MAX && m->got != size) {
+		/* a stream that ends early (a truncated compressed tarball) */
+		ws_err_set(&m->err, WS_E_FORMAT, "member ends after %llu bytes, not the %llu its header declares",
+			   (unsigned long long)m->got, (unsigned long long)size);
+		m->failed = true;
+	}
 	int rc = 0;
 	if (m->failed) {
 		ws_artifact_report(a, where, &m->err);    /* unless the scanner has, naming the object */
@@ -393,8 +399,17 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			d->stopped = true;
 			break;
 		}
-		if (!m.regular)
+		if (!m.regular) {
+			/* no scan, but whatever bytes it carries are counted against the limits */
+			struct mread skip = { .d = d, .up = &m.rd };
+			while (up_read(&skip, scratch, SCRATCH) > 0)
+				;
+			if (skip.failed) {
+				ws_artifact_report(a, d->label, &skip.err);
+				break;
+			}
 			continue;
+		}
 		/* a compressed file alone is named by the member that holds it */
 		size_t nl = strlen(m.name);
 		free(name);

@@ -140,7 +140,8 @@ static int level_open(struct level *l, enum ws_pack kind, struct ws_err *err)
 	if (archive_read_open(ar, l, NULL, read_cb, NULL) != ARCHIVE_OK) {
 		if (l->uperr.code)
 			return ws_err_set(err, l->uperr.code, "%s", l->uperr.msg);
-		return ws_err_set(err, WS_E_FORMAT, "%s", ar_msg(ar));
+		ws_err_set(err, WS_E_FORMAT, "%s", ar_msg(ar));
+		return archive_errno(ar) == EILSEQ ? -2 : -1;       /* -2: not this format at all */
 	}
 	return 0;
 }
@@ -213,7 +214,7 @@ static int fill_member(struct asrc *s, struct archive *ar, struct archive_entry 
 	memset(&s->err, 0, sizeof s->err);
 	m->name = s->name;
 	m->size = archive_entry_size_is_set(e) && archive_entry_size(e) >= 0 ? (uint64_t)archive_entry_size(e) : UINT64_MAX;
-	m->regular = archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e);
+	m->regular = (archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e)) || !*base;
 	m->rd = (struct ws_reader){ .read = member_read, .ctx = s, .err = &s->err };
 	return 1;
 }
@@ -249,8 +250,9 @@ static int asrc_next(struct ws_source *src, struct ws_member *m, struct ws_err *
 		if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
 			if (s->top.uperr.code)
 				return ws_err_set(err, s->top.uperr.code, "%s", s->top.uperr.msg);
-			/* the first header decides whether this is the format at all */
-			if (!s->s.format)
+			/* the first header decides whether this is the format at all: libarchive says
+			 * "wrong format" with EILSEQ (its ARCHIVE_ERRNO_FILE_FORMAT on Linux) */
+			if (!s->s.format && archive_errno(s->top.ar) == EILSEQ)
 				return ws_err_set(err, WS_E_FORMAT, "%s: %s", kind_word(s->s.pack), ar_msg(s->top.ar));
 			return ws_err_set(err, WS_E_FORMAT, "%s", ar_msg(s->top.ar));
 		}
@@ -331,9 +333,9 @@ static struct asrc *asrc_new(enum ws_pack kind, struct ws_err *err)
 static struct ws_source *asrc_start(struct asrc *s, enum ws_pack kind, struct ws_err *err)
 {
 	struct ws_err oe = { 0 };
-	if (level_open(&s->top, kind, &oe) < 0) {
-		ws_err_set(err, oe.code, oe.code == WS_E_FORMAT ? "%s: %s" : "%s%s", oe.code == WS_E_FORMAT ? kind_word(kind) : "",
-			   oe.msg);
+	int rc = level_open(&s->top, kind, &oe);
+	if (rc < 0) {
+		ws_err_set(err, oe.code, rc == -2 ? "%s: %s" : "%s%s", rc == -2 ? kind_word(kind) : "", oe.msg);
 		asrc_close(&s->s);
 		return NULL;
 	}
