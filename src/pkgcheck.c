@@ -192,7 +192,8 @@ void ws_pkgcheck_finish(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 {
 	if (!c)
 		return;
-	qsort(c->v, c->n, sizeof *c->v, cmp_seen);
+	if (c->n)
+		qsort(c->v, c->n, sizeof *c->v, cmp_seen);
 	if (c->md5sums)
 		check_md5sums(c, a, label);
 	if (c->have_paths)
