@@ -305,10 +305,18 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 		/* a bounded walk: never opened, and never taken for "no device code" */
 		ws_artifact_fail(a, where, WS_E_UNSUPPORTED, "archive nested more than one level deep: not read");
 	} else if (scannable(c)) {
+		uint32_t first = a->nobjects;
 		a->members_scanned++;
 		ws_scan_stream(a, name, &rd, size, &d->scan);
+		/* the rest of the member: counted (bombs stop here too) and hashed for the checks */
+		while (!m->end && !m->failed)
+			if (up_read(m, scratch, SCRATCH) < 0)
+				break;
+		/* a stream of unknown length (one compressed file) is as long as it was */
+		for (uint32_t i = first; i < a->nobjects && m->end; i++)
+			if (!a->objects[i].size && a->objects[i].member && !strcmp(a->objects[i].member, name))
+				a->objects[i].size = m->got;
 	}
-	/* the rest of the member: counted (bombs stop here too) and hashed for the checks */
 	while (!m->end && !m->failed)
 		if (up_read(m, scratch, SCRATCH) < 0)
 			break;

@@ -214,7 +214,7 @@ static int fill_member(struct asrc *s, struct archive *ar, struct archive_entry 
 	memset(&s->err, 0, sizeof s->err);
 	m->name = s->name;
 	m->size = archive_entry_size_is_set(e) && archive_entry_size(e) >= 0 ? (uint64_t)archive_entry_size(e) : UINT64_MAX;
-	m->regular = (archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e)) || !*base;
+	m->regular = archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e);
 	m->rd = (struct ws_reader){ .read = member_read, .ctx = s, .err = &s->err };
 	return 1;
 }
