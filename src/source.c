@@ -201,6 +201,13 @@ static long mread_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 	return r;
 }
 
+/* struct ws_reader's reread: offsets are the member's, whatever the head buffered. */
+static int mread_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct mread *m = ctx;
+	return m->up->reread(m->up->ctx, off, buf, n, err);
+}
+
 static bool scannable(enum ws_content c)
 {
 	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
@@ -279,7 +286,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			break;
 		m->nhead += (size_t)k;
 	}
-	struct ws_reader rd = { .read = mread_read, .ctx = m, .err = &m->err };
+	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	enum ws_pack pk = m->failed ? WS_PACK_NONE : ws_pack_sniff(m->head, m->nhead);
 	enum ws_content c = m->failed ? WS_CONTENT_OTHER : ws_sniff(m->head, m->nhead);
 	if (pk != WS_PACK_NONE && level < MAX_LEVEL) {
