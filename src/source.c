@@ -22,7 +22,7 @@
 
 /* From source_archive.c: the top source of a file, hashing what it reads. */
 struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    struct ws_err *err);
+					    bool hash, struct ws_err *err);
 bool ws_archive_file_digest(struct ws_source *src, char hex[65]);
 
 /* ---- formats by content and by name -------------------------------------------------- */
@@ -460,7 +460,7 @@ void ws_drive_finish(struct ws_drive *d)
 /* ---- whole files and streams ------------------------------------------------------------ */
 
 static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		     const struct ws_scan_opts *so, uint64_t *progress)
+		     bool hash, const struct ws_scan_opts *so, uint64_t *progress)
 {
 	uint32_t nerr0 = a->nerrors;
 	struct ws_err e = { 0 };
@@ -468,20 +468,37 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 	a->type = ws_pack_type(kind);
 	ws_drive_init(&d, a, so);
 	d.progress = progress;
-	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, &e);
+	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, hash, &e);
 	if (!src) {
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
 		return -1;
 	}
 	d.check = ws_pkgcheck_new(kind, a->path);
 	ws_drive_source(&d, src, "", 1);
-	if (!d.stopped && !ws_archive_file_digest(src, a->sha256))
+	if (hash && (d.stopped || !ws_archive_file_digest(src, a->sha256)))
 		a->sha256[0] = 0;
 	if (!a->size)
 		a->size = ws_archive_bytes_read(src);
 	ws_drive_finish(&d);
 	ws_source_close(src);
 	return a->nerrors > nerr0 ? -1 : 0;
+}
+
+/* The file's sha256 as a task beside the walk (the walk's thread decompresses and scans). */
+struct file_hash {
+	const char *path;
+	char hex[65];
+	int rc;
+};
+
+static void hash_task(void *arg)
+{
+	struct file_hash *h = arg;
+	char err[WS_ERRMAX];
+	int fd = open(h->path, O_RDONLY | O_CLOEXEC);
+	h->rc = fd < 0 ? -1 : ws_sha256_fd(fd, h->hex, NULL, err, sizeof err);
+	if (fd >= 0)
+		close(fd);
 }
 
 int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind, const struct ws_scan_opts *so,
@@ -495,7 +512,19 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 	struct stat st;
 	if (fstat(fd, &st) == 0)
 		a->size = (uint64_t)st.st_size;
-	int rc = pack_scan(a, fd, NULL, 0, kind, so, progress);
+	struct file_hash fh = { .path = path, .rc = -1 };
+	struct ws_group g;
+	bool beside = so && so->pool && ws_pool_width(so->pool) > 1;
+	if (beside) {
+		ws_group_init(&g, so->group);
+		ws_pool_add(so->pool, &g, hash_task, &fh);
+	}
+	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, so, progress);
+	if (beside) {
+		ws_group_wait(so->pool, &g);
+		if (fh.rc == 0)
+			memcpy(a->sha256, fh.hex, sizeof a->sha256);
+	}
 	if (!a->sha256[0]) {
 		/* the walk stopped early: the file's digest is still the file's */
 		char err[WS_ERRMAX];
@@ -509,7 +538,7 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
 		    const struct ws_scan_opts *so)
 {
-	return pack_scan(a, fd, head, nhead, kind, so, NULL);
+	return pack_scan(a, fd, head, nhead, kind, true, so, NULL);
 }
 
 /* ---- the zip reader's nested members ----------------------------------------------------- */

@@ -361,12 +361,12 @@ struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind,
 	return asrc_start(s, kind, err);
 }
 
-/* Internal to the pack scanner (source.c): a file source with a head already read and the
- * file's digest. */
+/* Internal to the pack scanner (source.c): a file source with a head already read, and
+ * the file's digest of the bytes it reads when hash. */
 struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    struct ws_err *err);
+					    bool hash, struct ws_err *err);
 struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    struct ws_err *err)
+					    bool hash, struct ws_err *err)
 {
 	struct asrc *s = asrc_new(kind, err);
 	if (!s)
@@ -374,7 +374,7 @@ struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t 
 	s->top.fd = fd;
 	s->top.head = head;
 	s->top.nhead = nhead;
-	s->top.hash = ws_digest_new("sha256");
+	s->top.hash = hash ? ws_digest_new("sha256") : NULL;
 	return asrc_start(s, kind, err);
 }
 
