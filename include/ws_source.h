@@ -96,12 +96,13 @@ const char *ws_pack_type(enum ws_pack k);
 
 /* ---- the libarchive source (src/source_archive.c) ---------------------------------- */
 
-/* Opens a source on a file (fd: an open descriptor of it, or -1 to open path) or on a
- * stream (r). kind says what to read it as: TAR (any filter), DEB (the ar wrapper),
+/* Opens a source on a file (fd: an open descriptor of it, read from where it stands, or
+ * -1 to open path, closed again by ws_source_close) or on a stream (r, read until it ends;
+ * it must outlive the source). kind says what to read it as: TAR (any filter), DEB (the ar wrapper),
  * CONDA / ZIP (a zip read member by member from its local headers), COMPRESSED (a tar,
  * or one compressed file yielded as a single member named ""). NULL with err set
- * (WS_E_FORMAT "not a tar archive: ...", WS_E_IO, WS_E_MEMORY). The descriptor is the
- * caller's to close after ws_source_close. */
+ * (WS_E_FORMAT "not a tar archive: ...", WS_E_IO, WS_E_MEMORY). A descriptor passed in
+ * is the caller's to close after ws_source_close. */
 struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack kind, struct ws_err *err);
 struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind, struct ws_err *err);
 /* Compressed bytes the source has read from its file or stream so far (progress). */
