@@ -83,6 +83,8 @@ struct ws_source {
 	enum ws_pack pack;             /* what the source was opened as */
 	const char *format;            /* what it turned out to be, for messages ("tar", "zip") */
 	void *impl;
+	bool independent;              /* a member that fails does not end the source (files on
+					* disk); a stream's source cannot go past a broken member */
 };
 
 /* The format the first bytes (n of them, up to WS_SNIFF_BYTES) show. A tar is known by
@@ -107,6 +109,16 @@ struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack ki
 struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind, struct ws_err *err);
 /* Compressed bytes the source has read from its file or stream so far (progress). */
 uint64_t ws_archive_bytes_read(const struct ws_source *s);
+
+/* ---- files on disk (src/source_files.c) ------------------------------------------------ */
+
+/* The given files in order (full paths), each member named by its path less its first
+ * strip bytes; or every regular file below dir (sorted, symbolic links not followed, at
+ * most max_files and 64 directories deep), named by its path below dir. Members can be
+ * re-read (pread); a file that cannot be opened fails as a member, not as the source.
+ * NULL with err set. */
+struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err);
+struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *err);
 
 static inline int ws_source_next(struct ws_source *s, struct ws_member *m, struct ws_err *err)
 {

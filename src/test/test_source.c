@@ -206,8 +206,49 @@ static void test_drive(void)
 	ws_artifact_free(a);
 }
 
+/* Files on disk: a directory walked in name order, and a list whose missing file fails
+ * as a member while the others are still read. */
+static void test_files(void)
+{
+	struct ws_err e = { 0 };
+	struct ws_source *s = ws_dir_open("testdata/archives/", 1000, &e);
+	CHECK(s != NULL, "walk: %s", e.msg);
+	struct ws_member m;
+	char prev[256] = "";
+	int n = 0, sorted = 1;
+	while (s && ws_source_next(s, &m, &e) == 1) {
+		sorted &= strcmp(prev, m.name) < 0;
+		snprintf(prev, sizeof prev, "%s", m.name);
+		n++;
+	}
+	CHECK(n == 11 && sorted, "%d files, in order", n);
+	ws_source_close(s);
+	CHECK(ws_dir_open("testdata/archives", 3, &e) == NULL && e.code == WS_E_LIMIT, "max_files holds");
+
+	char *files[] = { "testdata/fixtures/multi.so", "testdata/fixtures/no-such-file.so", "testdata/fixtures/libk.a" };
+	struct ws_artifact *a = artifact("testdata/fixtures");
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	struct ws_scan_opts so = { .lim = &lim, .want_kernels = true };
+	struct ws_drive d;
+	ws_drive_init(&d, a, &so);
+	memset(&e, 0, sizeof e);
+	s = ws_files_open(files, 3, strlen("testdata/fixtures/"), &e);
+	CHECK(s && s->independent, "a files source");
+	if (s)
+		ws_drive_source(&d, s, "", 1);
+	ws_source_close(s);
+	ws_drive_finish(&d);
+	CHECK(a->nobjects == 3 && !strcmp(a->objects[0].member, "multi.so") && !strcmp(a->objects[2].member, "libk.a(k2_86.o)"),
+	      "the files around the missing one are read (%u objects)", a->nobjects);
+	CHECK(a->nerrors == 1 && a->errors[0].code == WS_E_IO &&
+	      !strcmp(a->errors[0].where, "testdata/fixtures!no-such-file.so"), "the missing file is an io error");
+	ws_artifact_free(a);
+}
+
 int main(void)
 {
+	test_files();
 	test_sniff();
 	test_file_source();
 	test_deb_stream();
