@@ -52,7 +52,8 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n);
 const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *head, size_t n);
 const char *ws_content_name(enum ws_content c);
 /* The artifact type a file's name promises, for a file whose bytes cannot be read:
- * "wheel", "zip", "pe", "elf", "archive", "cubin", "fatbin", "ptx", else "unknown". */
+ * "wheel", "zip", "pe", "elf", "archive", "cubin", "fatbin", "ptx", "tar", "deb", "conda",
+ * else "unknown". */
 const char *ws_name_type(const char *path);
 
 /* Called with the whole bytes of each container found, when the caller asks

@@ -28,6 +28,7 @@ struct ws_zip_opts {
 	ws_zip_member_fn scan_member;      /* NULL: ws_scan_stream; tests put a double here */
 	void *scan_member_ctx;
 	uint64_t *progress;                /* if set, compressed bytes read are added here (atomically) */
+	bool nested;                       /* members that are archives are read (ws_source.h), one level */
 };
 void ws_zip_opts_default(struct ws_zip_opts *o);
 
@@ -110,6 +111,8 @@ struct ws_digest;
 /* "sha224", "sha256", "sha384" or "sha512"; NULL for any other name or on
  * allocation failure. */
 struct ws_digest *ws_digest_new(const char *algo);
+/* MD5, for the md5sums of Debian packages only (never RECORD: PEP 427 forbids it). */
+struct ws_digest *ws_digest_new_md5(void);
 void ws_digest_update(struct ws_digest *d, const void *p, size_t n);
 /* Writes the digest and returns its length; the context cannot be updated after. */
 size_t ws_digest_final(struct ws_digest *d, uint8_t out[WS_DIGEST_MAX]);

@@ -57,7 +57,7 @@ static const struct ws_option options[] = {
 	{"color", OPT_COLOR, required_argument, "WHEN", "auto, always or never (NO_COLOR is honoured)"},
 	{"no-sandbox", OPT_NO_SANDBOX, no_argument, NULL, "do not restrict the process while decoding"},
 	{"max-entry-size", OPT_MAX_ENTRY, required_argument, "BYTES", "largest decompressed entry (default 256M)"},
-	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip member (default 8G)"},
+	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip or tar member (default 8G)"},
 	{"max-total-size", OPT_MAX_TOTAL, required_argument, "BYTES", "most inflated bytes per artifact (default 32G)"},
 	{"help", 'h', no_argument, NULL, "print this help and exit"},
 	{"version", 'V', no_argument, NULL, "print the version and exit"},
@@ -68,7 +68,10 @@ void ws_cli_help(FILE *f)
 {
 	fprintf(f, "usage: wheelscan [OPTION]... [FILE]...\n"
 		   "Report the CUDA architectures covered by the GPU code in wheels, ELF files,\n"
-		   "archives, fatbins, cubins and PTX, and whether it runs on a given GPU.\n\n");
+		   "archives, fatbins, cubins and PTX, and whether it runs on a given GPU.\n"
+		   "Also reads tarballs (.tar, .tar.gz/.tgz, .tar.bz2, .tar.xz, .tar.zst), Debian\n"
+		   "packages (.deb) and conda packages (.conda, legacy .tar.bz2), archives inside\n"
+		   "them one level deep (named outer!inner), and '-' (standard input).\n\n");
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct ws_option *o = &options[i];
 		char left[64];

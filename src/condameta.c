@@ -357,6 +357,11 @@ static bool top_member(struct jp *j, const char *key, void *ctx)
 		pkg->nfiles = 0;
 		return object(j, paths_data_member, pkg);
 	}
+	if (!strcmp(key, "paths") && !pkg->have_paths_data) {
+		/* a package's info/paths.json: the same objects at the top level */
+		pkg->have_paths_data = true;
+		return array(j, path_item, pkg);
+	}
 	if (!strcmp(key, "files") && !pkg->have_paths_data)
 		return array(j, file_item, pkg);
 	return skip_value(j);

@@ -456,7 +456,7 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 	const struct ws_wheel_info *w = a->wheel;
 	bool installed = !strcmp(a->type, "installed");
 	if (w) {
-		fprintf(r->out, "  %-7s %s %s", installed ? "package" : "wheel",
+		fprintf(r->out, "  %-7s %s %s", installed || !strcmp(a->type, "conda") ? "package" : "wheel",
 			w->meta_name ? w->meta_name : w->name ? w->name : "?",
 			w->meta_version ? w->meta_version : w->version ? w->version : "?");
 		if (w->python_tag)
@@ -658,7 +658,8 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		if (a->origin)
 			fprintf(r->out, "  origin  %s\n", a->origin);
 		wheel_lines(r, a);
-		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip"))
+		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "tar") ||
+		    !strcmp(a->type, "deb") || !strcmp(a->type, "conda"))
 			fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
 				(unsigned long long)a->members_scanned, with_code);
 		else if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory"))

@@ -24,6 +24,7 @@
 #include "ws_report.h"
 #include "ws_run.h"
 #include "ws_sandbox.h"
+#include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 
@@ -165,6 +166,7 @@ static void zip_opts(struct ws_zip_opts *zo, struct ws_scan_opts *mo, const stru
 	zo->verify_record = cfg->verify;
 	zo->pool = so->pool;
 	zo->group = so->group;
+	zo->nested = true;
 }
 
 /* "-": standard input, spooled into memory within the member limit (a pipe cannot be read
@@ -175,6 +177,28 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	uint8_t *p = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t max = cfg->lim.max_member_bytes;
+	/* a tarball or a Debian package streams from the pipe, member by member */
+	uint8_t head[WS_SNIFF_BYTES];
+	size_t nhead = 0;
+	while (nhead < sizeof head) {
+		ssize_t r = read(STDIN_FILENO, head + nhead, sizeof head - nhead);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		nhead += (size_t)r;
+	}
+	enum ws_pack pk = ws_pack_sniff(head, nhead);
+	if (pk == WS_PACK_TAR || pk == WS_PACK_DEB || pk == WS_PACK_COMPRESSED) {
+		ws_pack_scan_fd(a, STDIN_FILENO, head, nhead, pk == WS_PACK_DEB ? pk : WS_PACK_TAR, so);
+		return a;
+	}
+	if (nhead && (p = malloc(cap = (size_t)1 << 20)))
+		memcpy(p, head, n = nhead);
+	else if (nhead) {
+		ws_artifact_fail(a, "-", WS_E_MEMORY, "out of memory reading standard input");
+		return a;
+	}
 	for (;;) {
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : (size_t)1 << 20;
@@ -267,6 +291,19 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		/* never "no device code" about bytes that are not what they say they are */
 		ws_artifact_error(a, path, "%s", claim);
 		close(fd);
+		return a;
+	}
+	/* tarballs, Debian and conda packages: by name (which then must hold) or by content */
+	enum ws_pack pk = ws_pack_by_name(path), pc = ws_pack_sniff(head, (size_t)got);
+	if (pk == WS_PACK_NONE && (pc == WS_PACK_TAR || pc == WS_PACK_DEB))
+		pk = pc;
+	if (pk != WS_PACK_NONE) {
+		close(fd);
+		a->type = ws_pack_type(pk);
+		if (got == 0)
+			ws_artifact_error(a, path, "empty file named as a %s package", ws_pack_type(pk));
+		else
+			ws_pack_scan_file(a, path, pk, so, progress);
 		return a;
 	}
 	if (c == WS_CONTENT_ZIP) {

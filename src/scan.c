@@ -447,6 +447,8 @@ const char *ws_name_type(const char *path)
 	static const struct { const char *suffix, *type; } by_name[] = {
 		{".whl", "wheel"}, {".zip", "zip"}, {".dll", "pe"}, {".pyd", "pe"}, {".o", "elf"},
 		{".a", "archive"}, {".cubin", "cubin"}, {".fatbin", "fatbin"}, {".ptx", "ptx"},
+		{".deb", "deb"}, {".conda", "conda"}, {".tar", "tar"}, {".tar.gz", "tar"}, {".tgz", "tar"},
+		{".tar.bz2", "tar"}, {".tar.xz", "tar"}, {".tar.zst", "tar"},
 	};
 	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++)
 		if (ends_with(base, by_name[i].suffix))

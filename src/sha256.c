@@ -52,6 +52,20 @@ struct ws_digest *ws_digest_new(const char *algo)
 	return d;
 }
 
+struct ws_digest *ws_digest_new_md5(void)
+{
+	struct ws_digest *d = ws_malloc(sizeof *d);
+	if (!d)
+		return NULL;
+	d->ctx = EVP_MD_CTX_new();
+	if (!d->ctx || EVP_DigestInit_ex(d->ctx, EVP_md5(), NULL) != 1) {
+		EVP_MD_CTX_free(d->ctx);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
 void ws_digest_update(struct ws_digest *d, const void *p, size_t n)
 {
 	if (n)

@@ -22,6 +22,7 @@
 #include <zip.h>
 
 #include "ws_inflate.h"
+#include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 #include "ws_zipstream.h"
@@ -145,11 +146,16 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *
 				m.out_len += (size_t)k;
 		}
 		bool scan = !m.failed && scannable(ws_sniff(b->out, m.out_len));
+		bool nested = !scan && !m.failed && j->o.nested && ws_source_nested(b->out, m.out_len);
 		/* large members read ahead on the pool when it has threads; the hash runs
 		 * beside the scanner, or beside the inflate when nothing scans */
 		if (j->pool_width > 1 && !m.failed && !m.end && st.size >= WS_ZIP_READAHEAD_MIN && (scan || j->o.verify_record))
 			ws_mstream_readahead(&m, !scan, j->o.pool, &j->members);
-		if (scan) {
+		if (nested) {
+			struct ws_reader rd = { .read = ws_mstream_read, .ctx = &m, .err = &m.error };
+			r->scanned = true;
+			ws_source_zip_member(t, r->name, &rd, st.size, &j->scan);
+		} else if (scan) {
 			struct ws_reader rd = { .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &m,
 						.err = &m.error };
 			ws_zip_member_fn fn = j->o.scan_member ? j->o.scan_member : default_scan;

@@ -1,0 +1,178 @@
+/* ws_source.h - sources that yield members, and the one driver that scans them.
+ *
+ * A source is opened on a file or on a pull stream (struct ws_reader, ws_scan.h) and
+ * yields its members one at a time: a name, a size when the format says it, and the
+ * member's bytes as a pull stream valid until the next member is asked for. Nothing is
+ * extracted to disk; a source keeps one member's state at a time.
+ *
+ *   source (tar family, deb, conda, zip, stdin ...)   src/source_archive.c, zipsrc.c
+ *     -> ws_drive_source: every member                 src/source.c
+ *        -> ws_drive_member: limits, digests, sniff
+ *           -> ws_scan_stream                          an ELF, PE, cubin, fatbin, PTX, ar
+ *           -> a nested source, one level deep         a wheel, zip, tar, deb in a tarball
+ *
+ * Member names.  An object's member is its path inside the artifact. A member of an
+ * archive that is itself a member is joined with '!': "dist/x.whl!pkg/lib/libx.so" in a
+ * tarball (an error's "where" puts the artifact's path first: "t.tar!dist/x.whl!pkg/..."),
+ * as ar members are "lib.a(x.o)". A package format's own wrapper is not a level: a .deb's
+ * members are data.tar's paths ("usr/lib/libx.so", "./" dropped), a .conda's the paths of
+ * its pkg and info tarballs ("lib/libx.so", "info/index.json").
+ *
+ * Nesting.  Archives nest one level: an archive found inside a member of the top-level
+ * source is read; one found inside that is an error of kind WS_E_UNSUPPORTED ("not
+ * read") and never opened, so no input can make the driver recurse without bound.
+ *
+ * Limits (struct ws_limits of the scan options) apply across every level of one
+ * artifact: bytes of one member (max_member_bytes), bytes of all members read
+ * (max_total_bytes, which includes the bytes a source decompresses to skip a member),
+ * and members (max_members). The driver counts what it reads itself, so a source need
+ * not, and a compression bomb stops at a limit whatever the format.
+ *
+ * Adding a source.  Fill struct ws_source_ops (next, close) and struct ws_member; open an
+ * archive held in a member with ws_archive_open_reader on the member's stream. A format
+ * whose wrapper is not a level (an image's layers, like a .deb's data.tar) drives its
+ * inner sources with ws_drive_source at the level of its own members (1) and a prefix
+ * of its choice; a member that is an archive is then opened at level 2 by the driver.
+ * ws_drive_member scans one stream that did not come from a source (a zip member).
+ *
+ * Threads.  A sequential source is driven on the caller's thread; payload decoding still
+ * goes to the pool of the scan options. A random-access source (zip) keeps its own
+ * runner of member tasks and calls ws_drive_member from them through ws_source_zip_hook.
+ */
+#ifndef WS_SOURCE_H
+#define WS_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wheelscan.h"
+#include "ws_scan.h"
+
+/* ---- what a source yields ------------------------------------------------------------ */
+
+/* One member. name and rd stay valid until the source's next() or close(). */
+struct ws_member {
+	const char *name;              /* as stored in the archive (not sanitised) */
+	uint64_t size;                 /* declared bytes, UINT64_MAX when unknown */
+	bool regular;                  /* a regular file: directories, links, devices are skipped */
+	struct ws_reader rd;           /* the member's bytes from its start; reread optional (a
+					* source over files or a zip can; libarchive's cannot) */
+};
+
+struct ws_source;
+
+struct ws_source_ops {
+	/* 1: *m holds the next member; 0: no more members; -1: the source failed (err set).
+	 * A member not read to its end is skipped by the next call. */
+	int (*next)(struct ws_source *s, struct ws_member *m, struct ws_err *err);
+	void (*close)(struct ws_source *s);
+};
+
+/* Archive formats a source can hold, as told by content (ws_pack_sniff) or by name. */
+enum ws_pack {
+	WS_PACK_NONE = 0,
+	WS_PACK_TAR,                   /* a tar archive, plain or compressed (gzip, bzip2, xz, zstd) */
+	WS_PACK_COMPRESSED,            /* gzip/bzip2/xz/zstd data: a tar inside, or one file */
+	WS_PACK_ZIP,                   /* a zip: a wheel, a .conda, any zip */
+	WS_PACK_DEB,                   /* a Debian package: ar holding debian-binary first */
+	WS_PACK_CONDA,                 /* by name only: a .conda (zip) package */
+};
+
+struct ws_source {
+	const struct ws_source_ops *ops;
+	enum ws_pack pack;             /* what the source was opened as */
+	const char *format;            /* what it turned out to be, for messages ("tar", "zip") */
+	void *impl;
+	bool independent;              /* a member that fails does not end the source (files on
+					* disk); a stream's source cannot go past a broken member */
+};
+
+/* The format the first bytes (n of them, up to WS_SNIFF_BYTES) show. A tar is known by
+ * its ustar magic or a valid header checksum. */
+enum ws_pack ws_pack_sniff(const uint8_t *p, size_t n);
+/* The format a file name promises: ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2",
+ * ".tar.xz", ".txz", ".tar.zst", ".tzst" -> TAR; ".deb" -> DEB; ".conda" -> CONDA. */
+enum ws_pack ws_pack_by_name(const char *path);
+/* The artifact type a source of this kind makes: "tar", "deb", "conda", "zip". */
+const char *ws_pack_type(enum ws_pack k);
+
+/* ---- the libarchive source (src/source_archive.c) ---------------------------------- */
+
+/* Opens a source on a file (fd: an open descriptor of it, read from where it stands, or
+ * -1 to open path, closed again by ws_source_close) or on a stream (r, read until it ends;
+ * it must outlive the source). kind says what to read it as: TAR (any filter), DEB (the ar wrapper),
+ * CONDA / ZIP (a zip read member by member from its local headers), COMPRESSED (a tar,
+ * or one compressed file yielded as a single member named ""). NULL with err set
+ * (WS_E_FORMAT "not a tar archive: ...", WS_E_IO, WS_E_MEMORY). A descriptor passed in
+ * is the caller's to close after ws_source_close. */
+struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack kind, struct ws_err *err);
+struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind, struct ws_err *err);
+/* Compressed bytes the source has read from its file or stream so far (progress). */
+uint64_t ws_archive_bytes_read(const struct ws_source *s);
+
+/* ---- files on disk (src/source_files.c) ------------------------------------------------ */
+
+/* The given files in order (full paths), each member named by its path less its first
+ * strip bytes; or every regular file below dir (sorted, symbolic links not followed, at
+ * most max_files and 64 directories deep), named by its path below dir. Members can be
+ * re-read (pread); a file that cannot be opened fails as a member, not as the source.
+ * NULL with err set. */
+struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err);
+struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *err);
+
+static inline int ws_source_next(struct ws_source *s, struct ws_member *m, struct ws_err *err)
+{
+	return s->ops->next(s, m, err);
+}
+void ws_source_close(struct ws_source *s);
+
+/* ---- the driver (src/source.c) -------------------------------------------------------- */
+
+struct ws_pkgcheck;
+
+/* One artifact's walk over its sources: options, limits and running totals shared by
+ * every level. Fill it with ws_drive_init; nothing in it needs freeing but check, which
+ * ws_drive_finish releases. */
+struct ws_drive {
+	struct ws_artifact *a;
+	const char *label;             /* names the artifact in messages (a->path) */
+	struct ws_scan_opts scan;      /* lim points at lim below */
+	struct ws_limits lim;
+	uint64_t total;                /* bytes of all members read, every level (atomic) */
+	uint64_t members;              /* members seen, every level (atomic) */
+	bool stopped;                  /* a limit or a failed source ended the walk */
+	uint64_t *progress;            /* compressed bytes of the top source go here, or NULL */
+	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
+};
+
+void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_scan_opts *so);
+/* Reads every member of s (level: 1 for the artifact's own source, 2 for a nested
+ * one) and scans it; prefix joins nested names ("x.whl!", "" at the top). Returns 0,
+ * or -1 when an error was recorded on the artifact. */
+int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level);
+/* One member's bytes (name: its full member name): counted against the limits, hashed
+ * when a package check wants it, sniffed, and scanned, or opened as a nested source when
+ * it is an archive and level allows. The stream is read to its end (or to a limit). */
+int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level);
+/* Verdicts of the package checks once every member is read; frees them. */
+void ws_drive_finish(struct ws_drive *d);
+
+/* Scans a tar, deb or conda file into a (a->path set by the caller): sets a->type, size,
+ * sha256 (of the file's bytes as read), objects, errors, members_scanned, bytes_inflated;
+ * conda packages also a->wheel's name and version (from info/index.json). kind comes
+ * from ws_pack_by_name / ws_pack_sniff. progress, if set, gets compressed bytes read. */
+int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind,
+		      const struct ws_scan_opts *so, uint64_t *progress);
+/* The same for a stream already started: head holds its first nhead bytes (already read
+ * from fd, which gives the rest); standard input. */
+int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
+		    const struct ws_scan_opts *so);
+
+/* For the zip reader's member tasks: a member whose first bytes (head, nhead) show an
+ * archive; the zip is level 1, so the archive is opened at level 2. Same contract as
+ * ws_zip_member_fn. */
+bool ws_source_nested(const uint8_t *head, size_t nhead);
+int ws_source_zip_member(struct ws_artifact *t, const char *name, struct ws_reader *r, uint64_t size,
+			 const struct ws_scan_opts *so);
+
+#endif

@@ -1,0 +1,82 @@
+#!/bin/sh
+# archives.sh - tarballs (plain, gzip, bzip2, xz, zstd; GNU and pax), Debian and conda
+# packages and a tarball inside a tarball (testdata/archives/, written by
+# scripts/mkarchive.py): each object inside is decoded exactly as the same object scanned
+# alone (containers, entries, kernels, roles, verdicts), named by its path inside
+# ("usr/lib/libk.a(k_g5.o)", "dist/example.whl!wscan_example/lib/libmulti.so", a compressed
+# "libmulti.so.gz" as its member); conda
+# packages report their name and version; standard input streams a tarball and a .deb.
+set -u
+cd "$(dirname "$0")/../.."
+: "${WS_BIN:=$PWD/wheelscan}"
+export WHEELSCAN_LIBCUDA=/nonexistent/libcuda.so.1
+FX=testdata/fixtures A=testdata/archives
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+G=sm_75,sm_80,sm_90,sm_100,sm_120
+"$WS_BIN" --json --no-progress --gpu $G $FX/multi.so $FX/libk.a $FX/example.whl \
+	$A/pkg.tar $A/pkg.tar.gz $A/pkg.tar.bz2 $A/pkg.tar.xz $A/pkg.tar.zst $A/pkg-pax.tgz $A/nested.tar \
+	$A/wscan-cuda_1.0_amd64.deb $A/wscan-cuda_1.0_amd64-zst.deb \
+	$A/wscan-cuda-1.0-cuda_0.conda $A/wscan-cuda-1.0-cuda_0.tar.bz2 >"$tmp/j" 2>"$tmp/e"
+echo $? >"$tmp/rc"
+"$WS_BIN" --json --no-progress --gpu $G - <$A/pkg.tar.zst >"$tmp/stdin-tar" 2>>"$tmp/e"
+"$WS_BIN" --json --no-progress --gpu $G - <$A/wscan-cuda_1.0_amd64.deb >"$tmp/stdin-deb" 2>>"$tmp/e"
+python3 - "$tmp" "$(cat "$tmp/rc")" <<'PY'
+import json, sys
+tmp, rc = sys.argv[1], int(sys.argv[2])
+d = json.load(open(tmp + "/j"))
+arts = {a["path"].rsplit("/", 1)[-1]: a for a in d["artifacts"]}
+passed = failed = 0
+def check(cond, what):
+    global passed, failed
+    if cond: passed += 1
+    else:
+        failed += 1
+        print("FAIL", what)
+def view(o):
+    return (o["type"], [(f["section"], f["relocatable"], f["role"], f["verdicts"],
+             [(e["kind"], e["arch"], e["compression"], e["kernels"]) for e in f["entries"]])
+            for f in o["fatbins"]], o["verdicts"])
+def objs(a):
+    return {o["member"]: view(o) for o in a["objects"]}
+check(rc == 1 and open(tmp + "/e").read() == "", "exit %d, expected 1 (libk.a lacks sm_120), no stderr: %s" % (rc, open(tmp + "/e").read()[:300]))
+so = view(arts["multi.so"]["objects"][0])
+ar = {o["member"].split("(")[1]: view(o) for o in arts["libk.a"]["objects"]}
+whl = objs(arts["example.whl"])
+check(len(ar) == 2 and len(whl) == 2, "the objects alone: %d in libk.a, %d in example.whl" % (len(ar), len(whl)))
+def tar_expect(prefix=""):
+    e = {prefix + "usr/lib/libmulti.so": so}
+    e.update({prefix + "usr/lib/libk.a(" + k: v for k, v in ar.items()})
+    e.update({prefix + "dist/example.whl!" + k: v for k, v in whl.items()})
+    return e
+for name in ("pkg.tar", "pkg.tar.gz", "pkg.tar.bz2", "pkg.tar.xz", "pkg.tar.zst", "pkg-pax.tgz"):
+    a = arts[name]
+    check(a["type"] == "tar", "%s: type %s" % (name, a["type"]))
+    check(objs(a) == tar_expect(), "%s: objects %s read as the objects alone" % (name, sorted(objs(a))))
+    check(a["errors"] == [], "%s: errors %s" % (name, a["errors"]))
+    check(len(a["sha256"]) == 64, "%s: the file's sha256" % name)
+import hashlib
+for name in ("pkg.tar", "pkg.tar.zst"):
+    want = hashlib.sha256(open("testdata/archives/" + name, "rb").read()).hexdigest()
+    check(arts[name]["sha256"] == want, "%s: sha256 is the file's" % name)
+check(objs(arts["nested.tar"]) == {"inner.tar.gz!usr/lib/libmulti.so": so, "libmulti.so.gz": so},
+      "nested.tar: %s" % sorted(objs(arts["nested.tar"])))
+for name in ("wscan-cuda_1.0_amd64.deb", "wscan-cuda_1.0_amd64-zst.deb"):
+    a = arts[name]
+    check(a["type"] == "deb" and a["errors"] == [], "%s: type %s, errors %s" % (name, a["type"], a["errors"]))
+    check(objs(a) == {"usr/lib/x86_64-linux-gnu/libmulti.so": so}, "%s: objects %s" % (name, sorted(objs(a))))
+for name in ("wscan-cuda-1.0-cuda_0.conda", "wscan-cuda-1.0-cuda_0.tar.bz2"):
+    a = arts[name]
+    check(a["type"] == "conda" and a["errors"] == [], "%s: type %s, errors %s" % (name, a["type"], a["errors"]))
+    check((a["wheel"] or {}).get("name") == "wscan-cuda" and a["wheel"]["version"] == "1.0",
+          "%s: name and version from info/index.json: %s" % (name, a["wheel"]))
+    e = {"lib/libmulti.so": so}
+    e.update({"lib/libk.a(" + k: v for k, v in ar.items()})
+    check(objs(a) == e, "%s: objects %s" % (name, sorted(objs(a))))
+for f, name, typ in (("stdin-tar", "pkg.tar.zst", "tar"), ("stdin-deb", "wscan-cuda_1.0_amd64.deb", "deb")):
+    s = json.load(open(tmp + "/" + f))["artifacts"][0]
+    check(s["path"] == "-" and s["type"] == typ, "%s: path %s type %s" % (f, s["path"], s["type"]))
+    check(objs(s) == objs(arts[name]), "%s: read as the file is" % f)
+    check(s["sha256"] == arts[name]["sha256"] and s["size"] == arts[name]["size"], "%s: sha256 and size" % f)
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
+PY
