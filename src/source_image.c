@@ -1,0 +1,628 @@
+/* source_image.c - container images: docker save archives (manifest.json, legacy
+ * <id>/layer.tar or docker 25+'s OCI blobs) and OCI image layouts (oci-layout,
+ * index.json, blobs/sha256/<hex>), as a tarball or as a directory.
+ *
+ * The tarball is walked once by the member driver (source.c) like any tarball; this check
+ * rides along: it asks for the sha256 of every blob and layer as it streams, keeps the
+ * JSON documents (at most WS_IMAGE_JSON_MAX each, parsed at once, their text dropped),
+ * and after the walk puts the images together from index.json / manifest.json, whatever
+ * order the members came in. Then every blob's digest is compared with its name, every
+ * descriptor's size with the blob's, and every layer must be a blob of the archive that
+ * read as a tarball. A layer is a wrapper, not a level of nesting: a wheel in a layer is
+ * read (src/source.c). A directory layout is fed to the same driver blob by blob. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ws_image.h"
+#include "ws_source.h"
+#include "ws_util.h"
+
+#define NAME_SHOWN 160
+#define LAYOUT_MAX 4096                     /* oci-layout: {"imageLayoutVersion": "1.0.0"} */
+#define IMAGES_MAX 10000
+#define BLOBS "blobs/sha256/"
+
+struct blob {
+	char *name;                    /* the member: "blobs/sha256/<hex>", "<id>/layer.tar" */
+	char hex[65];                  /* sha256 as read; "" when the member could not be read */
+	uint64_t size;
+	bool archive;                  /* opened as a tarball */
+	bool over;                     /* JSON past the limit */
+	struct ws_imgdoc *doc;         /* parsed JSON, or NULL */
+	char *doc_err;                 /* why its JSON did not parse */
+	int32_t user;                  /* 1 + the first image that uses it, 0 none */
+};
+
+struct ws_imgcheck {
+	struct blob *v;
+	uint32_t n, cap;
+	bool layout, saw_index, saw_docker;
+	bool have_index, have_docker;
+	struct ws_imgdoc index;
+	struct ws_docker_manifest docker;
+	/* the walk after the members */
+	struct ws_artifact *a;
+	const char *label;
+	bool complete;
+};
+
+struct ws_imgcheck *ws_imgcheck_new(void)
+{
+	return ws_calloc(1, sizeof(struct ws_imgcheck));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static bool hex64(const char *s, size_t n)
+{
+	if (n != 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+bool ws_imgcheck_layer(const struct ws_imgcheck *c, const char *name)
+{
+	return c && (!strncmp(name, BLOBS, sizeof BLOBS - 1) || ends_with(name, "/layer.tar"));
+}
+
+bool ws_imgcheck_hash(const struct ws_imgcheck *c, const char *name)
+{
+	/* docker's legacy config: "<64 hex>.json" at the top */
+	return ws_imgcheck_layer(c, name) || (c && ends_with(name, ".json") && hex64(name, strlen(name) - 5));
+}
+
+size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, const uint8_t *head, size_t nhead)
+{
+	if (!c)
+		return 0;
+	if (!strcmp(name, "manifest.json") || !strcmp(name, "index.json"))
+		return WS_IMAGE_JSON_MAX;
+	if (!strcmp(name, "oci-layout"))
+		return LAYOUT_MAX;
+	if (strncmp(name, BLOBS, sizeof BLOBS - 1) != 0)
+		return 0;
+	size_t i = 0;
+	while (i < nhead && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return i < nhead && head[i] == '{' ? WS_IMAGE_JSON_MAX : 0;    /* a manifest, an index, a config */
+}
+
+static void fail_at(struct ws_artifact *a, const char *label, const char *member, enum ws_errcode code, const char *msg)
+{
+	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	ws_sanitize(nb, sizeof nb, member, strlen(member));
+	ws_fmt(where, sizeof where, "%s!%s", label, nb);
+	ws_artifact_fail(a, where, code, "%s", msg);
+}
+
+void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, const char *name,
+			const char *hex, uint64_t size, bool archive, char *text, size_t ntext, bool over)
+{
+	char err[WS_ERRMAX], msg[WS_ERRMAX + 64];
+	if (!c) {
+		free(text);
+		return;
+	}
+	if (!strcmp(name, "oci-layout")) {
+		c->layout = true;
+	} else if (!strcmp(name, "index.json") || !strcmp(name, "manifest.json")) {
+		bool idx = name[0] == 'i';
+		if (idx)
+			c->saw_index = true;
+		else
+			c->saw_docker = true;
+		if (over) {
+			ws_fmt(msg, sizeof msg, "larger than the %zu MiB limit for image JSON", WS_IMAGE_JSON_MAX >> 20);
+			fail_at(a, label, name, WS_E_LIMIT, msg);
+		} else if (text && idx && !c->have_index) {
+			if (ws_imgdoc_parse(&c->index, text, ntext, err, sizeof err) == 0)
+				c->have_index = true;
+			else
+				fail_at(a, label, name, WS_E_FORMAT, err);
+		} else if (text && !idx && !c->have_docker) {
+			if (ws_docker_manifest_parse(&c->docker, text, ntext, err, sizeof err) == 0)
+				c->have_docker = true;
+			else
+				fail_at(a, label, name, WS_E_FORMAT, err);
+		}
+	}
+	if (ws_imgcheck_hash(c, name) && ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
+		struct blob *b = &c->v[c->n];
+		memset(b, 0, sizeof *b);
+		if ((b->name = ws_strdup(name))) {
+			ws_fmt(b->hex, sizeof b->hex, "%s", hex ? hex : "");
+			b->size = size;
+			b->archive = archive;
+			b->over = over;
+			if (text && !over && (b->doc = ws_calloc(1, sizeof *b->doc)) &&
+			    ws_imgdoc_parse(b->doc, text, ntext, err, sizeof err) < 0) {
+				free(b->doc);
+				b->doc = NULL;
+				b->doc_err = ws_strdup(err);
+			}
+			c->n++;
+		}
+	}
+	free(text);
+}
+
+/* ---- putting the images together ------------------------------------------------------- */
+
+static int cmp_blob(const void *x, const void *y)
+{
+	return strcmp(((const struct blob *)x)->name, ((const struct blob *)y)->name);
+}
+
+static struct blob *find_blob(struct ws_imgcheck *c, const char *name)
+{
+	struct blob key = { .name = (char *)name };
+	return c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_blob) : NULL;
+}
+
+static struct blob *find_digest(struct ws_imgcheck *c, const char *digest)
+{
+	char name[sizeof BLOBS + 64];
+	ws_fmt(name, sizeof name, BLOBS "%s", digest + 7);
+	return find_blob(c, name);
+}
+
+/* The name an image goes by in messages. */
+static const char *image_label(const struct ws_image *im, char *buf, size_t len)
+{
+	if (im && im->nnames)
+		ws_sanitize(buf, len, im->names[0], strlen(im->names[0]));
+	else if (im && im->manifest[0])
+		ws_fmt(buf, len, "%.19s", im->manifest);
+	else if (im && im->config[0])
+		ws_fmt(buf, len, "%.19s", im->config);
+	else
+		ws_fmt(buf, len, "untagged");
+	return buf;
+}
+
+/* A stranger's string, made printable and short, for a message. */
+static const char *san(char *buf, size_t len, const char *s)
+{
+	ws_sanitize(buf, len, s ? s : "", s ? strlen(s) : 0);
+	return buf;
+}
+
+static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const char *member, enum ws_errcode code,
+		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const char *member, enum ws_errcode code,
+		       const char *fmt, ...)
+{
+	char nb[NAME_SHOWN], il[NAME_SHOWN], msg[WS_ERRMAX], where[NAME_SHOWN + 512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (member)
+		ws_fmt(where, sizeof where, "%s!%s", c->label, san(nb, sizeof nb, member));
+	else
+		ws_fmt(where, sizeof where, "%s", c->label);
+	ws_artifact_fail(c->a, where, code, "image %s: %s", image_label(im, il, sizeof il), msg);
+}
+
+static struct ws_image *new_image(struct ws_imgcheck *c, uint32_t *cap)
+{
+	struct ws_artifact *a = c->a;
+	if (a->nimages >= IMAGES_MAX) {
+		ws_artifact_fail(a, c->label, WS_E_LIMIT, "more than %u images", IMAGES_MAX);
+		return NULL;
+	}
+	if (!ws_grow((void **)&a->images, cap, a->nimages + 1, sizeof *a->images))
+		return NULL;
+	struct ws_image *im = &a->images[a->nimages++];
+	memset(im, 0, sizeof *im);
+	return im;
+}
+
+static void add_name(struct ws_image *im, const char *name)
+{
+	if (!name || !*name)
+		return;
+	for (uint32_t i = 0; i < im->nnames; i++)
+		if (!strcmp(im->names[i], name))
+			return;
+	char **v = realloc(im->names, (im->nnames + 1) * sizeof *v);
+	if (!v)
+		return;
+	im->names = v;
+	if ((v[im->nnames] = ws_strdup(name)))
+		im->nnames++;
+}
+
+/* A layer of im: the blob must be there, of the size the manifest gives, and a tarball. */
+static void add_layer(struct ws_imgcheck *c, struct ws_image *im, struct blob *b, const char *member, int64_t size)
+{
+	char sb[NAME_SHOWN];
+	uint32_t idx = (uint32_t)(im - c->a->images);
+	if (!b) {
+		if (c->complete)
+			image_fail(c, im, NULL, WS_E_FORMAT, "layer %s is not in the archive", san(sb, sizeof sb, member));
+		return;
+	}
+	if (!b->user)
+		b->user = (int32_t)idx + 1;
+	struct ws_image_layer *v = realloc(im->layers, (im->nlayers + 1) * sizeof *v);
+	if (!v)
+		return;
+	im->layers = v;
+	struct ws_image_layer *l = &v[im->nlayers];
+	memset(l, 0, sizeof *l);
+	if (!(l->member = ws_strdup(b->name)))
+		return;
+	im->nlayers++;
+	l->size = b->size;
+	if (!b->hex[0])
+		return;                             /* not read: its error is said */
+	ws_fmt(l->digest, sizeof l->digest, "sha256:%s", b->hex);
+	if (size >= 0 && (uint64_t)size != b->size)
+		image_fail(c, im, b->name, WS_E_INTEGRITY, "layer is %llu bytes, not the %lld its manifest gives",
+			   (unsigned long long)b->size, (long long)size);
+	if (!b->archive)
+		image_fail(c, im, b->name, WS_E_FORMAT, "layer is not a tar archive");
+}
+
+/* A descriptor's digest must be one wheelscan follows, and its blob in the archive. */
+static struct blob *descriptor_blob(struct ws_imgcheck *c, const struct ws_image *im, const struct ws_imgdesc *d,
+				    const char *what)
+{
+	char sb[NAME_SHOWN];
+	if (!ws_digest_valid(d->digest)) {
+		image_fail(c, im, NULL, WS_E_FORMAT, "%s digest '%s' is not sha256:<64 hex>", what, san(sb, sizeof sb, d->digest));
+		return NULL;
+	}
+	struct blob *b = find_digest(c, d->digest);
+	if (!b && c->complete)
+		image_fail(c, im, NULL, WS_E_FORMAT, "%s %s is not in the archive", what, d->digest);
+	if (b && b->hex[0] && d->size >= 0 && (uint64_t)d->size != b->size)
+		image_fail(c, im, b->name, WS_E_INTEGRITY, "%s is %llu bytes, not the %lld its descriptor gives", what,
+			   (unsigned long long)b->size, (long long)d->size);
+	return b;
+}
+
+/* One descriptor of an index: a manifest (an image) or an index (depth more). */
+static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const char *name, int depth, uint32_t *cap)
+{
+	const char *nm = d->image_name ? d->image_name : d->ref_name ? d->ref_name : name;
+	struct ws_image probe = { 0 };
+	char *names[1] = { (char *)nm };
+	if (nm) {
+		probe.names = names;
+		probe.nnames = 1;
+	} else if (ws_digest_valid(d->digest)) {
+		ws_fmt(probe.manifest, sizeof probe.manifest, "%s", d->digest);
+	}
+	struct blob *b = descriptor_blob(c, &probe, d, "manifest");
+	if (!b)
+		return;
+	if (!b->doc) {
+		if (b->over)
+			image_fail(c, &probe, b->name, WS_E_LIMIT, "manifest is larger than the %zu MiB limit for image JSON",
+				   WS_IMAGE_JSON_MAX >> 20);
+		else if (b->hex[0])
+			image_fail(c, &probe, b->name, WS_E_FORMAT, "manifest: %s", b->doc_err ? b->doc_err : "not JSON");
+		return;
+	}
+	if (b->doc->kind == WS_IMGDOC_INDEX) {
+		if (depth >= WS_IMAGE_INDEX_DEPTH) {
+			image_fail(c, &probe, b->name, WS_E_FORMAT, "image indexes nested more than %d deep", WS_IMAGE_INDEX_DEPTH);
+			return;
+		}
+		for (uint32_t i = 0; i < b->doc->nmanifests; i++)
+			resolve(c, &b->doc->manifests[i], nm, depth + 1, cap);
+		return;
+	}
+	if (b->doc->kind != WS_IMGDOC_MANIFEST) {
+		image_fail(c, &probe, b->name, WS_E_FORMAT, "not an image manifest or index");
+		return;
+	}
+	struct ws_image *im = new_image(c, cap);
+	if (!im)
+		return;
+	add_name(im, nm);
+	ws_fmt(im->manifest, sizeof im->manifest, "%s", d->digest);
+	uint32_t idx = (uint32_t)(im - c->a->images);
+	if (!b->user)
+		b->user = (int32_t)idx + 1;
+	const struct ws_imgdoc *m = b->doc;
+	struct blob *cb = descriptor_blob(c, im, &m->config, "config");
+	if (cb) {
+		ws_fmt(im->config, sizeof im->config, "%s", m->config.digest);
+		if (!cb->user)
+			cb->user = (int32_t)idx + 1;
+	}
+	for (uint32_t i = 0; i < m->nlayers; i++) {
+		const struct ws_imgdesc *ld = &m->layers[i];
+		im = &c->a->images[idx];
+		struct blob *lb = ws_digest_valid(ld->digest) ? find_digest(c, ld->digest) : NULL;
+		char sb[NAME_SHOWN];
+		if (!ws_digest_valid(ld->digest))
+			image_fail(c, im, NULL, WS_E_FORMAT, "layer digest '%s' is not sha256:<64 hex>", san(sb, sizeof sb, ld->digest));
+		else
+			add_layer(c, im, lb, ld->digest, ld->size);
+	}
+}
+
+static bool path_escapes(const char *s)
+{
+	if (s[0] == '/')
+		return true;
+	for (const char *p = s; *p;) {
+		size_t k = strcspn(p, "/");
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += k;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+/* "blobs/sha256/<hex>" or "<hex>.json" -> "sha256:<hex>"; else "". */
+static void digest_of_path(const char *path, char out[72])
+{
+	out[0] = 0;
+	size_t n = strlen(path);
+	if (!strncmp(path, BLOBS, sizeof BLOBS - 1) && hex64(path + sizeof BLOBS - 1, n - (sizeof BLOBS - 1)))
+		ws_fmt(out, 72, "sha256:%s", path + sizeof BLOBS - 1);
+	else if (ends_with(path, ".json") && hex64(path, n - 5))
+		ws_fmt(out, 72, "sha256:%.64s", path);
+}
+
+static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
+{
+	for (uint32_t i = 0; i < c->docker.n; i++) {
+		const struct ws_docker_entry *e = &c->docker.v[i];
+		char config[72] = "", sb[NAME_SHOWN];
+		if (e->config)
+			digest_of_path(e->config, config);
+		/* docker 25+ writes index.json too: the same image, named by its tags here */
+		struct ws_image *im = NULL;
+		for (uint32_t k = 0; config[0] && k < c->a->nimages && !im; k++)
+			if (!strcmp(c->a->images[k].config, config))
+				im = &c->a->images[k];
+		if (im) {
+			for (uint32_t k = 0; k < e->ntags; k++)
+				add_name(im, e->tags[k]);
+			continue;
+		}
+		if (!(im = new_image(c, cap)))
+			return;
+		for (uint32_t k = 0; k < e->ntags; k++)
+			add_name(im, e->tags[k]);
+		uint32_t idx = (uint32_t)(im - c->a->images);
+		if (e->config) {
+			struct blob *cb = path_escapes(e->config) ? NULL : find_blob(c, e->config);
+			if (path_escapes(e->config))
+				image_fail(c, im, NULL, WS_E_FORMAT, "config '%s' points outside the archive", san(sb, sizeof sb, e->config));
+			else if (!cb && c->complete)
+				image_fail(c, im, NULL, WS_E_FORMAT, "config %s is not in the archive", san(sb, sizeof sb, e->config));
+			else if (cb && !cb->user)
+				cb->user = (int32_t)idx + 1;
+			memcpy(im->config, config, sizeof im->config);
+		}
+		for (uint32_t k = 0; k < e->nlayers; k++) {
+			im = &c->a->images[idx];
+			const char *lp = e->layers[k];
+			if (path_escapes(lp)) {
+				image_fail(c, im, NULL, WS_E_FORMAT, "layer '%s' points outside the archive", san(sb, sizeof sb, lp));
+				continue;
+			}
+			add_layer(c, im, find_blob(c, lp), lp, -1);
+		}
+	}
+}
+
+/* Every blob named by its digest must hash to it; so must a legacy "<hex>.json" config. */
+static void check_digests(struct ws_imgcheck *c)
+{
+	char want[72], msg[WS_ERRMAX];
+	for (uint32_t i = 0; i < c->n; i++) {
+		const struct blob *b = &c->v[i];
+		if (!b->hex[0])
+			continue;
+		if (!strncmp(b->name, BLOBS, sizeof BLOBS - 1) &&
+		    !hex64(b->name + sizeof BLOBS - 1, strlen(b->name) - (sizeof BLOBS - 1))) {
+			fail_at(c->a, c->label, b->name, WS_E_FORMAT, "blob name is not a sha256 digest");
+			continue;
+		}
+		digest_of_path(b->name, want);
+		if (!want[0] || !strcmp(want + 7, b->hex))
+			continue;
+		char il[NAME_SHOWN];
+		const struct ws_image *im = b->user ? &c->a->images[b->user - 1] : NULL;
+		ws_fmt(msg, sizeof msg, "blob's sha256 is %.12s..., not the %.19s... its name gives%s%s", b->hex, want,
+		       im ? " (image " : "", im ? image_label(im, il, sizeof il) : "");
+		if (im)
+			strncat(msg, ")", sizeof msg - strlen(msg) - 1);
+		fail_at(c->a, c->label, b->name, WS_E_INTEGRITY, msg);
+	}
+}
+
+void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete)
+{
+	if (!c || !(c->saw_docker || c->layout))
+		return;                             /* a tarball, not an image */
+	a->type = "image";
+	c->a = a;
+	c->complete = complete;
+	c->label = label;
+	if (c->n)
+		qsort(c->v, c->n, sizeof *c->v, cmp_blob);
+	uint32_t cap = 0;
+	if (c->layout && !c->saw_index && c->complete)
+		ws_artifact_error(a, label, "OCI image layout without index.json");
+	if (c->have_index)
+		for (uint32_t i = 0; i < c->index.nmanifests; i++)
+			resolve(c, &c->index.manifests[i], NULL, 1, &cap);
+	if (c->have_docker)
+		docker_images(c, &cap);
+	check_digests(c);
+}
+
+void ws_imgcheck_free(struct ws_imgcheck *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->n; i++) {
+		free(c->v[i].name);
+		if (c->v[i].doc)
+			ws_imgdoc_free(c->v[i].doc);
+		free(c->v[i].doc);
+		free(c->v[i].doc_err);
+	}
+	free(c->v);
+	if (c->have_index)
+		ws_imgdoc_free(&c->index);
+	if (c->have_docker)
+		ws_docker_manifest_free(&c->docker);
+	free(c);
+}
+
+/* ---- an OCI layout directory -------------------------------------------------------------- */
+
+bool ws_image_is_layout(const char *dir)
+{
+	char p[4096];
+	struct stat st;
+	if (strlen(dir) + sizeof "/oci-layout" > sizeof p)
+		return false;
+	ws_fmt(p, sizeof p, "%s/oci-layout", dir);
+	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+struct fdread {
+	int fd;
+	uint64_t *progress;
+};
+
+static long fd_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct fdread *f = ctx;
+	ssize_t r;
+	do
+		r = read(f->fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return ws_err_set(err, WS_E_IO, "cannot read: %s", strerror(errno));
+	if (f->progress)
+		__atomic_add_fetch(f->progress, (uint64_t)r, __ATOMIC_RELAXED);
+	return (long)r;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* One file of the layout as the member rel: a regular file, never a link followed. */
+static void layout_member(struct ws_drive *d, const char *dir, const char *rel, uint64_t *progress, bool needed)
+{
+	char p[4096];
+	if (strlen(dir) + strlen(rel) + 2 > sizeof p) {
+		ws_artifact_error(d->a, d->label, "path too long");
+		return;
+	}
+	ws_fmt(p, sizeof p, "%s/%s", dir, rel);
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	char where[NAME_SHOWN + 512], nb[NAME_SHOWN];
+	ws_fmt(where, sizeof where, "%s!%s", d->label, san(nb, sizeof nb, rel));
+	if (fd < 0) {
+		if (errno != ENOENT || needed)
+			ws_artifact_fail(d->a, where, WS_E_IO, "cannot open: %s", errno == ELOOP ? "a symbolic link" : strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		ws_artifact_fail(d->a, where, WS_E_IO, "not a regular file");
+		close(fd);
+		return;
+	}
+	if (__atomic_add_fetch(&d->members, 1, __ATOMIC_RELAXED) > d->lim.max_members) {
+		ws_artifact_fail(d->a, d->label, WS_E_LIMIT, "image holds more than the limit of %u members", d->lim.max_members);
+		d->stopped = true;
+		close(fd);
+		return;
+	}
+	struct ws_err e = { 0 };
+	struct fdread f = { fd, progress };
+	struct ws_reader rd = { .read = fd_read, .ctx = &f, .err = &e };
+	d->a->size += (uint64_t)st.st_size;
+	ws_drive_member(d, rel, &rd, (uint64_t)st.st_size, 1);
+	close(fd);
+}
+
+int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress)
+{
+	uint32_t nerr0 = a->nerrors;
+	struct ws_drive d;
+	a->type = "image";
+	a->size = 0;
+	ws_drive_init(&d, a, so);
+	if (!(d.image = ws_imgcheck_new())) {
+		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
+		return -1;
+	}
+	layout_member(&d, dir, "oci-layout", progress, true);
+	layout_member(&d, dir, "index.json", progress, true);
+	layout_member(&d, dir, "manifest.json", progress, false);    /* docker's, when it wrote one */
+	char bd[4096];
+	ws_fmt(bd, sizeof bd, "%s/" BLOBS, dir);
+	DIR *dh = opendir(bd);
+	char **names = NULL;
+	uint32_t n = 0, cap = 0;
+	if (!dh) {
+		if (errno != ENOENT)
+			ws_artifact_fail(a, d.label, WS_E_IO, "cannot read " BLOBS ": %s", strerror(errno));
+	} else {
+		struct dirent *e;
+		while ((e = readdir(dh)) != NULL) {
+			if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+				continue;
+			if (n >= d.lim.max_members) {
+				ws_artifact_fail(a, d.label, WS_E_LIMIT, "image holds more than the limit of %u members",
+						  d.lim.max_members);
+				d.stopped = true;
+				break;
+			}
+			char *s = ws_malloc(sizeof BLOBS + strlen(e->d_name));
+			if (!s || !ws_grow((void **)&names, &cap, n + 1, sizeof *names)) {
+				free(s);
+				ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
+				d.stopped = true;
+				break;
+			}
+			strcpy(s, BLOBS);
+			strcat(s, e->d_name);
+			names[n++] = s;
+		}
+		closedir(dh);
+	}
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_str);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!d.stopped)
+			layout_member(&d, dir, names[i], progress, true);
+		free(names[i]);
+	}
+	free(names);
+	ws_drive_finish(&d);
+	return a->nerrors > nerr0 ? -1 : 0;
+}
