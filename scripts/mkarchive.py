@@ -210,7 +210,10 @@ def oci_members(layers, ref, index_depth=1, edit_manifest=None, edit_blobs=None,
         blobs['blobs/sha256/' + sha(b)] = b
     blobs['blobs/sha256/' + sha(config)] = config
     blobs['blobs/sha256/' + sha(mbytes)] = mbytes
-    top = desc(OCI_MANIFEST, mbytes, annotations={'org.opencontainers.image.ref.name': ref})
+    notes = {'org.opencontainers.image.ref.name': ref}
+    if docker:                                  # docker 25+ names the image for containerd too
+        notes['io.containerd.image.name'] = 'docker.io/library/' + docker[0]
+    top = desc(OCI_MANIFEST, mbytes, annotations=notes)
     for _ in range(index_depth - 1):
         ib = jdump({'schemaVersion': 2, 'mediaType': OCI_INDEX, 'manifests': [top]})
         blobs['blobs/sha256/' + sha(ib)] = ib

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws_image.h"
 #include "ws_env.h"
+#include "ws_image.h"
 #include "ws_inputs.h"
 #include "ws_util.h"
 #include "ws_zip.h"
