@@ -26,7 +26,11 @@
 
 #define NAME_SHOWN 160
 #define LAYOUT_MAX 4096                     /* oci-layout: {"imageLayoutVersion": "1.0.0"} */
-#define IMAGES_MAX 10000
+/* what one archive's manifests may make us follow: each descriptor costs a lookup, each
+ * layer an entry in the report, and an index may name itself many times over */
+#define IMAGES_MAX 1000
+#define FOLLOW_MAX 100000
+#define FAILS_SHOWN 32
 #define BLOBS "blobs/sha256/"
 
 struct blob {
@@ -38,6 +42,7 @@ struct blob {
 	struct ws_imgdoc *doc;         /* parsed JSON, or NULL */
 	char *doc_err;                 /* why its JSON did not parse */
 	int32_t user;                  /* 1 + the first image that uses it, 0 none */
+	bool said;                     /* what is wrong with it was said once */
 };
 
 struct ws_imgcheck {
@@ -51,6 +56,9 @@ struct ws_imgcheck {
 	struct ws_artifact *a;
 	const char *label;
 	bool complete;
+	uint32_t followed;             /* descriptors and layers followed, all images */
+	bool over;                     /* FOLLOW_MAX was reached and said */
+	uint32_t nfail;                /* image errors said: a few dozen tell the story */
 };
 
 struct ws_imgcheck *ws_imgcheck_new(void)
@@ -207,6 +215,11 @@ static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const c
 		       const char *fmt, ...)
 {
 	char nb[NAME_SHOWN], il[NAME_SHOWN], msg[WS_ERRMAX], where[NAME_SHOWN + 512];
+	if (++c->nfail > FAILS_SHOWN) {
+		if (c->nfail == FAILS_SHOWN + 1)
+			ws_artifact_fail(c->a, c->label, code, "more errors in the image's manifests, not listed");
+		return;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -218,11 +231,25 @@ static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const c
 	ws_artifact_fail(c->a, where, code, "image %s: %s", image_label(im, il, sizeof il), msg);
 }
 
+/* Counts one descriptor or layer followed; false past the bound (said once). */
+static bool follow(struct ws_imgcheck *c)
+{
+	if (++c->followed <= FOLLOW_MAX)
+		return true;
+	if (!c->over)
+		ws_artifact_fail(c->a, c->label, WS_E_LIMIT, "manifests name more than %u images, indexes and layers",
+				  FOLLOW_MAX);
+	c->over = true;
+	return false;
+}
+
 static struct ws_image *new_image(struct ws_imgcheck *c, uint32_t *cap)
 {
 	struct ws_artifact *a = c->a;
 	if (a->nimages >= IMAGES_MAX) {
-		ws_artifact_fail(a, c->label, WS_E_LIMIT, "more than %u images", IMAGES_MAX);
+		if (!c->over)
+			ws_artifact_fail(a, c->label, WS_E_LIMIT, "more than %u images", IMAGES_MAX);
+		c->over = true;
 		return NULL;
 	}
 	if (!ws_grow((void **)&a->images, cap, a->nimages + 1, sizeof *a->images))
@@ -252,6 +279,8 @@ static void add_layer(struct ws_imgcheck *c, struct ws_image *im, struct blob *b
 {
 	char sb[NAME_SHOWN];
 	uint32_t idx = (uint32_t)(im - c->a->images);
+	if (!follow(c))
+		return;
 	if (!b) {
 		if (c->complete)
 			image_fail(c, im, NULL, WS_E_FORMAT, "layer %s is not in the archive", san(sb, sizeof sb, member));
@@ -302,6 +331,8 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 {
 	const char *nm = d->image_name ? d->image_name : d->ref_name ? d->ref_name : name;
 	struct ws_image probe = { 0 };
+	if (!follow(c))
+		return;
 	char *names[1] = { (char *)nm };
 	if (nm) {
 		probe.names = names;
@@ -312,7 +343,10 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 	struct blob *b = descriptor_blob(c, &probe, d, "manifest");
 	if (!b)
 		return;
+	if (b->said)
+		return;                             /* named again by another index */
 	if (!b->doc) {
+		b->said = true;
 		if (b->over)
 			image_fail(c, &probe, b->name, WS_E_LIMIT, "manifest is larger than the %zu MiB limit for image JSON",
 				   WS_IMAGE_JSON_MAX >> 20);
@@ -322,17 +356,25 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 	}
 	if (b->doc->kind == WS_IMGDOC_INDEX) {
 		if (depth >= WS_IMAGE_INDEX_DEPTH) {
+			b->said = true;
 			image_fail(c, &probe, b->name, WS_E_FORMAT, "image indexes nested more than %d deep", WS_IMAGE_INDEX_DEPTH);
 			return;
 		}
-		for (uint32_t i = 0; i < b->doc->nmanifests; i++)
+		for (uint32_t i = 0; i < b->doc->nmanifests && !c->over; i++)
 			resolve(c, &b->doc->manifests[i], nm, depth + 1, cap);
 		return;
 	}
 	if (b->doc->kind != WS_IMGDOC_MANIFEST) {
+		b->said = true;
 		image_fail(c, &probe, b->name, WS_E_FORMAT, "not an image manifest or index");
 		return;
 	}
+	/* one manifest under several names (a tag each) is one image */
+	for (uint32_t i = 0; i < c->a->nimages; i++)
+		if (!strcmp(c->a->images[i].manifest, d->digest)) {
+			add_name(&c->a->images[i], nm);
+			return;
+		}
 	struct ws_image *im = new_image(c, cap);
 	if (!im)
 		return;
@@ -348,7 +390,7 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 		if (!cb->user)
 			cb->user = (int32_t)idx + 1;
 	}
-	for (uint32_t i = 0; i < m->nlayers; i++) {
+	for (uint32_t i = 0; i < m->nlayers && !c->over; i++) {
 		const struct ws_imgdesc *ld = &m->layers[i];
 		im = &c->a->images[idx];
 		struct blob *lb = ws_digest_valid(ld->digest) ? find_digest(c, ld->digest) : NULL;
@@ -388,7 +430,7 @@ static void digest_of_path(const char *path, char out[72])
 
 static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 {
-	for (uint32_t i = 0; i < c->docker.n; i++) {
+	for (uint32_t i = 0; i < c->docker.n && follow(c); i++) {
 		const struct ws_docker_entry *e = &c->docker.v[i];
 		char config[72] = "", sb[NAME_SHOWN];
 		if (e->config)
@@ -418,7 +460,7 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 				cb->user = (int32_t)idx + 1;
 			memcpy(im->config, config, sizeof im->config);
 		}
-		for (uint32_t k = 0; k < e->nlayers; k++) {
+		for (uint32_t k = 0; k < e->nlayers && !c->over; k++) {
 			im = &c->a->images[idx];
 			const char *lp = e->layers[k];
 			if (path_escapes(lp)) {
@@ -470,7 +512,7 @@ void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char
 	if (c->layout && !c->saw_index && c->complete)
 		ws_artifact_error(a, label, "OCI image layout without index.json");
 	if (c->have_index)
-		for (uint32_t i = 0; i < c->index.nmanifests; i++)
+		for (uint32_t i = 0; i < c->index.nmanifests && !c->over; i++)
 			resolve(c, &c->index.manifests[i], NULL, 1, &cap);
 	if (c->have_docker)
 		docker_images(c, &cap);
