@@ -37,6 +37,8 @@ struct ws_imgdoc {
 	struct ws_imgdesc config;
 	struct ws_imgdesc *layers, *manifests;
 	uint32_t nlayers, nmanifests, layers_cap, manifests_cap;
+	char **diff_ids;               /* a config's rootfs.diff_ids: sha256 of each layer's tar */
+	uint32_t ndiff_ids, diff_ids_cap;
 };
 
 /* docker save's manifest.json: one entry per image. */

@@ -93,9 +93,31 @@ static bool desc_item(struct ws_jp *j, void *ctx)
 	return ws_jp_object(j, desc_member, d);
 }
 
+static bool str_item(struct ws_jp *j, void *ctx);
+
+struct strs {
+	char ***v;
+	uint32_t *n, *cap;
+};
+
+static bool rootfs_member(struct ws_jp *j, const char *key, void *ctx)
+{
+	struct ws_imgdoc *d = ctx;
+	if (!strcmp(key, "diff_ids") && !d->ndiff_ids) {
+		struct strs s = { &d->diff_ids, &d->ndiff_ids, &d->diff_ids_cap };
+		return ws_jp_array(j, str_item, &s);
+	}
+	return ws_jp_skip_value(j);
+}
+
 static bool doc_member(struct ws_jp *j, const char *key, void *ctx)
 {
 	struct ws_imgdoc *d = ctx;
+	if (!strcmp(key, "rootfs")) {
+		ws_jp_skip_ws(j);
+		if (j->p < j->end && *j->p == '{')
+			return ws_jp_object(j, rootfs_member, d);
+	}
 	if (!strcmp(key, "manifests") && !d->nmanifests) {
 		d->kind = WS_IMGDOC_INDEX;
 		struct list l = { &d->manifests, &d->nmanifests, &d->manifests_cap };
@@ -154,6 +176,9 @@ void ws_imgdoc_free(struct ws_imgdoc *d)
 		desc_free(&d->layers[i]);
 	for (uint32_t i = 0; i < d->nmanifests; i++)
 		desc_free(&d->manifests[i]);
+	for (uint32_t i = 0; i < d->ndiff_ids; i++)
+		free(d->diff_ids[i]);
+	free(d->diff_ids);
 	free(d->layers);
 	free(d->manifests);
 	desc_free(&d->config);
@@ -161,11 +186,6 @@ void ws_imgdoc_free(struct ws_imgdoc *d)
 }
 
 /* ---- docker save's manifest.json ------------------------------------------------------ */
-
-struct strs {
-	char ***v;
-	uint32_t *n, *cap;
-};
 
 static bool str_item(struct ws_jp *j, void *ctx)
 {

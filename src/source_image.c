@@ -101,8 +101,10 @@ size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, con
 		return WS_IMAGE_JSON_MAX;
 	if (!strcmp(name, "oci-layout"))
 		return LAYOUT_MAX;
-	if (strncmp(name, BLOBS, sizeof BLOBS - 1) != 0)
+	if (strncmp(name, BLOBS, sizeof BLOBS - 1) != 0 && !ws_imgcheck_hash(c, name))
 		return 0;
+	if (ws_imgcheck_layer(c, name) && strncmp(name, BLOBS, sizeof BLOBS - 1) != 0)
+		return 0;                           /* a legacy layer.tar is never JSON */
 	size_t i = 0;
 	while (i < nhead && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
 		i++;
@@ -460,6 +462,10 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 				cb->user = (int32_t)idx + 1;
 			memcpy(im->config, config, sizeof im->config);
 		}
+		/* the legacy layout's only checksums: the config's diff_ids, one per layer.tar */
+		const struct blob *cb = e->config && !path_escapes(e->config) ? find_blob(c, e->config) : NULL;
+		const struct ws_imgdoc *cfg = cb ? cb->doc : NULL;
+		bool diff_ids = cfg && cfg->ndiff_ids == e->nlayers;
 		for (uint32_t k = 0; k < e->nlayers && !c->over; k++) {
 			im = &c->a->images[idx];
 			const char *lp = e->layers[k];
@@ -467,7 +473,12 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 				image_fail(c, im, NULL, WS_E_FORMAT, "layer '%s' points outside the archive", san(sb, sizeof sb, lp));
 				continue;
 			}
-			add_layer(c, im, find_blob(c, lp), lp, -1);
+			struct blob *lb = find_blob(c, lp);
+			add_layer(c, im, lb, lp, -1);
+			if (diff_ids && lb && lb->hex[0] && ends_with(lp, "/layer.tar") &&
+			    (strncmp(cfg->diff_ids[k], "sha256:", 7) != 0 || strcmp(cfg->diff_ids[k] + 7, lb->hex) != 0))
+				image_fail(c, im, lb->name, WS_E_INTEGRITY, "layer's sha256 is %.12s..., not the diff_id %.19s... its config gives",
+					   lb->hex, san(sb, sizeof sb, cfg->diff_ids[k]));
 		}
 	}
 }
