@@ -31,6 +31,7 @@
 #define IMAGES_MAX 1000
 #define FOLLOW_MAX 100000
 #define FAILS_SHOWN 32
+#define JSON_TOTAL_MAX ((size_t)16 << 20)   /* blobs' JSON parsed and kept, all of them */
 #define BLOBS "blobs/sha256/"
 
 struct blob {
@@ -59,6 +60,7 @@ struct ws_imgcheck {
 	uint32_t followed;             /* descriptors and layers followed, all images */
 	bool over;                     /* FOLLOW_MAX was reached and said */
 	uint32_t nfail;                /* image errors said: a few dozen tell the story */
+	size_t json_total;             /* bytes of blob JSON parsed (JSON_TOTAL_MAX) */
 };
 
 struct ws_imgcheck *ws_imgcheck_new(void)
@@ -101,10 +103,10 @@ size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, con
 		return WS_IMAGE_JSON_MAX;
 	if (!strcmp(name, "oci-layout"))
 		return LAYOUT_MAX;
-	if (strncmp(name, BLOBS, sizeof BLOBS - 1) != 0 && !ws_imgcheck_hash(c, name))
+	/* a blob, or a legacy "<hex>.json" config (a legacy layer.tar is never JSON) */
+	bool blob = !strncmp(name, BLOBS, sizeof BLOBS - 1);
+	if (!blob && (!ws_imgcheck_hash(c, name) || ws_imgcheck_layer(c, name)))
 		return 0;
-	if (ws_imgcheck_layer(c, name) && strncmp(name, BLOBS, sizeof BLOBS - 1) != 0)
-		return 0;                           /* a legacy layer.tar is never JSON */
 	size_t i = 0;
 	while (i < nhead && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
 		i++;
@@ -158,11 +160,17 @@ void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char
 			b->size = size;
 			b->archive = archive;
 			b->over = over;
-			if (text && !over && (b->doc = ws_calloc(1, sizeof *b->doc)) &&
-			    ws_imgdoc_parse(b->doc, text, ntext, err, sizeof err) < 0) {
-				free(b->doc);
-				b->doc = NULL;
+			if (text && !over && c->json_total + ntext > JSON_TOTAL_MAX) {
+				ws_fmt(err, sizeof err, "not read: the archive's image JSON passes %zu MiB in all",
+				       JSON_TOTAL_MAX >> 20);
 				b->doc_err = ws_strdup(err);
+			} else if (text && !over && (b->doc = ws_calloc(1, sizeof *b->doc))) {
+				c->json_total += ntext;
+				if (ws_imgdoc_parse(b->doc, text, ntext, err, sizeof err) < 0) {
+					free(b->doc);
+					b->doc = NULL;
+					b->doc_err = ws_strdup(err);
+				}
 			}
 			c->n++;
 		}
