@@ -31,6 +31,13 @@
  * and members (max_members). The driver counts what it reads itself, so a source need
  * not, and a compression bomb stops at a limit whatever the format.
  *
+ * Adding a source.  Fill struct ws_source_ops (next, close) and struct ws_member; open an
+ * archive held in a member with ws_archive_open_reader on the member's stream. A format
+ * whose wrapper is not a level (an image's layers, like a .deb's data.tar) drives its
+ * inner sources with ws_drive_source at the level of its own members (1) and a prefix
+ * of its choice; a member that is an archive is then opened at level 2 by the driver.
+ * ws_drive_member scans one stream that did not come from a source (a zip member).
+ *
  * Threads.  A sequential source is driven on the caller's thread; payload decoding still
  * goes to the pool of the scan options. A random-access source (zip) keeps its own
  * runner of member tasks and calls ws_drive_member from them through ws_source_zip_hook.
@@ -51,7 +58,8 @@ struct ws_member {
 	const char *name;              /* as stored in the archive (not sanitised) */
 	uint64_t size;                 /* declared bytes, UINT64_MAX when unknown */
 	bool regular;                  /* a regular file: directories, links, devices are skipped */
-	struct ws_reader rd;           /* the member's bytes from its start (reread: NULL) */
+	struct ws_reader rd;           /* the member's bytes from its start; reread optional (a
+					* source over files or a zip can; libarchive's cannot) */
 };
 
 struct ws_source;

@@ -308,8 +308,10 @@ def good(fix):
     for c in ('gz', 'bz2', 'xz', 'zst'):
         out['pkg.tar.' + c] = compress(t, c)
     out['pkg-pax.tgz'] = compress(tar_bytes(tar_members, tarfile.PAX_FORMAT), 'gz')
-    # a tarball inside a tarball: one level of nesting, named "inner.tar.gz!usr/lib/libmulti.so"
-    out['nested.tar'] = tar_bytes([('inner.tar.gz', compress(tar_bytes([('usr/lib/libmulti.so', so)]), 'gz'))])
+    # a tarball inside a tarball: one level of nesting, named "inner.tar.gz!usr/lib/libmulti.so";
+    # a compressed library beside it is named as its member ("libmulti.so.gz")
+    out['nested.tar'] = tar_bytes([('inner.tar.gz', compress(tar_bytes([('usr/lib/libmulti.so', so)]), 'gz')),
+                                   ('libmulti.so.gz', compress(so, 'gz'))])
     deb_files = [('usr/lib/x86_64-linux-gnu/libmulti.so', so),
                  ('usr/share/doc/wscan-cuda/changelog.Debian.gz', compress(b'wscan-cuda (1.0) unstable\n', 'gz'))]
     out['wscan-cuda_1.0_amd64.deb'] = deb_bytes(deb_files)

@@ -23,7 +23,7 @@
 
 /* From source_archive.c: the top source of a file, hashing what it reads. */
 struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    struct ws_err *err);
+					    bool hash, struct ws_err *err);
 bool ws_archive_file_digest(struct ws_source *src, char hex[65]);
 
 /* ---- formats by content and by name -------------------------------------------------- */
@@ -202,6 +202,13 @@ static long mread_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 	return r;
 }
 
+/* struct ws_reader's reread: offsets are the member's, whatever the head buffered. */
+static int mread_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct mread *m = ctx;
+	return m->up->reread(m->up->ctx, off, buf, n, err);
+}
+
 static bool scannable(enum ws_content c)
 {
 	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
@@ -297,7 +304,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 		}
 	}
 	bool archive = false;
-	struct ws_reader rd = { .read = mread_read, .ctx = m, .err = &m->err };
+	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	enum ws_pack pk = m->failed ? WS_PACK_NONE : ws_pack_sniff(m->head, m->nhead);
 	enum ws_content c = m->failed ? WS_CONTENT_OTHER : ws_sniff(m->head, m->nhead);
 	bool layer = level == 1 && ws_imgcheck_layer(d->image, name);
@@ -327,10 +334,18 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 		/* a bounded walk: never opened, and never taken for "no device code" */
 		ws_artifact_fail(a, where, WS_E_UNSUPPORTED, "archive nested more than one level deep: not read");
 	} else if (scannable(c)) {
+		uint32_t first = a->nobjects;
 		a->members_scanned++;
 		ws_scan_stream(a, name, &rd, size, &d->scan);
+		/* the rest of the member: counted (bombs stop here too) and hashed for the checks */
+		while (!m->end && !m->failed)
+			if (up_read(m, scratch, SCRATCH) < 0)
+				break;
+		/* a stream of unknown length (one compressed file) is as long as it was */
+		for (uint32_t i = first; i < a->nobjects && m->end; i++)
+			if (!a->objects[i].size && a->objects[i].member && !strcmp(a->objects[i].member, name))
+				a->objects[i].size = m->got;
 	}
-	/* the rest of the member: counted (bombs stop here too) and hashed for the checks */
 	while (!m->end && !m->failed)
 		if (up_read(m, scratch, SCRATCH) < 0)
 			break;
@@ -478,7 +493,7 @@ void ws_drive_finish(struct ws_drive *d)
 /* ---- whole files and streams ------------------------------------------------------------ */
 
 static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		     const struct ws_scan_opts *so, uint64_t *progress)
+		     bool hash, const struct ws_scan_opts *so, uint64_t *progress)
 {
 	uint32_t nerr0 = a->nerrors;
 	struct ws_err e = { 0 };
@@ -486,7 +501,7 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 	a->type = ws_pack_type(kind);
 	ws_drive_init(&d, a, so);
 	d.progress = progress;
-	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, &e);
+	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, hash, &e);
 	if (!src) {
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
 		return -1;
@@ -495,13 +510,30 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
 		d.image = ws_imgcheck_new();
 	ws_drive_source(&d, src, "", 1);
-	if (!d.stopped && !ws_archive_file_digest(src, a->sha256))
+	if (hash && (d.stopped || !ws_archive_file_digest(src, a->sha256)))
 		a->sha256[0] = 0;
 	if (!a->size)
 		a->size = ws_archive_bytes_read(src);
 	ws_drive_finish(&d);
 	ws_source_close(src);
 	return a->nerrors > nerr0 ? -1 : 0;
+}
+
+/* The file's sha256 as a task beside the walk (the walk's thread decompresses and scans). */
+struct file_hash {
+	const char *path;
+	char hex[65];
+	int rc;
+};
+
+static void hash_task(void *arg)
+{
+	struct file_hash *h = arg;
+	char err[WS_ERRMAX];
+	int fd = open(h->path, O_RDONLY | O_CLOEXEC);
+	h->rc = fd < 0 ? -1 : ws_sha256_fd(fd, h->hex, NULL, err, sizeof err);
+	if (fd >= 0)
+		close(fd);
 }
 
 int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind, const struct ws_scan_opts *so,
@@ -515,7 +547,19 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 	struct stat st;
 	if (fstat(fd, &st) == 0)
 		a->size = (uint64_t)st.st_size;
-	int rc = pack_scan(a, fd, NULL, 0, kind, so, progress);
+	struct file_hash fh = { .path = path, .rc = -1 };
+	struct ws_group g;
+	bool beside = so && so->pool && ws_pool_width(so->pool) > 1;
+	if (beside) {
+		ws_group_init(&g, so->group);
+		ws_pool_add(so->pool, &g, hash_task, &fh);
+	}
+	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, so, progress);
+	if (beside) {
+		ws_group_wait(so->pool, &g);
+		if (fh.rc == 0)
+			memcpy(a->sha256, fh.hex, sizeof a->sha256);
+	}
 	if (!a->sha256[0]) {
 		/* the walk stopped early: the file's digest is still the file's */
 		char err[WS_ERRMAX];
@@ -529,7 +573,7 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
 		    const struct ws_scan_opts *so)
 {
-	return pack_scan(a, fd, head, nhead, kind, so, NULL);
+	return pack_scan(a, fd, head, nhead, kind, true, so, NULL);
 }
 
 /* ---- the zip reader's nested members ----------------------------------------------------- */

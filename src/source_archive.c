@@ -214,7 +214,7 @@ static int fill_member(struct asrc *s, struct archive *ar, struct archive_entry 
 	memset(&s->err, 0, sizeof s->err);
 	m->name = s->name;
 	m->size = archive_entry_size_is_set(e) && archive_entry_size(e) >= 0 ? (uint64_t)archive_entry_size(e) : UINT64_MAX;
-	m->regular = (archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e)) || !*base;
+	m->regular = archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e);
 	m->rd = (struct ws_reader){ .read = member_read, .ctx = s, .err = &s->err };
 	return 1;
 }
@@ -361,12 +361,12 @@ struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind,
 	return asrc_start(s, kind, err);
 }
 
-/* Internal to the pack scanner (source.c): a file source with a head already read and the
- * file's digest. */
+/* Internal to the pack scanner (source.c): a file source with a head already read, and
+ * the file's digest of the bytes it reads when hash. */
 struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    struct ws_err *err);
+					    bool hash, struct ws_err *err);
 struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    struct ws_err *err)
+					    bool hash, struct ws_err *err)
 {
 	struct asrc *s = asrc_new(kind, err);
 	if (!s)
@@ -374,7 +374,7 @@ struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t 
 	s->top.fd = fd;
 	s->top.head = head;
 	s->top.nhead = nhead;
-	s->top.hash = ws_digest_new("sha256");
+	s->top.hash = hash ? ws_digest_new("sha256") : NULL;
 	return asrc_start(s, kind, err);
 }
 

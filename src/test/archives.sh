@@ -3,7 +3,8 @@
 # packages and a tarball inside a tarball (testdata/archives/, written by
 # scripts/mkarchive.py): each object inside is decoded exactly as the same object scanned
 # alone (containers, entries, kernels, roles, verdicts), named by its path inside
-# ("usr/lib/libk.a(k_g5.o)", "dist/example.whl!wscan_example/lib/libmulti.so"); conda
+# ("usr/lib/libk.a(k_g5.o)", "dist/example.whl!wscan_example/lib/libmulti.so", a compressed
+# "libmulti.so.gz" as its member); conda
 # packages report their name and version; standard input streams a tarball and a .deb.
 set -u
 cd "$(dirname "$0")/../.."
@@ -57,7 +58,8 @@ import hashlib
 for name in ("pkg.tar", "pkg.tar.zst"):
     want = hashlib.sha256(open("testdata/archives/" + name, "rb").read()).hexdigest()
     check(arts[name]["sha256"] == want, "%s: sha256 is the file's" % name)
-check(objs(arts["nested.tar"]) == {"inner.tar.gz!usr/lib/libmulti.so": so}, "nested.tar: %s" % sorted(objs(arts["nested.tar"])))
+check(objs(arts["nested.tar"]) == {"inner.tar.gz!usr/lib/libmulti.so": so, "libmulti.so.gz": so},
+      "nested.tar: %s" % sorted(objs(arts["nested.tar"])))
 for name in ("wscan-cuda_1.0_amd64.deb", "wscan-cuda_1.0_amd64-zst.deb"):
     a = arts[name]
     check(a["type"] == "deb" and a["errors"] == [], "%s: type %s, errors %s" % (name, a["type"], a["errors"]))
