@@ -86,6 +86,8 @@ struct ws_source {
 	enum ws_pack pack;             /* what the source was opened as */
 	const char *format;            /* what it turned out to be, for messages ("tar", "zip") */
 	void *impl;
+	bool independent;              /* a member that fails does not end the source (files on
+					* disk); a stream's source cannot go past a broken member */
 };
 
 /* The format the first bytes (n of them, up to WS_SNIFF_BYTES) show. A tar is known by
@@ -99,16 +101,27 @@ const char *ws_pack_type(enum ws_pack k);
 
 /* ---- the libarchive source (src/source_archive.c) ---------------------------------- */
 
-/* Opens a source on a file (fd: an open descriptor of it, or -1 to open path) or on a
- * stream (r). kind says what to read it as: TAR (any filter), DEB (the ar wrapper),
+/* Opens a source on a file (fd: an open descriptor of it, read from where it stands, or
+ * -1 to open path, closed again by ws_source_close) or on a stream (r, read until it ends;
+ * it must outlive the source). kind says what to read it as: TAR (any filter), DEB (the ar wrapper),
  * CONDA / ZIP (a zip read member by member from its local headers), COMPRESSED (a tar,
  * or one compressed file yielded as a single member named ""). NULL with err set
- * (WS_E_FORMAT "not a tar archive: ...", WS_E_IO, WS_E_MEMORY). The descriptor is the
- * caller's to close after ws_source_close. */
+ * (WS_E_FORMAT "not a tar archive: ...", WS_E_IO, WS_E_MEMORY). A descriptor passed in
+ * is the caller's to close after ws_source_close. */
 struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack kind, struct ws_err *err);
 struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind, struct ws_err *err);
 /* Compressed bytes the source has read from its file or stream so far (progress). */
 uint64_t ws_archive_bytes_read(const struct ws_source *s);
+
+/* ---- files on disk (src/source_files.c) ------------------------------------------------ */
+
+/* The given files in order (full paths), each member named by its path less its first
+ * strip bytes; or every regular file below dir (sorted, symbolic links not followed, at
+ * most max_files and 64 directories deep), named by its path below dir. Members can be
+ * re-read (pread); a file that cannot be opened fails as a member, not as the source.
+ * NULL with err set. */
+struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err);
+struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *err);
 
 static inline int ws_source_next(struct ws_source *s, struct ws_member *m, struct ws_err *err)
 {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ws_env.h"
+#include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 
@@ -301,12 +302,28 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 	size_t sl = strlen(site);
 	if (!a)
 		return NULL;
+	/* the files are below site (inputs.c groups them so): members are named below it */
 	for (size_t i = 0; i < nfiles; i++) {
-		struct file_result res;
-		const char *member = strncmp(files[i], site, sl) == 0 && files[i][sl] == '/' ? files[i] + sl + 1 : files[i];
-		read_file(a, files[i], member, NULL, false, so, NULL, &res);
-		a->size += res.size;
+		struct stat st;
+		if (strncmp(files[i], site, sl) != 0 || files[i][sl] != '/') {
+			ws_artifact_fail(a, files[i], WS_E_IO, "not below '%s'", site);
+			return a;
+		}
+		if (stat(files[i], &st) == 0)
+			a->size += (uint64_t)st.st_size;
 	}
+	struct ws_err e = { 0 };
+	struct ws_source *src = ws_files_open(files, nfiles, sl + 1, &e);
+	if (!src) {
+		ws_artifact_fail(a, dir, e.code, "%s", e.msg);
+		return a;
+	}
+	struct ws_drive d;
+	ws_drive_init(&d, a, so);
+	ws_drive_source(&d, src, "", 1);
+	ws_drive_finish(&d);
+	ws_source_close(src);
+	a->bytes_inflated = 0;                 /* files are read as they are, not inflated */
 	return a;
 }
 

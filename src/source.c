@@ -472,7 +472,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}
-		if (drive_member(d, name, &m.rd, m.size, level, scratch) == -2)
+		if (drive_member(d, name, &m.rd, m.size, level, scratch) == -2 && !s->independent)
 			break;                           /* the source cannot go past a broken member */
 	}
 	free(name);

@@ -51,6 +51,7 @@ struct asrc {
 	char *name;                    /* the current member's name, "./" dropped */
 	struct archive *cur;           /* the handle the current member is read from */
 	struct ws_err err;             /* a member read's failure */
+	bool own_fd;                   /* top.fd was opened here */
 };
 
 static const char *ar_msg(struct archive *ar)
@@ -257,10 +258,9 @@ static int asrc_next(struct ws_source *src, struct ws_member *m, struct ws_err *
 			return ws_err_set(err, WS_E_FORMAT, "%s", ar_msg(s->top.ar));
 		}
 		if (!s->s.format) {
-			const char *f = archive_format_name(s->top.ar);
 			int code = archive_format(s->top.ar) & ARCHIVE_FORMAT_BASE_MASK;
 			s->s.format = code == ARCHIVE_FORMAT_RAW ? "raw" : code == ARCHIVE_FORMAT_ZIP ? "zip" :
-				      code == ARCHIVE_FORMAT_AR ? "ar" : f ? "tar" : "tar";
+				      code == ARCHIVE_FORMAT_AR ? "ar" : "tar";
 		}
 		const char *nm = archive_entry_pathname(e);
 		if (!nm)
@@ -309,6 +309,8 @@ static void asrc_close(struct ws_source *src)
 	struct asrc *s = src->impl;
 	level_fini(&s->inner);
 	level_fini(&s->top);
+	if (s->own_fd)
+		close(s->top.fd);
 	free(s->inner_prefix);
 	free(s->name);
 	free(s);
@@ -347,9 +349,16 @@ struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack ki
 	struct asrc *s = asrc_new(kind, err);
 	if (!s)
 		return NULL;
+	if (fd < 0) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			ws_err_set(err, WS_E_IO, "cannot open: %s", strerror(errno));
+			asrc_close(&s->s);
+			return NULL;
+		}
+		s->own_fd = true;
+	}
 	s->top.fd = fd;
 	return asrc_start(s, kind, err);
-	(void)path;
 }
 
 struct ws_source *ws_archive_open_reader(struct ws_reader *r, enum ws_pack kind, struct ws_err *err)
