@@ -9,16 +9,13 @@
  * order the members came in. Then every blob's digest is compared with its name, every
  * descriptor's size with the blob's, and every layer must be a blob of the archive that
  * read as a tarball. A layer is a wrapper, not a level of nesting: a wheel in a layer is
- * read (src/source.c). A directory layout is fed to the same driver blob by blob. */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
+ * read (src/source.c). A directory layout is read through the files source
+ * (source_files.c) and the same driver. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "ws_image.h"
 #include "ws_source.h"
@@ -569,121 +566,29 @@ bool ws_image_is_layout(const char *dir)
 	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-struct fdread {
-	int fd;
-	uint64_t *progress;
-};
-
-static long fd_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
-{
-	struct fdread *f = ctx;
-	ssize_t r;
-	do
-		r = read(f->fd, buf, n);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return ws_err_set(err, WS_E_IO, "cannot read: %s", strerror(errno));
-	if (f->progress)
-		__atomic_add_fetch(f->progress, (uint64_t)r, __ATOMIC_RELAXED);
-	return (long)r;
-}
-
-static int cmp_str(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* One file of the layout as the member rel: a regular file, never a link followed. */
-static void layout_member(struct ws_drive *d, const char *dir, const char *rel, uint64_t *progress, bool needed)
-{
-	char p[4096];
-	if (strlen(dir) + strlen(rel) + 2 > sizeof p) {
-		ws_artifact_error(d->a, d->label, "path too long");
-		return;
-	}
-	ws_fmt(p, sizeof p, "%s/%s", dir, rel);
-	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	struct stat st;
-	char where[NAME_SHOWN + 512], nb[NAME_SHOWN];
-	ws_fmt(where, sizeof where, "%s!%s", d->label, san(nb, sizeof nb, rel));
-	if (fd < 0) {
-		if (errno != ENOENT || needed)
-			ws_artifact_fail(d->a, where, WS_E_IO, "cannot open: %s", errno == ELOOP ? "a symbolic link" : strerror(errno));
-		return;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		ws_artifact_fail(d->a, where, WS_E_IO, "not a regular file");
-		close(fd);
-		return;
-	}
-	if (__atomic_add_fetch(&d->members, 1, __ATOMIC_RELAXED) > d->lim.max_members) {
-		ws_artifact_fail(d->a, d->label, WS_E_LIMIT, "image holds more than the limit of %u members", d->lim.max_members);
-		d->stopped = true;
-		close(fd);
-		return;
-	}
-	struct ws_err e = { 0 };
-	struct fdread f = { fd, progress };
-	struct ws_reader rd = { .read = fd_read, .ctx = &f, .err = &e };
-	d->a->size += (uint64_t)st.st_size;
-	ws_drive_member(d, rel, &rd, (uint64_t)st.st_size, 1);
-	close(fd);
-}
-
 int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress)
 {
 	uint32_t nerr0 = a->nerrors;
+	struct ws_err e = { 0 };
 	struct ws_drive d;
 	a->type = "image";
-	a->size = 0;
 	ws_drive_init(&d, a, so);
-	if (!(d.image = ws_imgcheck_new())) {
-		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
+	(void)progress;                             /* the files source counts no compressed bytes */
+	/* every regular file below dir, sorted, no link followed: oci-layout, index.json and
+	 * blobs/sha256/<hex> are its members as they are a tarball's */
+	struct ws_source *src = ws_dir_open(dir, d.lim.max_members, &e);
+	if (!src) {
+		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
 		return -1;
 	}
-	layout_member(&d, dir, "oci-layout", progress, true);
-	layout_member(&d, dir, "index.json", progress, true);
-	layout_member(&d, dir, "manifest.json", progress, false);    /* docker's, when it wrote one */
-	char bd[4096];
-	ws_fmt(bd, sizeof bd, "%s/" BLOBS, dir);
-	DIR *dh = opendir(bd);
-	char **names = NULL;
-	uint32_t n = 0, cap = 0;
-	if (!dh) {
-		if (errno != ENOENT)
-			ws_artifact_fail(a, d.label, WS_E_IO, "cannot read " BLOBS ": %s", strerror(errno));
-	} else {
-		struct dirent *e;
-		while ((e = readdir(dh)) != NULL) {
-			if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-				continue;
-			if (n >= d.lim.max_members) {
-				ws_artifact_fail(a, d.label, WS_E_LIMIT, "image holds more than the limit of %u members",
-						  d.lim.max_members);
-				d.stopped = true;
-				break;
-			}
-			char *s = ws_malloc(sizeof BLOBS + strlen(e->d_name));
-			if (!s || !ws_grow((void **)&names, &cap, n + 1, sizeof *names)) {
-				free(s);
-				ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
-				d.stopped = true;
-				break;
-			}
-			strcpy(s, BLOBS);
-			strcat(s, e->d_name);
-			names[n++] = s;
-		}
-		closedir(dh);
+	if (!(d.image = ws_imgcheck_new())) {
+		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
+		ws_source_close(src);
+		return -1;
 	}
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmp_str);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!d.stopped)
-			layout_member(&d, dir, names[i], progress, true);
-		free(names[i]);
-	}
-	free(names);
+	ws_drive_source(&d, src, "", 1);
+	a->size = a->bytes_inflated;                /* the bytes of its files */
 	ws_drive_finish(&d);
+	ws_source_close(src);
 	return a->nerrors > nerr0 ? -1 : 0;
 }

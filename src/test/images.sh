@@ -21,7 +21,7 @@ mkdir -p "$tmp/tree/sub" && cp -r $I/oci-layout "$tmp/tree/sub/img" && cp $FX/mu
 "$WS_BIN" --json --no-progress --gpu $G -r "$tmp/tree" >"$tmp/tree.json" 2>>"$tmp/e"
 "$WS_BIN" --json --no-progress --gpu $G - <$I/oci-layout.tar >"$tmp/stdin.json" 2>>"$tmp/e"
 "$WS_BIN" --no-progress --gpu $G $I/docker-oci.tar >"$tmp/text" 2>>"$tmp/e"
-# a layout whose layer is a symbolic link (to the same bytes): never followed, an error
+# a layout whose layer is a symbolic link (to the same bytes): never followed, so missing
 cp -r $I/oci-layout "$tmp/linked"
 big=$(ls -S "$tmp/linked/blobs/sha256" | head -n 1)
 mv "$tmp/linked/blobs/sha256/$big" "$tmp/outside" && ln -s "$tmp/outside" "$tmp/linked/blobs/sha256/$big"
@@ -104,7 +104,7 @@ l0, l1 = [l["digest"][7:19] for l in arts["docker-oci.tar"]["images"][0]["layers
 check("  image   docker.io/library/wscan:25, wscan:25  manifest %s  layers 2: %s %s\n" % (
       arts["docker-oci.tar"]["images"][0]["manifest"][7:19], l0, l1) in text, "text: the image line: %s" % text[:400])
 le = open(tmp + "/linked.err").read()
-check(open(tmp + "/linked.rc").read().strip() == "3" and "a symbolic link" in le and "is not in the archive" in le,
+check(open(tmp + "/linked.rc").read().strip() == "3" and "is not in the archive" in le,
       "a layer that is a symbolic link is not followed: %s" % le[:300])
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
