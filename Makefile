@@ -32,7 +32,8 @@ LIB_OBJ   := $(LIB_SRC:src/%.c=$(O)/%.o)
 # opens no file, prints nothing and starts or locks no thread (src/test/layers.sh checks
 # the objects); sources, the pool, the live check and the writers sit around it.
 CORE      := model compat gpus judge explain fatbin payload ptx cubin cubin_stream inspect decoder \
-             elfscan pescan window scan condameta wheelinfo record sha256 util
+             elfscan pescan window scan condameta wheelinfo record sha256 util \
+             jsonread imagemeta
 CORE_OBJ  := $(CORE:%=$(O)/%.o)
 TEST_SRC  := $(wildcard src/test/test_*.c)
 TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window $(O)/escape_probe.so

@@ -234,6 +234,23 @@ struct ws_altgroup {
 	enum ws_verdict *verdicts;     /* ntargets: the best variant's */
 };
 
+/* A container image inside an artifact of type "image": its names, its manifest and its
+ * layers in order. An object in a layer is named "<layer member>!<path in the layer>". */
+struct ws_image_layer {
+	char *member;                  /* "blobs/sha256/<hex>", or docker's "<id>/layer.tar" */
+	char digest[72];               /* "sha256:<hex>" of the layer's bytes as stored, "" unread */
+	uint64_t size;
+};
+
+struct ws_image {
+	char **names;                  /* RepoTags / ref.name annotations; none: untagged */
+	uint32_t nnames;
+	char manifest[72];             /* "sha256:<hex>" of its manifest, "" for docker's legacy layout */
+	char config[72];               /* "sha256:<hex>" of its config (the image ID), or "" */
+	struct ws_image_layer *layers;
+	uint32_t nlayers;
+};
+
 struct ws_error {
 	char *where;                   /* "x.whl!pkg/lib/libx.so" */
 	char *message;
@@ -263,7 +280,7 @@ struct ws_wheel_info {
 struct ws_artifact {
 	char *path;
 	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx",
-					* "pe", "installed", "directory", "other" (no format claims it),
+					* "pe", "installed", "directory", "image", "other" (no format claims it),
 					* "unknown" (unreadable, and its name promises no format) */
 	char sha256[65];               /* hex, "" when not computed */
 	uint64_t size;
@@ -285,6 +302,8 @@ struct ws_artifact {
 	uint16_t njudged;
 	struct ws_altgroup *alts;      /* filled by ws_judge */
 	uint32_t nalts;
+	struct ws_image *images;       /* type "image": the images it holds */
+	uint32_t nimages;
 };
 
 void ws_wheel_info_free(struct ws_wheel_info *w);
@@ -292,6 +311,7 @@ void ws_entry_clear(struct ws_entry *e);
 void ws_fatbin_clear(struct ws_fatbin *f);
 void ws_object_clear(struct ws_object *o);
 void ws_artifact_free(struct ws_artifact *a);
+void ws_image_clear(struct ws_image *im);
 /* Drops what ws_judge wrote (verdicts, roles, judgements, alternatives). */
 void ws_judgement_clear(struct ws_judgement *j);
 void ws_fatbin_unjudge(struct ws_fatbin *f);

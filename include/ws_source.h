@@ -20,7 +20,10 @@
  *
  * Nesting.  Archives nest one level: an archive found inside a member of the top-level
  * source is read; one found inside that is an error of kind WS_E_UNSUPPORTED ("not
- * read") and never opened, so no input can make the driver recurse without bound.
+ * read") and never opened, so no input can make the driver recurse without bound. A
+ * container image's layer is a wrapper like a .deb's data.tar, not a level: a wheel in
+ * a layer is read ("blobs/sha256/<hex>!wheels/x.whl!pkg/libx.so"), an archive in that
+ * wheel is not.
  *
  * Limits (struct ws_limits of the scan options) apply across every level of one
  * artifact: bytes of one member (max_member_bytes), bytes of all members read
@@ -143,6 +146,8 @@ struct ws_drive {
 	bool stopped;                  /* a limit or a failed source ended the walk */
 	uint64_t *progress;            /* compressed bytes of the top source go here, or NULL */
 	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
+	struct ws_imgcheck *image;     /* a container image's digests and manifests (ws_image.h) */
+	int layer_levels;              /* 1 while a layer of an image is read: not a level */
 };
 
 void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_scan_opts *so);
@@ -154,7 +159,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
  * when a package check wants it, sniffed, and scanned, or opened as a nested source when
  * it is an archive and level allows. The stream is read to its end (or to a limit). */
 int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level);
-/* Verdicts of the package checks once every member is read; frees them. */
+/* Verdicts of the package and image checks once every member is read; frees them. */
 void ws_drive_finish(struct ws_drive *d);
 
 /* Scans a tar, deb or conda file into a (a->path set by the caller): sets a->type, size,

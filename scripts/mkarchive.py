@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """mkarchive.py - deterministic writers for the archive fixtures: tar (plain, gzip, bzip2,
 xz, zstd), Debian packages (ar around control.tar.gz and data.tar.*), conda packages
-(.conda: a stored zip around info-/pkg-*.tar.zst; legacy .tar.bz2), and zstd frames
+(.conda: a stored zip around info-/pkg-*.tar.zst; legacy .tar.bz2), container images
+(docker save, legacy and docker 25+'s OCI layout in a tar; OCI image layouts as a
+tarball and as a directory), and zstd frames
 written by hand (raw and RLE blocks: valid zstd, byte-for-byte the same on every machine,
 and able to make a bomb of any size from a few bytes).
 
 Used by scripts/gen-testdata (the good fixtures) and scripts/gen-hostile (the broken
-ones). As a program: mkarchive.py OUTDIR writes the good fixtures into OUTDIR.
+ones). As a program: mkarchive.py OUTDIR writes the good fixtures into OUTDIR;
+mkarchive.py --images OUTDIR the container images.
 """
 import bz2
 import gzip
@@ -162,6 +165,132 @@ def conda_legacy_bytes(name, version, build, files):
     return compress(tar_bytes(conda_info(name, version, build, files) + files), 'bz2')
 
 
+# ---- container images --------------------------------------------------------------------
+
+OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json'
+OCI_INDEX = 'application/vnd.oci.image.index.v1+json'
+OCI_CONFIG = 'application/vnd.oci.image.config.v1+json'
+LAYER_TYPE = {'': 'application/vnd.oci.image.layer.v1.tar', 'gz': 'application/vnd.oci.image.layer.v1.tar+gzip',
+              'zst': 'application/vnd.oci.image.layer.v1.tar+zstd'}
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def jdump(obj):
+    return json.dumps(obj, sort_keys=True, separators=(',', ':')).encode()
+
+
+def desc(media, data, **extra):
+    d = {'mediaType': media, 'digest': 'sha256:' + sha(data), 'size': len(data)}
+    d.update(extra)
+    return d
+
+
+def image_config(layer_tars):
+    return jdump({'architecture': 'amd64', 'os': 'linux', 'config': {'Env': ['PATH=/usr/bin']},
+                  'rootfs': {'type': 'layers', 'diff_ids': ['sha256:' + sha(t) for t in layer_tars]}})
+
+
+def oci_members(layers, ref, index_depth=1, edit_manifest=None, edit_blobs=None, docker=None, order='blobs-first'):
+    """An OCI image layout as (path, bytes) members. layers: (tar bytes, compression).
+    index_depth: index.json -> (index_depth - 1) image indexes in blobs -> the manifest.
+    edit_manifest(dict) may change the manifest; edit_blobs(dict path -> bytes) the blobs.
+    docker: RepoTags for docker 25+'s manifest.json beside index.json."""
+    blobs = {}
+    stored = [(compress(t, c), c) for t, c in layers]
+    config = image_config([t for t, _ in layers])
+    man = {'schemaVersion': 2, 'mediaType': OCI_MANIFEST, 'config': desc(OCI_CONFIG, config),
+           'layers': [desc(LAYER_TYPE[c], b) for b, c in stored]}
+    if edit_manifest:
+        edit_manifest(man)
+    mbytes = jdump(man)
+    for b, _ in stored:
+        blobs['blobs/sha256/' + sha(b)] = b
+    blobs['blobs/sha256/' + sha(config)] = config
+    blobs['blobs/sha256/' + sha(mbytes)] = mbytes
+    notes = {'org.opencontainers.image.ref.name': ref}
+    if docker:                                  # docker 25+ names the image for containerd too
+        notes['io.containerd.image.name'] = 'docker.io/library/' + docker[0]
+    top = desc(OCI_MANIFEST, mbytes, annotations=notes)
+    for _ in range(index_depth - 1):
+        ib = jdump({'schemaVersion': 2, 'mediaType': OCI_INDEX, 'manifests': [top]})
+        blobs['blobs/sha256/' + sha(ib)] = ib
+        top = desc(OCI_INDEX, ib, annotations={'org.opencontainers.image.ref.name': ref})
+    if edit_blobs:
+        edit_blobs(blobs)
+    index = jdump({'schemaVersion': 2, 'mediaType': OCI_INDEX, 'manifests': [top]})
+    head = [('oci-layout', jdump({'imageLayoutVersion': '1.0.0'})), ('index.json', index)]
+    body = [('blobs/', None), ('blobs/sha256/', None)] + sorted(blobs.items())
+    out = body + head if order == 'blobs-first' else head + body
+    if docker is not None:
+        out.append(('manifest.json', jdump([{'Config': 'blobs/sha256/' + sha(config), 'RepoTags': docker,
+                                             'Layers': ['blobs/sha256/' + sha(b) for b, _ in stored]}])))
+    return out
+
+
+def docker_legacy_members(layer_tars, tags, edit=None):
+    """docker save before 25: <id>/layer.tar per layer, <config hex>.json, manifest.json last."""
+    config = image_config(layer_tars)
+    out, paths, parent = [], [], ''
+    for t in layer_tars:
+        lid = sha((parent + sha(t)).encode())
+        parent = lid
+        out += [(lid + '/', None), (lid + '/VERSION', b'1.0'), (lid + '/json', jdump({'id': lid})),
+                (lid + '/layer.tar', t)]
+        paths.append(lid + '/layer.tar')
+    out.append((sha(config) + '.json', config))
+    entry = {'Config': sha(config) + '.json', 'RepoTags': tags, 'Layers': paths}
+    if edit:
+        edit(entry)
+    out.append(('repositories', jdump({tags[0].split(':')[0]: {tags[0].split(':')[1]: parent}})))
+    out.append(('manifest.json', jdump([entry])))
+    return out
+
+
+def image_layers(fix):
+    def rd(n):
+        with open(os.path.join(fix, n), 'rb') as f:
+            return f.read()
+    so, lib, whl = rd('multi.so'), rd('libk.a'), rd('example.whl')
+    base = tar_bytes([('usr/', None), ('usr/lib/', None), ('usr/lib/libmulti.so', so)])
+    top = tar_bytes([('opt/', None), ('opt/wheels/', None), ('opt/wheels/example.whl', whl),
+                     ('usr/', None), ('usr/lib/', None), ('usr/lib/libk.a', lib)])
+    return base, top
+
+
+def images(fix):
+    """name -> bytes of the image fixtures; a name ending in '/' holds (path, bytes) members
+    of a directory."""
+    base, top = image_layers(fix)
+    oci = oci_members([(base, 'gz'), (top, 'zst')], 'wscan:oci', index_depth=2)
+    return {
+        'docker-legacy.tar': tar_bytes(docker_legacy_members([base, top], ['wscan:legacy'])),
+        'docker-oci.tar': tar_bytes(oci_members([(base, ''), (top, '')], '25', docker=['wscan:25'])),
+        'oci-layout.tar': tar_bytes(oci, tarfile.PAX_FORMAT),
+        'oci-layout/': [(p, d) for p, d in oci if d is not None],
+    }
+
+
+def write_images(outdir, fix):
+    import shutil
+    os.makedirs(outdir, exist_ok=True)
+    for name, data in sorted(images(fix).items()):
+        path = os.path.join(outdir, name)
+        if name.endswith('/'):
+            shutil.rmtree(path, ignore_errors=True)
+            for rel, d in data:
+                os.makedirs(os.path.dirname(os.path.join(path, rel)), exist_ok=True)
+                with open(os.path.join(path, rel), 'wb') as f:
+                    f.write(d)
+            print('%-36s %8d files' % (name, len(data)))
+        else:
+            with open(path, 'wb') as f:
+                f.write(data)
+            print('%-36s %8d bytes' % (name, len(data)))
+
+
 # ---- the good fixtures -----------------------------------------------------------------------
 
 def good(fix):
@@ -194,9 +323,12 @@ def good(fix):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit('usage: mkarchive.py OUTDIR')
     fix = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'testdata', 'fixtures')
+    if len(sys.argv) == 3 and sys.argv[1] == '--images':
+        write_images(sys.argv[2], fix)
+        return
+    if len(sys.argv) != 2:
+        sys.exit('usage: mkarchive.py [--images] OUTDIR')
     os.makedirs(sys.argv[1], exist_ok=True)
     for name, data in sorted(good(fix).items()):
         with open(os.path.join(sys.argv[1], name), 'wb') as f:

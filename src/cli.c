@@ -71,7 +71,10 @@ void ws_cli_help(FILE *f)
 		   "archives, fatbins, cubins and PTX, and whether it runs on a given GPU.\n"
 		   "Also reads tarballs (.tar, .tar.gz/.tgz, .tar.bz2, .tar.xz, .tar.zst), Debian\n"
 		   "packages (.deb) and conda packages (.conda, legacy .tar.bz2), archives inside\n"
-		   "them one level deep (named outer!inner), and '-' (standard input).\n\n");
+		   "them one level deep (named outer!inner), and '-' (standard input).\n"
+		   "Container images: docker save archives and OCI image layouts (a tarball, or a\n"
+		   "directory holding oci-layout), every blob's digest checked, objects named\n"
+		   "blobs/sha256/<hex>!path by the layer that holds them.\n\n");
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct ws_option *o = &options[i];
 		char left[64];

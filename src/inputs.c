@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ws_env.h"
+#include "ws_image.h"
 #include "ws_inputs.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -88,6 +89,13 @@ static bool walk(struct ws_inputs *in, const char *root)
 	while (ok && (e = fts_read(t)) != NULL) {
 		struct stat tst;
 		switch (e->fts_info) {
+		case FTS_D:
+			/* an OCI image layout is one input, not loose files */
+			if (ws_image_is_layout(e->fts_path)) {
+				ok = add(in, e->fts_path, 0);
+				fts_set(t, e, FTS_SKIP);
+			}
+			break;
 		case FTS_F:
 			if (S_ISREG(e->fts_statp->st_mode))
 				ok = add(in, e->fts_path, (uint64_t)e->fts_statp->st_size);

@@ -230,6 +230,15 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
+void ws_image_clear(struct ws_image *im)
+{
+	free_list(im->names, im->nnames);
+	for (uint32_t i = 0; i < im->nlayers; i++)
+		free(im->layers[i].member);
+	free(im->layers);
+	memset(im, 0, sizeof *im);
+}
+
 void ws_artifact_free(struct ws_artifact *a)
 {
 	if (!a)
@@ -245,6 +254,9 @@ void ws_artifact_free(struct ws_artifact *a)
 	free(a->errors);
 	ws_wheel_info_free(a->wheel);
 	free(a->origin);
+	for (uint32_t i = 0; i < a->nimages; i++)
+		ws_image_clear(&a->images[i]);
+	free(a->images);
 	free_list(a->record.mismatched, a->record.nmismatched);
 	free_list(a->record.missing, a->record.nmissing);
 	free_list(a->record.unlisted, a->record.nunlisted);

@@ -228,6 +228,34 @@ static void entry_json(struct ws_buf *b, const struct ws_object *o, const struct
 	ws_json_close(b, '}');
 }
 
+/* A container image's names, manifest, config and layers; an object of a layer is named
+ * "<layer member>!<path in the layer>". */
+static void images_json(struct ws_buf *b, const struct ws_artifact *a)
+{
+	ws_json_key(b, "images");
+	ws_buf_add(b, "[", 1);
+	for (uint32_t i = 0; i < a->nimages; i++) {
+		const struct ws_image *im = &a->images[i];
+		ws_buf_add(b, "{", 1);
+		str_list(b, "names", im->names, im->nnames);
+		ws_json_kv_str(b, "manifest", im->manifest[0] ? im->manifest : NULL);
+		ws_json_kv_str(b, "config", im->config[0] ? im->config : NULL);
+		ws_json_key(b, "layers");
+		ws_buf_add(b, "[", 1);
+		for (uint32_t k = 0; k < im->nlayers; k++) {
+			const struct ws_image_layer *l = &im->layers[k];
+			ws_buf_add(b, "{", 1);
+			ws_json_kv_str(b, "member", l->member);
+			ws_json_kv_str(b, "digest", l->digest[0] ? l->digest : NULL);
+			ws_json_kv_u64(b, "size", l->size);
+			ws_json_close(b, '}');
+		}
+		ws_json_close(b, ']');
+		ws_json_close(b, '}');
+	}
+	ws_json_close(b, ']');
+}
+
 static void artifact_json(struct ws_buf *b, const struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
@@ -281,7 +309,9 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		str_list(b, "unlisted", a->record.unlisted, a->record.nunlisted);
 		ws_json_close(b, '}');
 	}
-	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip")))
+	if (a->nimages)
+		images_json(b, a);
+	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "image")))
 		ws_json_kv_u64(b, "members_scanned", a->members_scanned);
 	if (a->type && (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")))
 		ws_json_kv_u64(b, "files_scanned", a->members_scanned);

@@ -451,6 +451,33 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 		container_details(r, o);
 }
 
+/* A container image: its names, its manifest and its layers by short digest (12 hex, as
+ * docker shows them); objects of a layer are named "<layer member>!<path>" under -v. */
+static void image_lines(struct ws_report *r, const struct ws_artifact *a)
+{
+	for (uint32_t i = 0; i < a->nimages; i++) {
+		const struct ws_image *im = &a->images[i];
+		char nb[160];
+		fputs("  image   ", r->out);
+		for (uint32_t k = 0; k < im->nnames && k < 3; k++) {
+			ws_sanitize(nb, sizeof nb, im->names[k], strlen(im->names[k]));
+			fprintf(r->out, "%s%s", k ? ", " : "", nb);
+		}
+		if (im->nnames > 3)
+			fprintf(r->out, " (+%u)", im->nnames - 3);
+		if (!im->nnames)
+			fputs("untagged", r->out);
+		if (im->manifest[0])
+			fprintf(r->out, "  manifest %.12s", im->manifest + 7);
+		else if (im->config[0])
+			fprintf(r->out, "  id %.12s", im->config + 7);
+		fprintf(r->out, "  layers %u:", im->nlayers);
+		for (uint32_t k = 0; k < im->nlayers; k++)
+			fprintf(r->out, " %.12s", im->layers[k].digest[0] ? im->layers[k].digest + 7 : "(unread)");
+		fputc('\n', r->out);
+	}
+}
+
 static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 {
 	const struct ws_wheel_info *w = a->wheel;
@@ -658,8 +685,9 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		if (a->origin)
 			fprintf(r->out, "  origin  %s\n", a->origin);
 		wheel_lines(r, a);
+		image_lines(r, a);
 		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "tar") ||
-		    !strcmp(a->type, "deb") || !strcmp(a->type, "conda"))
+		    !strcmp(a->type, "deb") || !strcmp(a->type, "conda") || !strcmp(a->type, "image"))
 			fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
 				(unsigned long long)a->members_scanned, with_code);
 		else if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory"))

@@ -19,6 +19,7 @@
 #include "ws_decodeq.h"
 #include "ws_env.h"
 #include "ws_gate.h"
+#include "ws_image.h"
 #include "ws_inputs.h"
 #include "ws_live.h"
 #include "ws_report.h"
@@ -269,6 +270,11 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		else
 			a->size_unknown = true;
 		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(e));
+		return a;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && ws_image_is_layout(path)) {
+		close(fd);                           /* an OCI image layout: one artifact */
+		ws_image_scan_dir(a, path, so, progress);
 		return a;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws_image.h"
 #include "ws_pkgcheck.h"
 #include "ws_source.h"
 #include "ws_util.h"
@@ -277,6 +278,9 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	m->where = where;
 	/* a package's checksums are of its own members, not of what they hold */
 	const char *algo = level == 1 ? ws_pkgcheck_algo(d->check, name) : NULL;
+	bool img_hash = level == 1 && ws_imgcheck_hash(d->image, name);
+	if (!algo && img_hash)
+		algo = "sha256";
 	if (algo)
 		m->dg = strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
 	m->text_max = level == 1 ? ws_pkgcheck_wants_text(d->check, name) : 0;
@@ -286,10 +290,25 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			break;
 		m->nhead += (size_t)k;
 	}
+	/* an image's JSON is told by its first bytes: a blob may be a manifest or a layer */
+	size_t img_text = level == 1 && !m->text_max ? ws_imgcheck_wants_text(d->image, name, m->head, m->nhead) : 0;
+	if (img_text) {
+		m->text_max = img_text;
+		if (m->nhead > img_text)
+			m->text_over = true;
+		else if ((m->text = malloc(m->nhead + 1))) {
+			memcpy(m->text, m->head, m->nhead);
+			m->text[m->ntext = m->nhead] = 0;
+		} else {
+			m->text_over = true;
+		}
+	}
+	bool archive = false;
 	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	enum ws_pack pk = m->failed ? WS_PACK_NONE : ws_pack_sniff(m->head, m->nhead);
 	enum ws_content c = m->failed ? WS_CONTENT_OTHER : ws_sniff(m->head, m->nhead);
-	if (pk != WS_PACK_NONE && level < MAX_LEVEL) {
+	bool layer = level == 1 && ws_imgcheck_layer(d->image, name);
+	if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
 		struct ws_err e = { 0 };
 		struct ws_source *src = ws_archive_open_reader(&rd, pk, &e);
 		if (!src) {
@@ -302,7 +321,10 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 				memcpy(prefix, name, nl);
 				memcpy(prefix + nl, "!", 2);
 				a->members_scanned++;
+				archive = true;
+				d->layer_levels += layer;
 				ws_drive_source(d, src, prefix, level + 1);
+				d->layer_levels -= layer;
 				free(prefix);
 			}
 			ws_source_close(src);
@@ -338,18 +360,26 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	int rc = 0;
 	if (m->failed) {
 		ws_artifact_report(a, where, &m->err);    /* unless the scanner has, naming the object */
+		if (img_hash || img_text)                 /* known, not read: no digest to hold it to */
+			ws_imgcheck_member(d->image, a, d->label, name, "", m->got, archive, NULL, 0, false);
 		rc = -2;
 	} else {
+		char hex[WS_DIGEST_MAX * 2 + 1] = "";
 		if (m->dg) {
 			uint8_t md[WS_DIGEST_MAX];
-			char hex[WS_DIGEST_MAX * 2 + 1];
 			size_t dl = ws_digest_final(m->dg, md);
 			if (dl && dl <= 32) {
 				ws_hex(md, dl, hex);
 				ws_pkgcheck_digest(d->check, name, hex, m->got);
 			}
 		}
-		if (m->text_max) {
+		if (img_text) {
+			ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, m->text,
+					   m->ntext, m->text_over);
+			m->text = NULL;
+		} else if (img_hash) {
+			ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, NULL, 0, false);
+		} else if (m->text_max) {
 			if (m->text_over)
 				ws_artifact_fail(a, where, WS_E_LIMIT, "too large to read as a package manifest");
 			else if (m->text) {
@@ -452,6 +482,9 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 
 void ws_drive_finish(struct ws_drive *d)
 {
+	ws_imgcheck_finish(d->image, d->a, d->label, !d->stopped);
+	ws_imgcheck_free(d->image);
+	d->image = NULL;
 	ws_pkgcheck_finish(d->check, d->a, d->label);
 	ws_pkgcheck_free(d->check);
 	d->check = NULL;
@@ -474,6 +507,8 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 		return -1;
 	}
 	d.check = ws_pkgcheck_new(kind, a->path);
+	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
+		d.image = ws_imgcheck_new();
 	ws_drive_source(&d, src, "", 1);
 	if (hash && (d.stopped || !ws_archive_file_digest(src, a->sha256)))
 		a->sha256[0] = 0;

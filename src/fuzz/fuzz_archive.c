@@ -4,6 +4,7 @@
  * chosen as wheelscan chooses it, by content (a zip is read as a .conda, the superset);
  * the input is handed over in chunks of 1 to 64 KiB bytes, varied by its length. */
 #include "fuzz.h"
+#include "ws_image.h"
 #include "ws_pkgcheck.h"
 #include "ws_source.h"
 
@@ -47,6 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ws_drive d;
 	ws_drive_init(&d, a, &so);
 	d.check = ws_pkgcheck_new(kind, size & 1 ? "fuzz.tar.bz2" : "fuzz.tar");
+	if (kind == WS_PACK_TAR)                    /* a tarball may be a container image */
+		d.image = ws_imgcheck_new();
 	struct ws_err e = {0};
 	struct ws_source *src = ws_archive_open_reader(&r, kind, &e);
 	if (src) {

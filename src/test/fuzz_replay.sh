@@ -35,7 +35,8 @@ for src in src/fuzz/fuzz_*.c; do
 	cubin) inputs="testdata/fixtures/*.cubin testdata/hostile/*.cubin";;
 	ptx) inputs="testdata/fixtures/*.ptx testdata/hostile/*.ptx";;
 	pe) inputs="testdata/fixtures/*.dll testdata/fixtures/*.pyd testdata/hostile/*.dll";;
-	archive) inputs="testdata/archives/* testdata/hostile/*.tar* testdata/hostile/*.deb testdata/hostile/*.conda";;
+	archive) inputs="testdata/archives/* testdata/hostile/*.tar* testdata/hostile/*.deb testdata/hostile/*.conda testdata/images/*.tar";;
+	image) inputs="testdata/images/oci-layout/index.json testdata/images/oci-layout/blobs/sha256/*";;
 	conda) inputs="testdata/env-conda/prefix/conda-meta/*.json testdata/env/site/*.dist-info/RECORD testdata/hostile/*.json";;
 	*) inputs="testdata/fixtures/* testdata/hostile/*";;
 	esac

@@ -1,0 +1,594 @@
+/* source_image.c - container images: docker save archives (manifest.json, legacy
+ * <id>/layer.tar or docker 25+'s OCI blobs) and OCI image layouts (oci-layout,
+ * index.json, blobs/sha256/<hex>), as a tarball or as a directory.
+ *
+ * The tarball is walked once by the member driver (source.c) like any tarball; this check
+ * rides along: it asks for the sha256 of every blob and layer as it streams, keeps the
+ * JSON documents (at most WS_IMAGE_JSON_MAX each, parsed at once, their text dropped),
+ * and after the walk puts the images together from index.json / manifest.json, whatever
+ * order the members came in. Then every blob's digest is compared with its name, every
+ * descriptor's size with the blob's, and every layer must be a blob of the archive that
+ * read as a tarball. A layer is a wrapper, not a level of nesting: a wheel in a layer is
+ * read (src/source.c). A directory layout is read through the files source
+ * (source_files.c) and the same driver. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ws_image.h"
+#include "ws_source.h"
+#include "ws_util.h"
+
+#define NAME_SHOWN 160
+#define LAYOUT_MAX 4096                     /* oci-layout: {"imageLayoutVersion": "1.0.0"} */
+/* what one archive's manifests may make us follow: each descriptor costs a lookup, each
+ * layer an entry in the report, and an index may name itself many times over */
+#define IMAGES_MAX 1000
+#define FOLLOW_MAX 100000
+#define FAILS_SHOWN 32
+#define JSON_TOTAL_MAX ((size_t)16 << 20)   /* blobs' JSON parsed and kept, all of them */
+#define BLOBS "blobs/sha256/"
+
+struct blob {
+	char *name;                    /* the member: "blobs/sha256/<hex>", "<id>/layer.tar" */
+	char hex[65];                  /* sha256 as read; "" when the member could not be read */
+	uint64_t size;
+	bool archive;                  /* opened as a tarball */
+	bool over;                     /* JSON past the limit */
+	struct ws_imgdoc *doc;         /* parsed JSON, or NULL */
+	char *doc_err;                 /* why its JSON did not parse */
+	int32_t user;                  /* 1 + the first image that uses it, 0 none */
+	bool said;                     /* what is wrong with it was said once */
+};
+
+struct ws_imgcheck {
+	struct blob *v;
+	uint32_t n, cap;
+	bool layout, saw_index, saw_docker;
+	bool have_index, have_docker;
+	struct ws_imgdoc index;
+	struct ws_docker_manifest docker;
+	/* the walk after the members */
+	struct ws_artifact *a;
+	const char *label;
+	bool complete;
+	uint32_t followed;             /* descriptors and layers followed, all images */
+	bool over;                     /* FOLLOW_MAX was reached and said */
+	uint32_t nfail;                /* image errors said: a few dozen tell the story */
+	size_t json_total;             /* bytes of blob JSON parsed (JSON_TOTAL_MAX) */
+};
+
+struct ws_imgcheck *ws_imgcheck_new(void)
+{
+	return ws_calloc(1, sizeof(struct ws_imgcheck));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static bool hex64(const char *s, size_t n)
+{
+	if (n != 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+bool ws_imgcheck_layer(const struct ws_imgcheck *c, const char *name)
+{
+	return c && (!strncmp(name, BLOBS, sizeof BLOBS - 1) || ends_with(name, "/layer.tar"));
+}
+
+bool ws_imgcheck_hash(const struct ws_imgcheck *c, const char *name)
+{
+	/* docker's legacy config: "<64 hex>.json" at the top */
+	return ws_imgcheck_layer(c, name) || (c && ends_with(name, ".json") && hex64(name, strlen(name) - 5));
+}
+
+size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, const uint8_t *head, size_t nhead)
+{
+	if (!c)
+		return 0;
+	if (!strcmp(name, "manifest.json") || !strcmp(name, "index.json"))
+		return WS_IMAGE_JSON_MAX;
+	if (!strcmp(name, "oci-layout"))
+		return LAYOUT_MAX;
+	/* a blob, or a legacy "<hex>.json" config (a legacy layer.tar is never JSON) */
+	bool blob = !strncmp(name, BLOBS, sizeof BLOBS - 1);
+	if (!blob && (!ws_imgcheck_hash(c, name) || ws_imgcheck_layer(c, name)))
+		return 0;
+	size_t i = 0;
+	while (i < nhead && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return i < nhead && head[i] == '{' ? WS_IMAGE_JSON_MAX : 0;    /* a manifest, an index, a config */
+}
+
+static void fail_at(struct ws_artifact *a, const char *label, const char *member, enum ws_errcode code, const char *msg)
+{
+	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	ws_sanitize(nb, sizeof nb, member, strlen(member));
+	ws_fmt(where, sizeof where, "%s!%s", label, nb);
+	ws_artifact_fail(a, where, code, "%s", msg);
+}
+
+void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, const char *name,
+			const char *hex, uint64_t size, bool archive, char *text, size_t ntext, bool over)
+{
+	char err[WS_ERRMAX], msg[WS_ERRMAX + 64];
+	if (!c) {
+		free(text);
+		return;
+	}
+	if (!strcmp(name, "oci-layout")) {
+		c->layout = true;
+	} else if (!strcmp(name, "index.json") || !strcmp(name, "manifest.json")) {
+		bool idx = name[0] == 'i';
+		if (idx)
+			c->saw_index = true;
+		else
+			c->saw_docker = true;
+		if (over) {
+			ws_fmt(msg, sizeof msg, "larger than the %zu MiB limit for image JSON", WS_IMAGE_JSON_MAX >> 20);
+			fail_at(a, label, name, WS_E_LIMIT, msg);
+		} else if (text && idx && !c->have_index) {
+			if (ws_imgdoc_parse(&c->index, text, ntext, err, sizeof err) == 0)
+				c->have_index = true;
+			else
+				fail_at(a, label, name, WS_E_FORMAT, err);
+		} else if (text && !idx && !c->have_docker) {
+			if (ws_docker_manifest_parse(&c->docker, text, ntext, err, sizeof err) == 0)
+				c->have_docker = true;
+			else
+				fail_at(a, label, name, WS_E_FORMAT, err);
+		}
+	}
+	if (ws_imgcheck_hash(c, name) && ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
+		struct blob *b = &c->v[c->n];
+		memset(b, 0, sizeof *b);
+		if ((b->name = ws_strdup(name))) {
+			ws_fmt(b->hex, sizeof b->hex, "%s", hex ? hex : "");
+			b->size = size;
+			b->archive = archive;
+			b->over = over;
+			if (text && !over && c->json_total + ntext > JSON_TOTAL_MAX) {
+				ws_fmt(err, sizeof err, "not read: the archive's image JSON passes %zu MiB in all",
+				       JSON_TOTAL_MAX >> 20);
+				b->doc_err = ws_strdup(err);
+			} else if (text && !over && (b->doc = ws_calloc(1, sizeof *b->doc))) {
+				c->json_total += ntext;
+				if (ws_imgdoc_parse(b->doc, text, ntext, err, sizeof err) < 0) {
+					free(b->doc);
+					b->doc = NULL;
+					b->doc_err = ws_strdup(err);
+				}
+			}
+			c->n++;
+		}
+	}
+	free(text);
+}
+
+/* ---- putting the images together ------------------------------------------------------- */
+
+static int cmp_blob(const void *x, const void *y)
+{
+	return strcmp(((const struct blob *)x)->name, ((const struct blob *)y)->name);
+}
+
+static struct blob *find_blob(struct ws_imgcheck *c, const char *name)
+{
+	struct blob key = { .name = (char *)name };
+	return c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_blob) : NULL;
+}
+
+static struct blob *find_digest(struct ws_imgcheck *c, const char *digest)
+{
+	char name[sizeof BLOBS + 64];
+	ws_fmt(name, sizeof name, BLOBS "%s", digest + 7);
+	return find_blob(c, name);
+}
+
+/* The name an image goes by in messages. */
+static const char *image_label(const struct ws_image *im, char *buf, size_t len)
+{
+	if (im && im->nnames)
+		ws_sanitize(buf, len, im->names[0], strlen(im->names[0]));
+	else if (im && im->manifest[0])
+		ws_fmt(buf, len, "%.19s", im->manifest);
+	else if (im && im->config[0])
+		ws_fmt(buf, len, "%.19s", im->config);
+	else
+		ws_fmt(buf, len, "untagged");
+	return buf;
+}
+
+/* A stranger's string, made printable and short, for a message. */
+static const char *san(char *buf, size_t len, const char *s)
+{
+	ws_sanitize(buf, len, s ? s : "", s ? strlen(s) : 0);
+	return buf;
+}
+
+static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const char *member, enum ws_errcode code,
+		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const char *member, enum ws_errcode code,
+		       const char *fmt, ...)
+{
+	char nb[NAME_SHOWN], il[NAME_SHOWN], msg[WS_ERRMAX], where[NAME_SHOWN + 512];
+	if (++c->nfail > FAILS_SHOWN) {
+		if (c->nfail == FAILS_SHOWN + 1)
+			ws_artifact_fail(c->a, c->label, code, "more errors in the image's manifests, not listed");
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (member)
+		ws_fmt(where, sizeof where, "%s!%s", c->label, san(nb, sizeof nb, member));
+	else
+		ws_fmt(where, sizeof where, "%s", c->label);
+	ws_artifact_fail(c->a, where, code, "image %s: %s", image_label(im, il, sizeof il), msg);
+}
+
+/* Counts one descriptor or layer followed; false past the bound (said once). */
+static bool follow(struct ws_imgcheck *c)
+{
+	if (++c->followed <= FOLLOW_MAX)
+		return true;
+	if (!c->over)
+		ws_artifact_fail(c->a, c->label, WS_E_LIMIT, "manifests name more than %u images, indexes and layers",
+				  FOLLOW_MAX);
+	c->over = true;
+	return false;
+}
+
+static struct ws_image *new_image(struct ws_imgcheck *c, uint32_t *cap)
+{
+	struct ws_artifact *a = c->a;
+	if (a->nimages >= IMAGES_MAX) {
+		if (!c->over)
+			ws_artifact_fail(a, c->label, WS_E_LIMIT, "more than %u images", IMAGES_MAX);
+		c->over = true;
+		return NULL;
+	}
+	if (!ws_grow((void **)&a->images, cap, a->nimages + 1, sizeof *a->images))
+		return NULL;
+	struct ws_image *im = &a->images[a->nimages++];
+	memset(im, 0, sizeof *im);
+	return im;
+}
+
+static void add_name(struct ws_image *im, const char *name)
+{
+	if (!name || !*name)
+		return;
+	for (uint32_t i = 0; i < im->nnames; i++)
+		if (!strcmp(im->names[i], name))
+			return;
+	char **v = realloc(im->names, (im->nnames + 1) * sizeof *v);
+	if (!v)
+		return;
+	im->names = v;
+	if ((v[im->nnames] = ws_strdup(name)))
+		im->nnames++;
+}
+
+/* A layer of im: the blob must be there, of the size the manifest gives, and a tarball. */
+static void add_layer(struct ws_imgcheck *c, struct ws_image *im, struct blob *b, const char *member, int64_t size)
+{
+	char sb[NAME_SHOWN];
+	uint32_t idx = (uint32_t)(im - c->a->images);
+	if (!follow(c))
+		return;
+	if (!b) {
+		if (c->complete)
+			image_fail(c, im, NULL, WS_E_FORMAT, "layer %s is not in the archive", san(sb, sizeof sb, member));
+		return;
+	}
+	if (!b->user)
+		b->user = (int32_t)idx + 1;
+	struct ws_image_layer *v = realloc(im->layers, (im->nlayers + 1) * sizeof *v);
+	if (!v)
+		return;
+	im->layers = v;
+	struct ws_image_layer *l = &v[im->nlayers];
+	memset(l, 0, sizeof *l);
+	if (!(l->member = ws_strdup(b->name)))
+		return;
+	im->nlayers++;
+	l->size = b->size;
+	if (!b->hex[0])
+		return;                             /* not read: its error is said */
+	ws_fmt(l->digest, sizeof l->digest, "sha256:%s", b->hex);
+	if (size >= 0 && (uint64_t)size != b->size)
+		image_fail(c, im, b->name, WS_E_INTEGRITY, "layer is %llu bytes, not the %lld its manifest gives",
+			   (unsigned long long)b->size, (long long)size);
+	if (!b->archive)
+		image_fail(c, im, b->name, WS_E_FORMAT, "layer is not a tar archive");
+}
+
+/* A descriptor's digest must be one wheelscan follows, and its blob in the archive. */
+static struct blob *descriptor_blob(struct ws_imgcheck *c, const struct ws_image *im, const struct ws_imgdesc *d,
+				    const char *what)
+{
+	char sb[NAME_SHOWN];
+	if (!ws_digest_valid(d->digest)) {
+		image_fail(c, im, NULL, WS_E_FORMAT, "%s digest '%s' is not sha256:<64 hex>", what, san(sb, sizeof sb, d->digest));
+		return NULL;
+	}
+	struct blob *b = find_digest(c, d->digest);
+	if (!b && c->complete)
+		image_fail(c, im, NULL, WS_E_FORMAT, "%s %s is not in the archive", what, d->digest);
+	if (b && b->hex[0] && d->size >= 0 && (uint64_t)d->size != b->size)
+		image_fail(c, im, b->name, WS_E_INTEGRITY, "%s is %llu bytes, not the %lld its descriptor gives", what,
+			   (unsigned long long)b->size, (long long)d->size);
+	return b;
+}
+
+/* One descriptor of an index: a manifest (an image) or an index (depth more). */
+static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const char *name, int depth, uint32_t *cap)
+{
+	const char *nm = d->image_name ? d->image_name : d->ref_name ? d->ref_name : name;
+	struct ws_image probe = { 0 };
+	if (!follow(c))
+		return;
+	char *names[1] = { (char *)nm };
+	if (nm) {
+		probe.names = names;
+		probe.nnames = 1;
+	} else if (ws_digest_valid(d->digest)) {
+		ws_fmt(probe.manifest, sizeof probe.manifest, "%s", d->digest);
+	}
+	struct blob *b = descriptor_blob(c, &probe, d, "manifest");
+	if (!b)
+		return;
+	if (b->said)
+		return;                             /* named again by another index */
+	if (!b->doc) {
+		b->said = true;
+		if (b->over)
+			image_fail(c, &probe, b->name, WS_E_LIMIT, "manifest is larger than the %zu MiB limit for image JSON",
+				   WS_IMAGE_JSON_MAX >> 20);
+		else if (b->hex[0])
+			image_fail(c, &probe, b->name, WS_E_FORMAT, "manifest: %s", b->doc_err ? b->doc_err : "not JSON");
+		return;
+	}
+	if (b->doc->kind == WS_IMGDOC_INDEX) {
+		if (depth >= WS_IMAGE_INDEX_DEPTH) {
+			b->said = true;
+			image_fail(c, &probe, b->name, WS_E_FORMAT, "image indexes nested more than %d deep", WS_IMAGE_INDEX_DEPTH);
+			return;
+		}
+		for (uint32_t i = 0; i < b->doc->nmanifests && !c->over; i++)
+			resolve(c, &b->doc->manifests[i], nm, depth + 1, cap);
+		return;
+	}
+	if (b->doc->kind != WS_IMGDOC_MANIFEST) {
+		b->said = true;
+		image_fail(c, &probe, b->name, WS_E_FORMAT, "not an image manifest or index");
+		return;
+	}
+	/* one manifest under several names (a tag each) is one image */
+	for (uint32_t i = 0; i < c->a->nimages; i++)
+		if (!strcmp(c->a->images[i].manifest, d->digest)) {
+			add_name(&c->a->images[i], nm);
+			return;
+		}
+	struct ws_image *im = new_image(c, cap);
+	if (!im)
+		return;
+	add_name(im, nm);
+	ws_fmt(im->manifest, sizeof im->manifest, "%s", d->digest);
+	uint32_t idx = (uint32_t)(im - c->a->images);
+	if (!b->user)
+		b->user = (int32_t)idx + 1;
+	const struct ws_imgdoc *m = b->doc;
+	struct blob *cb = descriptor_blob(c, im, &m->config, "config");
+	if (cb) {
+		ws_fmt(im->config, sizeof im->config, "%s", m->config.digest);
+		if (!cb->user)
+			cb->user = (int32_t)idx + 1;
+	}
+	for (uint32_t i = 0; i < m->nlayers && !c->over; i++) {
+		const struct ws_imgdesc *ld = &m->layers[i];
+		im = &c->a->images[idx];
+		struct blob *lb = ws_digest_valid(ld->digest) ? find_digest(c, ld->digest) : NULL;
+		char sb[NAME_SHOWN];
+		if (!ws_digest_valid(ld->digest))
+			image_fail(c, im, NULL, WS_E_FORMAT, "layer digest '%s' is not sha256:<64 hex>", san(sb, sizeof sb, ld->digest));
+		else
+			add_layer(c, im, lb, ld->digest, ld->size);
+	}
+}
+
+static bool path_escapes(const char *s)
+{
+	if (s[0] == '/')
+		return true;
+	for (const char *p = s; *p;) {
+		size_t k = strcspn(p, "/");
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += k;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+/* "blobs/sha256/<hex>" or "<hex>.json" -> "sha256:<hex>"; else "". */
+static void digest_of_path(const char *path, char out[72])
+{
+	out[0] = 0;
+	size_t n = strlen(path);
+	if (!strncmp(path, BLOBS, sizeof BLOBS - 1) && hex64(path + sizeof BLOBS - 1, n - (sizeof BLOBS - 1)))
+		ws_fmt(out, 72, "sha256:%s", path + sizeof BLOBS - 1);
+	else if (ends_with(path, ".json") && hex64(path, n - 5))
+		ws_fmt(out, 72, "sha256:%.64s", path);
+}
+
+static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
+{
+	for (uint32_t i = 0; i < c->docker.n && follow(c); i++) {
+		const struct ws_docker_entry *e = &c->docker.v[i];
+		char config[72] = "", sb[NAME_SHOWN];
+		if (e->config)
+			digest_of_path(e->config, config);
+		/* docker 25+ writes index.json too: the same image, named by its tags here */
+		struct ws_image *im = NULL;
+		for (uint32_t k = 0; config[0] && k < c->a->nimages && !im; k++)
+			if (!strcmp(c->a->images[k].config, config))
+				im = &c->a->images[k];
+		if (im) {
+			for (uint32_t k = 0; k < e->ntags; k++)
+				add_name(im, e->tags[k]);
+			continue;
+		}
+		if (!(im = new_image(c, cap)))
+			return;
+		for (uint32_t k = 0; k < e->ntags; k++)
+			add_name(im, e->tags[k]);
+		uint32_t idx = (uint32_t)(im - c->a->images);
+		if (e->config) {
+			struct blob *cb = path_escapes(e->config) ? NULL : find_blob(c, e->config);
+			if (path_escapes(e->config))
+				image_fail(c, im, NULL, WS_E_FORMAT, "config '%s' points outside the archive", san(sb, sizeof sb, e->config));
+			else if (!cb && c->complete)
+				image_fail(c, im, NULL, WS_E_FORMAT, "config %s is not in the archive", san(sb, sizeof sb, e->config));
+			else if (cb && !cb->user)
+				cb->user = (int32_t)idx + 1;
+			memcpy(im->config, config, sizeof im->config);
+		}
+		/* the legacy layout's only checksums: the config's diff_ids, one per layer.tar */
+		const struct blob *cb = e->config && !path_escapes(e->config) ? find_blob(c, e->config) : NULL;
+		const struct ws_imgdoc *cfg = cb ? cb->doc : NULL;
+		bool diff_ids = cfg && cfg->ndiff_ids == e->nlayers;
+		for (uint32_t k = 0; k < e->nlayers && !c->over; k++) {
+			im = &c->a->images[idx];
+			const char *lp = e->layers[k];
+			if (path_escapes(lp)) {
+				image_fail(c, im, NULL, WS_E_FORMAT, "layer '%s' points outside the archive", san(sb, sizeof sb, lp));
+				continue;
+			}
+			struct blob *lb = find_blob(c, lp);
+			add_layer(c, im, lb, lp, -1);
+			if (diff_ids && lb && lb->hex[0] && ends_with(lp, "/layer.tar") &&
+			    (strncmp(cfg->diff_ids[k], "sha256:", 7) != 0 || strcmp(cfg->diff_ids[k] + 7, lb->hex) != 0))
+				image_fail(c, im, lb->name, WS_E_INTEGRITY, "layer's sha256 is %.12s..., not the diff_id %.19s... its config gives",
+					   lb->hex, san(sb, sizeof sb, cfg->diff_ids[k]));
+		}
+	}
+}
+
+/* Every blob named by its digest must hash to it; so must a legacy "<hex>.json" config. */
+static void check_digests(struct ws_imgcheck *c)
+{
+	char want[72], msg[WS_ERRMAX];
+	for (uint32_t i = 0; i < c->n; i++) {
+		const struct blob *b = &c->v[i];
+		if (!b->hex[0])
+			continue;
+		if (!strncmp(b->name, BLOBS, sizeof BLOBS - 1) &&
+		    !hex64(b->name + sizeof BLOBS - 1, strlen(b->name) - (sizeof BLOBS - 1))) {
+			fail_at(c->a, c->label, b->name, WS_E_FORMAT, "blob name is not a sha256 digest");
+			continue;
+		}
+		digest_of_path(b->name, want);
+		if (!want[0] || !strcmp(want + 7, b->hex))
+			continue;
+		char il[NAME_SHOWN];
+		const struct ws_image *im = b->user ? &c->a->images[b->user - 1] : NULL;
+		ws_fmt(msg, sizeof msg, "blob's sha256 is %.12s..., not the %.19s... its name gives%s%s", b->hex, want,
+		       im ? " (image " : "", im ? image_label(im, il, sizeof il) : "");
+		if (im)
+			strncat(msg, ")", sizeof msg - strlen(msg) - 1);
+		fail_at(c->a, c->label, b->name, WS_E_INTEGRITY, msg);
+	}
+}
+
+void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete)
+{
+	if (!c || !(c->saw_docker || c->layout))
+		return;                             /* a tarball, not an image */
+	a->type = "image";
+	c->a = a;
+	c->complete = complete;
+	c->label = label;
+	if (c->n)
+		qsort(c->v, c->n, sizeof *c->v, cmp_blob);
+	uint32_t cap = 0;
+	if (c->layout && !c->saw_index && c->complete)
+		ws_artifact_error(a, label, "OCI image layout without index.json");
+	if (c->have_index)
+		for (uint32_t i = 0; i < c->index.nmanifests && !c->over; i++)
+			resolve(c, &c->index.manifests[i], NULL, 1, &cap);
+	if (c->have_docker)
+		docker_images(c, &cap);
+	check_digests(c);
+}
+
+void ws_imgcheck_free(struct ws_imgcheck *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->n; i++) {
+		free(c->v[i].name);
+		if (c->v[i].doc)
+			ws_imgdoc_free(c->v[i].doc);
+		free(c->v[i].doc);
+		free(c->v[i].doc_err);
+	}
+	free(c->v);
+	if (c->have_index)
+		ws_imgdoc_free(&c->index);
+	if (c->have_docker)
+		ws_docker_manifest_free(&c->docker);
+	free(c);
+}
+
+/* ---- an OCI layout directory -------------------------------------------------------------- */
+
+bool ws_image_is_layout(const char *dir)
+{
+	char p[4096];
+	struct stat st;
+	if (strlen(dir) + sizeof "/oci-layout" > sizeof p)
+		return false;
+	ws_fmt(p, sizeof p, "%s/oci-layout", dir);
+	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress)
+{
+	uint32_t nerr0 = a->nerrors;
+	struct ws_err e = { 0 };
+	struct ws_drive d;
+	a->type = "image";
+	ws_drive_init(&d, a, so);
+	(void)progress;                             /* the files source counts no compressed bytes */
+	/* every regular file below dir, sorted, no link followed: oci-layout, index.json and
+	 * blobs/sha256/<hex> are its members as they are a tarball's */
+	struct ws_source *src = ws_dir_open(dir, d.lim.max_members, &e);
+	if (!src) {
+		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
+		return -1;
+	}
+	if (!(d.image = ws_imgcheck_new())) {
+		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
+		ws_source_close(src);
+		return -1;
+	}
+	ws_drive_source(&d, src, "", 1);
+	a->size = a->bytes_inflated;                /* the bytes of its files */
+	ws_drive_finish(&d);
+	ws_source_close(src);
+	return a->nerrors > nerr0 ? -1 : 0;
+}
