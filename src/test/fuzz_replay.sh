@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 : "${WS_BUILD:=build}"
 CC=${CC:-gcc}
 lib=$WS_BUILD/libws.a core=$WS_BUILD/libws-core.a
-beyond_core="zip archive"
+beyond_core="zip archive image"
 pass=0 fail=0
 for l in "$lib" "$core"; do
 	if [ ! -f "$l" ]; then echo "fuzz_replay: $l not built"; echo "0 passed, 1 failed"; exit 1; fi
