@@ -207,6 +207,32 @@ fail:
 	return -1;
 }
 
+/* WAL mode, once per store (it persists). Switching needs the file to itself, and SQLite
+ * does not wait for that through the busy handler: a new store opened by two runs at
+ * once retries here. */
+static int set_wal(struct ws_db *db, int busy_ms)
+{
+	for (int waited = 0;; waited += 10) {
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(db->h, "PRAGMA journal_mode=WAL", -1, &s, NULL) != SQLITE_OK) {
+			ws_db_fail(db, "switching to WAL");
+			return -1;
+		}
+		int rc = sqlite3_step(s);
+		const unsigned char *mode = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
+		bool wal = mode && !strcmp((const char *)mode, "wal");
+		sqlite3_finalize(s);
+		if (wal)
+			return 0;
+		if (((rc & 0xff) != SQLITE_BUSY && rc != SQLITE_ROW) || waited >= busy_ms) {
+			ws_db_fail(db, "switching to WAL");
+			return -1;
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen)
 {
 	struct ws_db *db = ws_calloc(1, sizeof *db);
@@ -237,7 +263,8 @@ struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err
 	/* Two runs on one store: a writer waits for the other's transaction (each is one
 	 * artifact, milliseconds), and gives up with a clear message after this long. */
 	const char *busy = getenv("WHEELSCAN_DB_BUSY_MS");
-	sqlite3_busy_timeout(db->h, busy && *busy ? atoi(busy) : 60000);
+	int busy_ms = busy && *busy ? atoi(busy) : 60000;
+	sqlite3_busy_timeout(db->h, busy_ms);
 	/* The -wal file stays when the last connection closes (truncated, not unlinked): a
 	 * sandboxed run may not unlink, and a store then opens without creating files. */
 	int one = 1;
@@ -246,7 +273,7 @@ struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err
 	int64_t dummy = 0;
 	/* The first read is where a file that is not a database says so. */
 	if (query_int(db, "SELECT count(*) FROM sqlite_master", &dummy, "reading the store") < 0 ||
-	    (!readonly && exec(db, "PRAGMA journal_mode=WAL", "switching to WAL") < 0) ||
+	    (!readonly && set_wal(db, busy_ms) < 0) ||
 	    exec(db, "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY", "setting up") < 0 ||
 	    (!readonly && exec(db, "PRAGMA synchronous=NORMAL", "setting up") < 0) ||
 	    (!readonly && migrate(db) < 0))
@@ -765,9 +792,9 @@ int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, in
 	if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
 		return -1;
 	/* what the store held before: first seen, and whether this is a change */
-	int64_t first = 0, changed = 0;
+	int64_t first = 0, changed = 0, seen = 0;
 	bool existed = false, same = false;
-	sqlite3_stmt *s = prep(db, "SELECT first_run, changed_run, sha256 = ? AND removed_run IS NULL"
+	sqlite3_stmt *s = prep(db, "SELECT first_run, changed_run, sha256 = ? AND removed_run IS NULL, seen_run"
 				   " FROM artifact WHERE path = ?");
 	if (!s)
 		goto fail;
@@ -779,6 +806,7 @@ int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, in
 		first = sqlite3_column_int64(s, 0);
 		changed = sqlite3_column_int64(s, 1);
 		same = sqlite3_column_int(s, 2) != 0;
+		seen = sqlite3_column_int64(s, 3);
 	} else if (rc != SQLITE_DONE) {
 		ws_db_fail(db, "looking up a path");
 		sqlite3_finalize(s);
@@ -790,7 +818,9 @@ int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, in
 	struct ws_db_meta m = {.kind = kind, .size = size, .mtime_ns = mtime_ns, .tool_version = WS_VERSION,
 			       .schema_version = WS_SCHEMA_VERSION, .scan_opts = db->scan_opts, .scanned_at = at,
 			       .first_run = existed && first ? first : db->run,
-			       .changed_run = existed && same && changed ? changed : db->run, .seen_run = db->run};
+			       .changed_run = existed && same && changed ? changed : db->run,
+			       /* a concurrent run that began later may have seen it: keep the latest */
+			       .seen_run = seen > db->run ? seen : db->run};
 	int64_t id;
 	if (ws_db_put_rows(db, key, a, &m, &id) < 0 || put_verdicts(db, id, a) < 0)
 		goto fail;
