@@ -301,6 +301,11 @@ void ws_db_close(struct ws_db *db)
 {
 	if (!db)
 		return;
+	/* Everything into the main file and the -wal emptied, so that the .db file alone
+	 * can be copied (a shard's store to the merging machine). Not waiting: while
+	 * another run uses the store, this is its job when it ends. */
+	sqlite3_busy_timeout(db->h, 0);
+	sqlite3_exec(db->h, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
 	sqlite3_close(db->h);
 	free(db);
 }
