@@ -212,6 +212,44 @@ check "merge: the latest result wins" '[ "$s1" = "$s2" ]'
 W --db "$t/all.db" --merge "$t/nope.db" >/dev/null 2>"$t/me2"; rc=$?
 check "merge of a missing store: exit 3, named ($rc)" '[ $rc = 3 ] && grep -q "nope.db" "$t/me2"'
 
+# ---- the man page's example queries run and answer -----------------------------------
+mkdir "$t/q"
+cp $F/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl $F/old-only.so "$t/q/"
+W --db "$t/q.db" --gpu sm_120 -r "$t/q" >/dev/null 2>&1
+rm "$t/q/"wscan_example-0.1.0+cu124*
+cp $F/wscan_example-0.1.0+cu128-cp311-cp311-manylinux_2_28_x86_64.whl $F/multi.so "$t/q/"
+W --db "$t/q.db" --gpu sm_120 -r "$t/q" >/dev/null 2>&1
+python3 - "$PWD/man/wheelscan.1" "$t/q.db" >"$t/qout" 2>&1 <<'PY'
+import re, sqlite3, sys
+man = open(sys.argv[1]).read()
+sec = man[man.index(".Sh RESULTS STORE"):man.index(".Sh EXIT STATUS")]
+blocks = re.findall(r"\.Bd -literal[^\n]*\n(.*?)\n\.Ed", sec, re.S)
+c = sqlite3.connect(sys.argv[2])
+for i, q in enumerate(blocks):
+    for r in c.execute(re.sub(r"\b12\b", "1", q)):
+        print(i, "|".join(str(x) for x in r))
+PY
+check "man page query 1: will not run on sm_120 ($(grep -c '^0 ' "$t/qout"))" \
+	'grep -qx "0 old-only.so|no-image" "$t/qout" && [ "$(grep -c "^0 " "$t/qout")" = 1 ]'
+check "man page query 2: first version with sm_120 SASS" 'grep -q "^1 wscan-example|0.1.0+cu124|" "$t/qout"'
+check "man page query 3: changes since run 1" 'grep -qx "2 added|multi.so" "$t/qout" &&
+	grep -qx "2 removed|wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl" "$t/qout" &&
+	[ "$(grep -c "^2 " "$t/qout")" = 3 ]'
+
+# ---- a damaged store never crashes a run: exit 3 or a report ---------------------------
+W --db "$t/s.db" --report >/dev/null 2>&1          # checkpointed: the .db file holds it all
+crash=0
+for i in $(seq 1 25); do
+	cp "$t/s.db" "$t/h.db"; rm -f "$t/h.db-wal" "$t/h.db-shm"
+	python3 -c 'import os,random,sys
+f=open(sys.argv[1],"r+b"); n=os.path.getsize(sys.argv[1]); r=random.Random(int(sys.argv[2]))
+for _ in range(12):
+    f.seek(r.randrange(100, n)); f.write(bytes([r.randrange(256)]))' "$t/h.db" "$i"
+	W --db "$t/h.db" --report --gpu sm_90 --json >/dev/null 2>"$t/he"; rc=$?
+	case $rc in 0|1|3) grep -qE "Sanitizer|runtime error" "$t/he" && crash=$((crash + 1));; *) crash=$((crash + 1)); echo "damaged store $i: exit $rc"; tail -n 3 "$t/he";; esac
+done
+check "25 damaged stores: each a report or exit 3, no crash ($crash)" '[ $crash = 0 ]'
+
 # ---- options -----------------------------------------------------------------------
 W --report >/dev/null 2>&1; rc=$?
 check "--report without --db: usage error ($rc)" '[ $rc = 2 ]'
