@@ -37,6 +37,8 @@ struct ws_db_counts {
  * returns NULL with a one-line reason in err: a file that is not a store, a corrupt
  * one, one written by a newer wheelscan, or one another run holds locked too long. */
 struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen);
+/* A read-only store from bytes in memory (the fuzz target's way in); NULL with err. */
+struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen);
 void ws_db_close(struct ws_db *db);
 /* The last error, one line, "" when none. */
 const char *ws_db_error(const struct ws_db *db);

@@ -297,6 +297,34 @@ fail:
 	return NULL;
 }
 
+struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen)
+{
+	struct ws_db *db = ws_calloc(1, sizeof *db);
+	unsigned char *copy = n ? sqlite3_malloc64(n) : NULL;
+	if (!db || (n && !copy) || sqlite3_open_v2(":memory:", &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+						    NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "out of memory");
+		sqlite3_free(copy);
+		if (db)
+			sqlite3_close(db->h);
+		free(db);
+		return NULL;
+	}
+	snprintf(db->path, sizeof db->path, "(memory)");
+	if (n)
+		memcpy(copy, p, n);
+	int64_t ver = 0;
+	if (sqlite3_deserialize(db->h, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
+				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK ||
+	    query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0 || ver != WS_DB_VERSION) {
+		snprintf(err, errlen, "%s", db->err[0] ? db->err : "not a store of this version");
+		sqlite3_close(db->h);
+		free(db);
+		return NULL;
+	}
+	return db;
+}
+
 void ws_db_close(struct ws_db *db)
 {
 	if (!db)

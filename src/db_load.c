@@ -279,6 +279,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 {
 	struct loader L = {.db = db};
 	bool oom = false;
+	ws_db_errorf(db, "%s", "");         /* a failure below always leaves its own reason */
 	struct ws_artifact *a = ws_calloc(1, sizeof *a);
 	if (!a || !(a->path = ws_strdup(path))) {
 		free(a);
@@ -335,6 +336,8 @@ fail:
 			     "move it away)", path);
 	else if (oom)
 		ws_db_errorf(db, "out of memory reading '%s' from the store", path);
+	else if (!ws_db_error(db)[0])
+		ws_db_errorf(db, "the store is damaged: '%s' cannot be read back (restore it or move it away)", path);
 	ws_artifact_free(a);
 	return NULL;
 }
