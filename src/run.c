@@ -717,8 +717,11 @@ int ws_run(struct ws_config *cfg)
 		status = WS_EXIT_NO_GPU;         /* --gpu auto never passes without a GPU to judge */
 	if (R.db) {
 		R.counts.skipped = in.nskipped;
-		/* only a whole tree says what is gone: not operands, lists, or a failed store */
+		/* only a whole tree says what is gone: not operands, lists, a failed store, or a
+		 * walk that could not read some directory (its files are not gone) */
 		bool marks = cfg->ndirs > 0 && cfg->npaths == 0 && !cfg->files_from && !R.db_failed;
+		for (size_t i = 0; i < in.n; i++)
+			marks &= !in.v[i].error;
 		if (!R.db_failed && ws_db_run_end(R.db, &R.counts, status, marks, cfg) < 0)
 			store_failed(&R);
 		if (R.db_failed)

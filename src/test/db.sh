@@ -84,6 +84,19 @@ W --db "$t/s.db" --gpu sm_90 "$t/m/multi.so" >/dev/null 2>"$t/e7"
 row=$(sql "$t/s.db" "select count(*) from artifact where removed_run is not null")
 check "an operand run marks nothing removed ($row)" '[ "$row" = 1 ]'
 
+# a directory the walk cannot read: its files are not marked removed (as nobody: root reads it)
+if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
+	mkdir "$t/u" "$t/u/sub" "$t/udb"; cp $F/multi.so "$t/u/a.so"; cp $F/old-only.so "$t/u/sub/b.so"
+	chmod a+rx "$t"; chmod -R a+rwX "$t/u" "$t/udb"
+	unpriv() { if [ "$(id -u)" != 0 ]; then "$@"; else setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; fi; }
+	unpriv "$WS_BIN" --no-progress --db "$t/udb/u.db" -r "$t/u" >/dev/null 2>&1
+	chmod 000 "$t/u/sub"
+	unpriv "$WS_BIN" --no-progress --db "$t/udb/u.db" -r "$t/u" >/dev/null 2>"$t/ue"; rc=$?
+	chmod 755 "$t/u/sub"
+	row=$(sql "$t/udb/u.db" "select count(*) from artifact where removed_run is not null")
+	check "an unreadable directory: exit 3 ($rc), its files not marked removed ($row)" '[ $rc = 3 ] && [ "$row" = 0 ]'
+fi
+
 # ---- older tool or schema version: scanned again ------------------------------------
 sql "$t/s.db" "update artifact set tool_version = '0.0.1' where path = 'example.whl'" >/dev/null
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("update artifact set tool_version=\"0.0.1\" where path=\"example.whl\""); c.execute("update artifact set schema_version=1 where path=\"multi.so\""); c.commit()' "$t/s.db"
