@@ -55,6 +55,9 @@ int ws_db_run_begin(struct ws_db *db, const struct ws_config *cfg, const struct 
 int ws_db_run_end(struct ws_db *db, struct ws_db_counts *c, int status, bool marks_removed,
 		  const struct ws_config *cfg);
 
+/* Starts (begin) or ends a read transaction: a lookup and the load of what it found see
+ * one state of the store, whatever a concurrent run writes meanwhile. */
+int ws_db_snapshot(struct ws_db *db, bool begin);
 /* Looks up key (the path below the scan root). Returns 1 found, 0 not, -1 error. */
 int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st);
 /* Rebuilds the stored artifact id as the scanner left it (before judgement), named path;

@@ -486,6 +486,11 @@ fail:
 
 /* ---- lookups ------------------------------------------------------------------------ */
 
+int ws_db_snapshot(struct ws_db *db, bool begin)
+{
+	return exec(db, begin ? "BEGIN" : "COMMIT", begin ? "starting a read" : "ending a read");
+}
+
 int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st)
 {
 	sqlite3_stmt *s = prep(db, "SELECT id, size, mtime_ns, sha256, tool_version = ? AND schema_version = ?"
@@ -878,7 +883,10 @@ int ws_db_seen(struct ws_db *db, int64_t id, const struct ws_artifact *a)
 		goto fail;
 	sqlite3_bind_int64(s, 1, db->run);
 	sqlite3_bind_int64(s, 2, id);
-	if (done(db, s, "marking an artifact seen") < 0 || put_verdicts(db, id, a) < 0)
+	if (done(db, s, "marking an artifact seen") < 0)
+		goto fail;
+	/* no row: a concurrent run has just stored a new scan of the file, its verdicts too */
+	if (sqlite3_changes(db->h) && put_verdicts(db, id, a) < 0)
 		goto fail;
 	return exec(db, "COMMIT", "committing an artifact");
 fail:

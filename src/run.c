@@ -433,17 +433,20 @@ static void store_prepare(struct runner *R, struct job *j)
 	j->st_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	if (R->live)
 		return;                        /* the live check must load the file's containers */
-	int rc = ws_db_lookup(R->db, store_key(in), &j->st);
-	if (rc < 0) {
+	if (ws_db_snapshot(R->db, true) < 0) {
 		store_failed(R);
 		return;
 	}
-	if (rc == 0 || !j->st.current)
-		return;
-	if (!R->cfg->verify_db && (j->st.size != j->st_size || j->st.mtime_ns != j->st_mtime_ns))
-		return;
-	if (!(j->stored = ws_db_load(R->db, j->st.id, in->path)))
+	int rc = ws_db_lookup(R->db, store_key(in), &j->st);
+	if (rc == 1 && j->st.current &&
+	    (R->cfg->verify_db || (j->st.size == j->st_size && j->st.mtime_ns == j->st_mtime_ns)) &&
+	    !(j->stored = ws_db_load(R->db, j->st.id, in->path)))
+		rc = -1;
+	if (ws_db_snapshot(R->db, false) < 0 || rc < 0) {
+		ws_artifact_free(j->stored);
+		j->stored = NULL;
 		store_failed(R);
+	}
 }
 
 /* After an artifact is reported: stored (scanned) or marked seen (from the store). */
