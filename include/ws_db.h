@@ -70,7 +70,7 @@ int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, in
 	      int64_t mtime_ns, struct ws_db_counts *c);
 /* An artifact reported from the store: this run saw it, and its verdicts on this run's
  * targets are stored (one transaction). */
-int ws_db_seen(struct ws_db *db, int64_t id, const struct ws_artifact *a);
+int ws_db_seen(struct ws_db *db, const char *key, int64_t id, const struct ws_artifact *a);
 
 /* --report: prints the stored artifacts through the usual writers. Exit status. */
 int ws_db_report(struct ws_config *cfg);

@@ -874,19 +874,27 @@ fail:
 	return -1;
 }
 
-int ws_db_seen(struct ws_db *db, int64_t id, const struct ws_artifact *a)
+int ws_db_seen(struct ws_db *db, const char *key, int64_t id, const struct ws_artifact *a)
 {
 	if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
 		return -1;
-	sqlite3_stmt *s = prep(db, "UPDATE artifact SET seen_run = max(coalesce(seen_run, 0), ?) WHERE id = ?");
+	/* By path: a concurrent run may have stored a new scan of the file meanwhile (a new
+	 * row), which this run has seen all the same. */
+	sqlite3_stmt *s = prep(db, "UPDATE artifact SET seen_run = max(coalesce(seen_run, 0), ?) WHERE path = ?"
+				   " RETURNING id");
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, db->run);
-	sqlite3_bind_int64(s, 2, id);
-	if (done(db, s, "marking an artifact seen") < 0)
+	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	int64_t now = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ws_db_fail(db, "marking an artifact seen");
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		goto fail;
-	/* no row: a concurrent run has just stored a new scan of the file, its verdicts too */
-	if (sqlite3_changes(db->h) && put_verdicts(db, id, a) < 0)
+	/* the verdicts judge the model this run loaded: stored only beside that same row */
+	if (now == id && put_verdicts(db, id, a) < 0)
 		goto fail;
 	return exec(db, "COMMIT", "committing an artifact");
 fail:

@@ -461,7 +461,7 @@ static void store_result(struct runner *R, struct job *j)
 	int rc;
 	if (j->from_store) {
 		R->counts.reused++;
-		rc = ws_db_seen(R->db, j->st.id, a);
+		rc = ws_db_seen(R->db, store_key(in), j->st.id, a);
 	} else {
 		R->counts.scanned++;
 		/* without a stat before the scan the row can never match a later stat: read again */

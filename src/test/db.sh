@@ -172,6 +172,18 @@ row=$(sql "$t/c.db" "pragma integrity_check")
 check "... the store passes integrity_check ($row)" '[ "$row" = ok ]'
 row=$(sql "$t/c.db" "select count(*), count(distinct path), sum(removed_run is not null) from artifact")
 check "... one row per file, none removed ($row)" '[ "$row" = "300|300|0" ]'
+# three at once over files all touched, four times: each replaces rows the others are
+# reading or marking seen; none may count another's file as gone
+rcs=""
+for k in 1 2 3 4; do
+	touch "$t/big/"*
+	pids=""
+	for p in 1 2 3; do "$REAL" --no-progress --jobs 2 --gpu sm_90,sm_120 --db "$t/c.db" -r "$t/big" >/dev/null 2>"$t/c$p" & pids="$pids $!"; done
+	for p in $pids; do wait "$p"; rcs="$rcs$?"; done
+done
+row=$(sql "$t/c.db" "select count(*), sum(removed_run is not null) from artifact")
+check "three runs at once, four times: all complete ($rcs), nothing marked removed ($row)" \
+	'[ "$rcs" = 111111111111 ] && [ "$row" = "300|0" ] && [ "$(sql "$t/c.db" "pragma integrity_check")" = ok ]'
 "$REAL" --no-progress --db "$t/c.db" --report --gpu sm_90,sm_120 --json >"$t/c.json" 2>/dev/null
 check "... and reports as one run does" 'cmp -s "$t/c.json" "$t/ref.json"'
 
