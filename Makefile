@@ -15,7 +15,7 @@ PKGS      += libisal
 CPPFLAGS  += -DWS_HAVE_ISAL=1
 endif
 
-WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wstrict-prototypes -Wmissing-prototypes \
+WARN      := -Werror=implicit-function-declaration -Wall -Wextra -Wshadow -Wformat=2 -Wvla -Wstrict-prototypes -Wmissing-prototypes \
              -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 $(WARN) -pthread

@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "wheelscan.h"
 #include "ws_inflate.h"
+#include "ws_pool.h"
 #include "ws_scan.h"
 #include "ws_util.h"
 #include "ws_zip.h"
