@@ -7,7 +7,7 @@ O       ?= build
 # Only `make deps` installs packages (apt, through scripts/install-deps). `make run` and
 # `make test` do it first and then run make again, so a fresh machine needs nothing else;
 # every other target just reports what is missing.
-PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive
+PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive sqlite3
 DEPS_MISSING := $(shell pkg-config --exists $(PKGS) 2>/dev/null || echo 1)
 HAVE_ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
 ifeq ($(HAVE_ISAL),1)

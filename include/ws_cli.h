@@ -51,6 +51,12 @@ struct ws_config {
 	size_t nowned_dirs;
 	struct ws_limits lim;
 	bool list_gpus;
+	/* the results store */
+	const char *db;                /* --db FILE */
+	bool verify_db;                /* --verify-db: compare sha256, not size and mtime */
+	bool db_report;                /* --report: print from the store alone */
+	bool db_merge;                 /* --merge: the operands are stores to merge into db */
+	const char *since;             /* --since DATE, with --report */
 };
 
 /* Parses argv into cfg. Returns 0 to go on, 1 when the program should exit 0

@@ -42,5 +42,7 @@ struct ws_inputs {
  * --files-from (an input that cannot be read); both reported on stderr. */
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in);
 void ws_inputs_free(struct ws_inputs *in);
+/* Whether --shard keeps an input whose key (path below its root) is key. */
+bool ws_inputs_in_shard(const struct ws_config *cfg, const char *key);
 
 #endif

@@ -16,6 +16,7 @@ enum {
 	OPT_REQUIRE, OPT_REQUIRE_PTX, OPT_KERNELS, OPT_BASELINE, OPT_NO_REGRESS, OPT_NO_VERIFY,
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
+	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE,
 };
 
 struct ws_option {
@@ -59,6 +60,11 @@ static const struct ws_option options[] = {
 	{"max-entry-size", OPT_MAX_ENTRY, required_argument, "BYTES", "largest decompressed entry (default 256M)"},
 	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip or tar member (default 8G)"},
 	{"max-total-size", OPT_MAX_TOTAL, required_argument, "BYTES", "most inflated bytes per artifact (default 32G)"},
+	{"db", OPT_DB, required_argument, "FILE", "keep results in the SQLite store FILE; unchanged files are not read again"},
+	{"verify-db", OPT_VERIFY_DB, no_argument, NULL, "with --db: trust a stored result only if the file's sha256 matches"},
+	{"report", OPT_REPORT, no_argument, NULL, "with --db: print the stored results, reading no input"},
+	{"since", OPT_SINCE, required_argument, "DATE", "with --report: only artifacts added or changed since DATE"},
+	{"merge", OPT_MERGE, no_argument, NULL, "with --db: merge the store FILEs given as operands into it"},
 	{"help", 'h', no_argument, NULL, "print this help and exit"},
 	{"version", 'V', no_argument, NULL, "print the version and exit"},
 };
@@ -256,6 +262,11 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			else return usage_error("invalid --color '%s' (auto, always, never)", optarg);
 			break;
 		case OPT_NO_SANDBOX: cfg->sandbox = false; break;
+		case OPT_DB: cfg->db = optarg; break;
+		case OPT_VERIFY_DB: cfg->verify_db = true; break;
+		case OPT_REPORT: cfg->db_report = true; break;
+		case OPT_SINCE: cfg->since = optarg; break;
+		case OPT_MERGE: cfg->db_merge = true; break;
 		case OPT_MAX_ENTRY:
 			if (!(sz = parse_size(optarg)))
 				return bad_size(c, optarg);
@@ -343,7 +354,19 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		return usage_error("%s", "--no-regress needs --baseline");
 	if (cfg->baseline && cfg->npaths + cfg->ndirs != 1)
 		return usage_error("%s", "--baseline compares exactly one new input against OLD");
-	if (!cfg->env && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from && !cfg->python)
+	if ((cfg->verify_db || cfg->db_report || cfg->db_merge) && !cfg->db)
+		return usage_error("%s", "--verify-db, --report and --merge need --db FILE");
+	if (cfg->since && !cfg->db_report)
+		return usage_error("%s", "--since needs --report");
+	if (cfg->db_report && cfg->db_merge)
+		return usage_error("%s", "--report and --merge are separate commands");
+	if (cfg->db_report && (cfg->npaths || cfg->ndirs || cfg->files_from || cfg->python))
+		return usage_error("%s", "--report reads the store alone: no inputs");
+	if (cfg->db_merge && (cfg->npaths == 0 || cfg->ndirs || cfg->files_from || cfg->python))
+		return usage_error("%s", "--merge takes the stores to merge as operands");
+	if (cfg->db && cfg->baseline)
+		return usage_error("%s", "--db and --baseline cannot be combined");
+	if (!cfg->env && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from && !cfg->python)
 		return usage_error("%s", "no input files");
 	if (cfg->live && cfg->ntargets == 0)
 		cfg->gpu_auto = true;               /* --live judges for the devices it finds */

@@ -440,6 +440,11 @@ static bool add_operand(struct ws_inputs *in, const char *path, bool listed)
 	return true;
 }
 
+bool ws_inputs_in_shard(const struct ws_config *cfg, const char *key)
+{
+	return cfg->shard_n <= 1 || path_hash(key) % cfg->shard_n == cfg->shard_k - 1;
+}
+
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 {
 	memset(in, 0, sizeof *in);

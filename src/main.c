@@ -6,6 +6,7 @@
 
 #include "ws_cli.h"
 #include "ws_compare.h"
+#include "ws_db.h"
 #include "ws_env.h"
 #include "ws_live.h"
 #include "ws_run.h"
@@ -41,6 +42,10 @@ int main(int argc, char **argv)
 	}
 	if (cfg.env) {
 		rc = ws_env_command(&cfg);
+	} else if (cfg.db_merge) {
+		rc = ws_db_merge(&cfg);
+	} else if (cfg.db_report) {
+		rc = ws_db_report(&cfg);
 	} else if (cfg.baseline) {
 		rc = ws_compare_command(&cfg);
 	} else {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ws_compat.h"
+#include "ws_db.h"
 #include "ws_decode.h"
 #include "ws_decodeq.h"
 #include "ws_env.h"
@@ -36,6 +37,13 @@ struct job {
 	uint64_t progress;                 /* compressed bytes read so far (zip members), atomic */
 	bool done;                         /* atomic */
 	struct ws_group g;                 /* the file's task, and below it everything it spawns */
+	/* --db: the file as stat saw it before the scan, and what the store holds of it */
+	bool stat_ok;
+	uint64_t st_size;
+	int64_t st_mtime_ns;
+	struct ws_artifact *stored;        /* loaded by the main thread; the task uses or frees it */
+	struct ws_db_stored st;
+	bool from_store;                   /* reported from the store: the file was not scanned */
 };
 
 struct runner {
@@ -57,6 +65,10 @@ struct runner {
 	uint64_t total_bytes;
 	bool progress_tty;                 /* stderr is a terminal: redraw the bar in place */
 	time_t progress_last;              /* not a terminal: when the last line was written */
+	struct ws_db *db;                  /* --db: used by the main thread only */
+	bool db_failed;                    /* a store error was reported: the store is left alone */
+	struct ws_db_counts counts;
+	atomic_size_t files_read;          /* inputs read (scanned or hashed), for the store's summary */
 };
 
 /* ---- the live check hook: called by the scanner with each container's bytes ---- */
@@ -348,12 +360,27 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	return a;
 }
 
+/* --verify-db: the stored result stands only if the file's sha256 is the stored one. */
+static bool store_still_good(struct runner *R, struct job *j)
+{
+	if (!R->cfg->verify_db)
+		return true;
+	atomic_fetch_add(&R->files_read, 1);
+	int fd = open(j->in->path, O_RDONLY | O_CLOEXEC);
+	char hex[65], err[256];
+	uint64_t size;
+	bool same = fd >= 0 && ws_sha256_fd(fd, hex, &size, err, sizeof err) == 0 && !strcmp(hex, j->st.sha256);
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
 static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
 	/* kernel names are shown only in JSON, -v and --kernels; otherwise hashes will do */
 	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
-			 R->cfg->verbose > 0 || R->cfg->kernels;
+			 R->cfg->verbose > 0 || R->cfg->kernels || R->db;   /* a store keeps the names */
 	/* members and payloads are tasks below this file's, on the same pool */
 	so.offload = &ws_pool_offload;
 	so.pool = R->pool;
@@ -366,6 +393,19 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	}
 	struct ws_artifact *a;
 	j->res.from_tree = j->in->from_tree;
+	if (j->stored && !store_still_good(R, j)) {
+		ws_artifact_free(j->stored);
+		j->stored = NULL;
+	}
+	if (j->stored) {
+		/* unchanged since the store read it: its model, judged again for this run */
+		a = j->stored;
+		j->stored = NULL;
+		j->from_store = true;
+		goto judge;
+	}
+	if (!j->in->error)
+		atomic_fetch_add(&R->files_read, 1);
 	if (j->in->error) {                  /* a directory the walk could not read */
 		if ((a = ws_calloc(1, sizeof *a)) && !(a->path = ws_strdup(j->in->path))) {
 			free(a);
@@ -394,6 +434,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 			ws_torch_extension_facts(a);
 		break;
 	}
+judge:
 	j->res.a = a;
 	if (!a)
 		return;
@@ -403,6 +444,75 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	ws_gate_check(a, R->cfg, R->targets, R->coverage ? 0 : R->nt, &j->res.findings);
 	if (R->live)
 		j->res.live_mismatches = live_compare(R, a, &j->res.findings);
+}
+
+/* ---- the store (main thread) ------------------------------------------------------ */
+
+static void store_failed(struct runner *R)
+{
+	if (!R->db_failed)
+		fprintf(stderr, "wheelscan: store %s\n", ws_db_error(R->db));
+	R->db_failed = true;
+}
+
+/* The store's key for an input: its path below the scan root (or the operand's name). */
+static const char *store_key(const struct ws_input *in)
+{
+	return in->path + in->key_off;
+}
+
+/* Before a file is queued: its size and mtime now, and its stored model when the store
+ * holds one that this run may report without reading the file. */
+static void store_prepare(struct runner *R, struct job *j)
+{
+	const struct ws_input *in = j->in;
+	struct stat st;
+	if (!R->db || R->db_failed || in->error || in->kind != WS_INPUT_FILE || !strcmp(in->path, "-"))
+		return;
+	if (stat(in->path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	j->stat_ok = true;
+	j->st_size = (uint64_t)st.st_size;
+	j->st_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	if (R->live)
+		return;                        /* the live check must load the file's containers */
+	if (ws_db_snapshot(R->db, true) < 0) {
+		store_failed(R);
+		return;
+	}
+	int rc = ws_db_lookup(R->db, store_key(in), &j->st);
+	if (rc == 1 && j->st.current &&
+	    (R->cfg->verify_db || (j->st.size == j->st_size && j->st.mtime_ns == j->st_mtime_ns)) &&
+	    !(j->stored = ws_db_load(R->db, j->st.id, in->path)))
+		rc = -1;
+	if (ws_db_snapshot(R->db, false) < 0 || rc < 0) {
+		ws_artifact_free(j->stored);
+		j->stored = NULL;
+		store_failed(R);
+	}
+}
+
+/* After an artifact is reported: stored (scanned) or marked seen (from the store). */
+static void store_result(struct runner *R, struct job *j)
+{
+	const struct ws_input *in = j->in;
+	struct ws_artifact *a = j->res.a;
+	if (!R->db || R->db_failed || !strcmp(in->path, "-"))
+		return;
+	if (a->nerrors)
+		R->counts.failed++;
+	int rc;
+	if (j->from_store) {
+		R->counts.reused++;
+		rc = ws_db_seen(R->db, store_key(in), j->st.id, a);
+	} else {
+		R->counts.scanned++;
+		/* without a stat before the scan the row can never match a later stat: read again */
+		rc = ws_db_put(R->db, store_key(in), a, (int)in->kind | (in->from_tree ? 1 << 8 : 0),
+			       j->stat_ok ? j->st_size : a->size, j->stat_ok ? j->st_mtime_ns : -1, &R->counts);
+	}
+	if (rc < 0)
+		store_failed(R);
 }
 
 static void file_task(void *arg)
@@ -574,17 +684,37 @@ int ws_run(struct ws_config *cfg)
 		R.live = NULL;
 	}
 
+	/* The store is opened (and its -wal and -shm files created) before the sandbox,
+	 * which refuses to create files; writing to the open descriptors stays allowed. */
+	if (cfg->db) {
+		char err[1200];
+		if (!(R.db = ws_db_open(cfg->db, true, false, err, sizeof err)) ||
+		    ws_db_run_begin(R.db, cfg, R.targets, R.nt, coverage_mode) < 0) {
+			fprintf(stderr, "wheelscan: store %s\n", R.db ? ws_db_error(R.db) : err);
+			ws_db_close(R.db);
+			ws_live_close(R.live);
+			free(auto_targets);
+			return WS_EXIT_INPUT;
+		}
+	}
 	struct ws_inputs in;
 	int irc = ws_inputs_collect(cfg, &in);
 	if (irc < 0) {
+		ws_db_close(R.db);
 		ws_live_close(R.live);
+		free(auto_targets);
 		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
 	 * before the pool's threads start. The live check's spawner and workers were forked
 	 * above and stay outside it: the driver needs its devices. */
+	if (R.db)
+		ws_sandbox_keep_store();
 	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
 		ws_inputs_free(&in);
+		ws_db_close(R.db);
+		ws_live_close(R.live);
+		free(auto_targets);
 		return WS_EXIT_USAGE;
 	}
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
@@ -628,6 +758,7 @@ int ws_run(struct ws_config *cfg)
 	size_t width = (size_t)ws_pool_width(R.pool), window = width == 1 ? 1 : 2 * width, added = 0;
 	for (size_t i = 0; i < in.n; i++) {
 		for (; added < in.n && added < i + window; added++) {
+			store_prepare(&R, &R.jobs[added]);
 			ws_group_init(&R.jobs[added].g, NULL);
 			ws_pool_add(R.pool, &R.jobs[added].g, file_task, &R.jobs[added]);
 		}
@@ -655,6 +786,7 @@ int ws_run(struct ws_config *cfg)
 		if (!j->res.a->nerrors && j->res.findings.n && status == 0)
 			status = 1;
 		ws_report_artifact(&rep, &j->res);
+		store_result(&R, j);
 		ws_artifact_free(j->res.a);
 		j->res.a = NULL;
 		ws_findings_free(&j->res.findings);
@@ -668,6 +800,25 @@ int ws_run(struct ws_config *cfg)
 		status = 1;
 	if (auto_failed && status != WS_EXIT_INPUT)
 		status = WS_EXIT_NO_GPU;         /* --gpu auto never passes without a GPU to judge */
+	if (R.db) {
+		R.counts.skipped = in.nskipped;
+		/* only a whole tree says what is gone: not operands, lists, a failed store, or a
+		 * walk that could not read some directory (its files are not gone) */
+		bool marks = cfg->ndirs > 0 && cfg->npaths == 0 && !cfg->files_from && !R.db_failed;
+		for (size_t i = 0; i < in.n; i++)
+			marks &= !in.v[i].error;
+		if (!R.db_failed && ws_db_run_end(R.db, &R.counts, status, marks, cfg) < 0)
+			store_failed(&R);
+		if (R.db_failed)
+			status = WS_EXIT_INPUT;
+		else if (!cfg->quiet)
+			fprintf(stderr, "wheelscan: store %s: %zu files read, %llu scanned, %llu from the store, "
+				"%llu added, %llu changed, %llu removed\n", cfg->db, atomic_load(&R.files_read),
+				(unsigned long long)R.counts.scanned, (unsigned long long)R.counts.reused,
+				(unsigned long long)R.counts.added, (unsigned long long)R.counts.changed,
+				(unsigned long long)R.counts.removed);
+		ws_db_close(R.db);
+	}
 	ws_report_free(&rep);
 	free(R.jobs);
 	free(R.live_info.target_device);

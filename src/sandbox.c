@@ -148,6 +148,24 @@ static const struct allow live_extra[] = {
 	{A(wait4)},                                          /* reaping the spawner (a child) at the end */
 };
 
+/* With a results store (--db), SQLite writes through the descriptors of the store, its
+ * -wal and its -shm, all opened before the sandbox (Landlock refuses any new file for
+ * writing, so these calls reach no other file); its -shm is mapped shared (mmap above). */
+static const struct allow store_extra[] = {
+	{A(pwrite64)},                                       /* pages into the -wal, the store, the -shm */
+	{A(fdatasync)},                                      /* commits and checkpoints */
+	{A(fsync)},                                          /* the same, where SQLite asks for a full sync */
+	{A(ftruncate)},                                      /* checkpoints shrink the store; the -wal emptied at the end */
+	{SCMP_SYS(fcntl), EQ, 1, 0, F_SETLK},                /* POSIX locks: two runs on one store take turns */
+	{SCMP_SYS(fcntl), EQ, 1, 0, F_GETLK},                /* who holds a lock */
+};
+static bool keep_store;
+
+void ws_sandbox_keep_store(void)
+{
+	keep_store = true;
+}
+
 static int add_rule(scmp_filter_ctx ctx, const struct allow *a, pid_t self)
 {
 	switch (a->cond) {
@@ -186,6 +204,8 @@ static int load_filter(bool live, char *why, size_t len)
 		rc = add_rule(ctx, &allowlist[i], self);
 	for (size_t i = 0; live && i < sizeof live_extra / sizeof *live_extra && rc == 0; i++)
 		rc = add_rule(ctx, &live_extra[i], self);
+	for (size_t i = 0; keep_store && i < sizeof store_extra / sizeof *store_extra && rc == 0; i++)
+		rc = add_rule(ctx, &store_extra[i], self);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	if (rc != 0)

@@ -10,12 +10,12 @@ cd "$(dirname "$0")/../.." || exit 1
 : "${WS_BUILD:=build}"
 CC=${CC:-gcc}
 lib=$WS_BUILD/libws.a core=$WS_BUILD/libws-core.a
-beyond_core="zip archive image"
+beyond_core="zip archive image store"
 pass=0 fail=0
 for l in "$lib" "$core"; do
 	if [ ! -f "$l" ]; then echo "fuzz_replay: $l not built"; echo "0 passed, 1 failed"; exit 1; fi
 done
-PKGS="libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive"
+PKGS="libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive sqlite3"
 pkg-config --exists libisal && PKGS="$PKGS libisal"
 SAN=""
 case "$WS_BUILD" in *san*) SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer";; esac
@@ -37,6 +37,7 @@ for src in src/fuzz/fuzz_*.c; do
 	pe) inputs="testdata/fixtures/*.dll testdata/fixtures/*.pyd testdata/hostile/*.dll";;
 	archive) inputs="testdata/archives/* testdata/hostile/*.tar* testdata/hostile/*.deb testdata/hostile/*.conda testdata/images/*.tar";;
 	image) inputs="testdata/images/oci-layout/index.json testdata/images/oci-layout/blobs/sha256/*";;
+	store) inputs="";;               # src/fuzz/corpus/store: stores made from the fixtures
 	conda) inputs="testdata/env-conda/prefix/conda-meta/*.json testdata/env/site/*.dist-info/RECORD testdata/hostile/*.json";;
 	*) inputs="testdata/fixtures/* testdata/hostile/*";;
 	esac

@@ -1,0 +1,921 @@
+/* db.c - the results store: opening (WAL, busy timeout, schema version and migrations,
+ * a clear refusal of anything that is not a sound store), the run history, and writing
+ * one artifact per transaction. Reading artifacts back is db_load.c's. */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ws_compat.h"
+#include "ws_db.h"
+#include "ws_inputs.h"
+#include "ws_util.h"
+
+struct ws_db {
+	sqlite3 *h;
+	char path[1024];
+	char err[512];
+	int64_t run;                       /* this run's history row, 0 before ws_db_run_begin */
+	const struct ws_target *targets;   /* verdict rows are written for these */
+	size_t nt;
+	int driver_cuda;
+	char scan_opts[160];
+};
+
+/* Each step takes user_version from its index to index + 1, in one transaction. A new
+ * column or table goes into a new step; a step is never edited once released. */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE run("
+	" id INTEGER PRIMARY KEY,"
+	" started TEXT NOT NULL, ended TEXT,"
+	" tool_version TEXT NOT NULL, schema_version INTEGER NOT NULL,"
+	" targets TEXT NOT NULL, driver_cuda INTEGER, shard TEXT, scan_opts TEXT,"
+	" scanned INTEGER NOT NULL DEFAULT 0, reused INTEGER NOT NULL DEFAULT 0,"
+	" skipped INTEGER NOT NULL DEFAULT 0, added INTEGER NOT NULL DEFAULT 0,"
+	" changed INTEGER NOT NULL DEFAULT 0, removed INTEGER NOT NULL DEFAULT 0,"
+	" failed INTEGER NOT NULL DEFAULT 0, status INTEGER);"
+	"CREATE TABLE artifact("
+	" id INTEGER PRIMARY KEY,"
+	" path TEXT NOT NULL UNIQUE,"
+	" input_kind INTEGER NOT NULL, from_tree INTEGER NOT NULL,"
+	" size INTEGER NOT NULL, size_unknown INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
+	" sha256 TEXT NOT NULL, type TEXT NOT NULL,"
+	" dist_name TEXT, dist_version TEXT,"
+	" tool_version TEXT NOT NULL, schema_version INTEGER NOT NULL, scan_opts TEXT NOT NULL,"
+	" origin TEXT, build_cuda_hint INTEGER NOT NULL,"
+	" members_scanned INTEGER NOT NULL, bytes_inflated INTEGER NOT NULL,"
+	" record_checked INTEGER NOT NULL, record_ok INTEGER NOT NULL,"
+	" nerrors INTEGER NOT NULL, io_error INTEGER NOT NULL,"
+	" first_run INTEGER, changed_run INTEGER, seen_run INTEGER, removed_run INTEGER,"
+	" scanned_at TEXT NOT NULL);"
+	"CREATE TABLE wheel("
+	" artifact_id INTEGER PRIMARY KEY REFERENCES artifact(id) ON DELETE CASCADE,"
+	" name TEXT, version TEXT, local TEXT, python_tag TEXT, abi_tag TEXT, platform_tag TEXT,"
+	" meta_name TEXT, meta_version TEXT, requires_cuda_major INTEGER, requires_cuda_runtime INTEGER,"
+	" requires_torch TEXT, generator TEXT);"
+	"CREATE TABLE record_issue("
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" kind TEXT NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL,"
+	" PRIMARY KEY(artifact_id, kind, seq)) WITHOUT ROWID;"
+	"CREATE TABLE error("
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, where_rel TEXT NOT NULL, where_has_path INTEGER NOT NULL,"
+	" message TEXT NOT NULL, code INTEGER NOT NULL,"
+	" PRIMARY KEY(artifact_id, seq)) WITHOUT ROWID;"
+	"CREATE TABLE object("
+	" id INTEGER PRIMARY KEY,"
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, member TEXT, type TEXT NOT NULL, size INTEGER NOT NULL,"
+	" nkernels INTEGER NOT NULL, UNIQUE(artifact_id, seq));"
+	"CREATE TABLE kernel("
+	" object_id INTEGER NOT NULL REFERENCES object(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, name TEXT NOT NULL,"
+	" PRIMARY KEY(object_id, idx)) WITHOUT ROWID;"
+	"CREATE TABLE container("
+	" id INTEGER PRIMARY KEY,"
+	" object_id INTEGER NOT NULL REFERENCES object(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, section TEXT NOT NULL, offset INTEGER NOT NULL, size INTEGER NOT NULL,"
+	" relocatable INTEGER NOT NULL, nkernels INTEGER NOT NULL, error TEXT,"
+	" UNIQUE(object_id, seq));"
+	"CREATE TABLE entry("
+	" container_id INTEGER NOT NULL REFERENCES container(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, kind INTEGER NOT NULL, arch INTEGER NOT NULL, suffix TEXT,"
+	" name TEXT NOT NULL, offset INTEGER NOT NULL, header_size INTEGER NOT NULL,"
+	" payload_size INTEGER NOT NULL, flags INTEGER NOT NULL, fmt_major INTEGER NOT NULL,"
+	" fmt_minor INTEGER NOT NULL, compression INTEGER NOT NULL, compressed_size INTEGER NOT NULL,"
+	" uncompressed_size INTEGER NOT NULL, content_size INTEGER NOT NULL, opaque INTEGER NOT NULL,"
+	" debug INTEGER NOT NULL, relocatable INTEGER NOT NULL, ptx_major INTEGER NOT NULL,"
+	" ptx_minor INTEGER NOT NULL, ptx_target TEXT NOT NULL, elf_sm INTEGER NOT NULL,"
+	" toolkit INTEGER NOT NULL, producer TEXT, tool_options TEXT, identifier TEXT, options TEXT,"
+	" nkernels INTEGER NOT NULL, kernels_known INTEGER NOT NULL, kernels BLOB, error TEXT,"
+	" PRIMARY KEY(container_id, seq)) WITHOUT ROWID;"
+	"CREATE TABLE verdict("
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" object_seq INTEGER NOT NULL, container_seq INTEGER NOT NULL,"
+	" target TEXT NOT NULL, cc INTEGER NOT NULL, driver_cuda INTEGER NOT NULL,"
+	" verdict TEXT NOT NULL, run_id INTEGER,"
+	" PRIMARY KEY(artifact_id, object_seq, container_seq, target)) WITHOUT ROWID;"
+	"CREATE INDEX object_by_artifact ON object(artifact_id);"
+	"CREATE INDEX container_by_object ON container(object_id);"
+	"CREATE INDEX entry_by_arch ON entry(kind, arch);"
+	"CREATE INDEX verdict_by_target ON verdict(target, verdict);",
+};
+#define NMIGRATIONS (sizeof migrations / sizeof *migrations)
+_Static_assert(NMIGRATIONS == WS_DB_VERSION, "one migration step per schema version");
+
+sqlite3 *ws_db_handle(struct ws_db *db)
+{
+	return db->h;
+}
+
+const char *ws_db_error(const struct ws_db *db)
+{
+	return db->err;
+}
+
+void ws_db_errorf(struct ws_db *db, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(db->err, sizeof db->err, fmt, ap);
+	va_end(ap);
+}
+
+void ws_db_fail(struct ws_db *db, const char *what)
+{
+	int rc = sqlite3_extended_errcode(db->h);
+	const char *why = sqlite3_errmsg(db->h);
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		ws_db_errorf(db, "%s: %s: %s (another wheelscan run holds it; try again when it ends)", db->path, what, why);
+	else if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+		ws_db_errorf(db, "%s: %s: %s (the store is damaged: restore it or move it away; it is never "
+			"rebuilt silently)", db->path, what, why);
+	else
+		ws_db_errorf(db, "%s: %s: %s", db->path, what, why);
+}
+
+static int exec(struct ws_db *db, const char *sql, const char *what)
+{
+	if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		ws_db_fail(db, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* Runs a one-integer query; -1 on error. */
+static int query_int(struct ws_db *db, const char *sql, int64_t *v, const char *what)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &s, NULL) != SQLITE_OK) {
+		ws_db_fail(db, what);
+		return -1;
+	}
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE) {
+		ws_db_fail(db, what);
+		sqlite3_finalize(s);
+		return -1;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+/* Brings the schema to WS_DB_VERSION. The version is read again under the write lock, so
+ * that two runs opening a new store at once create it once. */
+static int migrate(struct ws_db *db)
+{
+	int64_t ver = 0, tables = 0;
+	if (query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0)
+		return -1;
+	if (ver > WS_DB_VERSION) {
+		ws_db_errorf(db, "%s: store schema %lld is newer than this wheelscan's (%d): use a newer wheelscan",
+			db->path, (long long)ver, WS_DB_VERSION);
+		return -1;
+	}
+	if (ver == WS_DB_VERSION)
+		return 0;
+	if (exec(db, "BEGIN IMMEDIATE", "locking the store to create its schema") < 0)
+		return -1;
+	if (query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0 ||
+	    query_int(db, "SELECT count(*) FROM sqlite_master", &tables, "reading the schema") < 0)
+		goto fail;
+	if (ver == 0 && tables > 0) {
+		ws_db_errorf(db, "%s: an SQLite database, but not a wheelscan store (tables without a schema version)",
+			db->path);
+		goto fail;
+	}
+	for (; ver < WS_DB_VERSION; ver++) {
+		char sql[64];
+		if (exec(db, migrations[ver], "creating the schema") < 0)
+			goto fail;
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %lld", (long long)ver + 1);
+		if (exec(db, sql, "setting the schema version") < 0)
+			goto fail;
+	}
+	return exec(db, "COMMIT", "committing the schema");
+fail:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* WAL mode, once per store (it persists). Switching needs the file to itself, and SQLite
+ * does not wait for that through the busy handler: a new store opened by two runs at
+ * once retries here. */
+static int set_wal(struct ws_db *db, int busy_ms)
+{
+	for (int waited = 0;; waited += 10) {
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(db->h, "PRAGMA journal_mode=WAL", -1, &s, NULL) != SQLITE_OK) {
+			ws_db_fail(db, "switching to WAL");
+			return -1;
+		}
+		int rc = sqlite3_step(s);
+		const unsigned char *mode = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
+		bool wal = mode && !strcmp((const char *)mode, "wal");
+		sqlite3_finalize(s);
+		if (wal)
+			return 0;
+		if (((rc & 0xff) != SQLITE_BUSY && rc != SQLITE_ROW) || waited >= busy_ms) {
+			ws_db_fail(db, "switching to WAL");
+			return -1;
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen)
+{
+	struct ws_db *db = ws_calloc(1, sizeof *db);
+	if (!db) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	snprintf(db->path, sizeof db->path, "%s", path);
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	if (!exists && !create) {
+		snprintf(err, errlen, "%s: cannot open store: %s", path, strerror(errno));
+		free(db);
+		return NULL;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a store (not a regular file)", path);
+		free(db);
+		return NULL;
+	}
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open store: %s", path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		sqlite3_close(db->h);
+		free(db);
+		return NULL;
+	}
+	/* Two runs on one store: a writer waits for the other's transaction (each is one
+	 * artifact, milliseconds), and gives up with a clear message after this long. */
+	const char *busy = getenv("WHEELSCAN_DB_BUSY_MS");
+	int busy_ms = busy && *busy ? atoi(busy) : 60000;
+	sqlite3_busy_timeout(db->h, busy_ms);
+	/* The -wal file stays when the last connection closes (truncated, not unlinked): a
+	 * sandboxed run may not unlink, and a store then opens without creating files. */
+	int one = 1;
+	sqlite3_file_control(db->h, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+	sqlite3_extended_result_codes(db->h, 1);
+	int64_t dummy = 0;
+	/* The first read is where a file that is not a database says so. */
+	if (query_int(db, "SELECT count(*) FROM sqlite_master", &dummy, "reading the store") < 0 ||
+	    (!readonly && set_wal(db, busy_ms) < 0) ||
+	    exec(db, "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY", "setting up") < 0 ||
+	    (!readonly && exec(db, "PRAGMA synchronous=NORMAL", "setting up") < 0) ||
+	    (!readonly && migrate(db) < 0))
+		goto fail;
+	int64_t ver = 0;
+	if (query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0)
+		goto fail;
+	if (ver != WS_DB_VERSION) {
+		ws_db_errorf(db, "%s: store schema %lld, this wheelscan reads %d%s", path, (long long)ver, WS_DB_VERSION,
+			ver == 0 ? " (not a wheelscan store)" : "");
+		goto fail;
+	}
+	/* Opens the -wal and -shm files now, before any sandbox forbids creating them. */
+	if (query_int(db, "SELECT count(*) FROM run", &dummy, "reading the run history") < 0)
+		goto fail;
+	return db;
+fail:
+	snprintf(err, errlen, "%s", db->err);
+	sqlite3_close(db->h);
+	free(db);
+	return NULL;
+}
+
+struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen)
+{
+	struct ws_db *db = ws_calloc(1, sizeof *db);
+	unsigned char *copy = n ? sqlite3_malloc64(n) : NULL;
+	if (!db || (n && !copy) || sqlite3_open_v2(":memory:", &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+						    NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "out of memory");
+		sqlite3_free(copy);
+		if (db)
+			sqlite3_close(db->h);
+		free(db);
+		return NULL;
+	}
+	snprintf(db->path, sizeof db->path, "(memory)");
+	if (n)
+		memcpy(copy, p, n);
+	int64_t ver = 0;
+	if (sqlite3_deserialize(db->h, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
+				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK ||
+	    query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0 || ver != WS_DB_VERSION) {
+		snprintf(err, errlen, "%s", db->err[0] ? db->err : "not a store of this version");
+		sqlite3_close(db->h);
+		free(db);
+		return NULL;
+	}
+	return db;
+}
+
+void ws_db_close(struct ws_db *db)
+{
+	if (!db)
+		return;
+	/* Everything into the main file and the -wal emptied, so that the .db file alone
+	 * can be copied (a shard's store to the merging machine). Not waiting: while
+	 * another run uses the store, this is its job when it ends. */
+	sqlite3_busy_timeout(db->h, 0);
+	sqlite3_exec(db->h, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	sqlite3_close(db->h);
+	free(db);
+}
+
+static void now_iso(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	char day[24];
+	strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%.19s.%06dZ", day, (int)(ts.tv_nsec / 1000 % 1000000));
+}
+
+void ws_db_scan_opts(const struct ws_config *cfg, char *buf, size_t len)
+{
+	const struct ws_limits *l = &cfg->lim;
+	snprintf(buf, len, "k%d v%d e%llu m%llu t%llu n%u c%u K%u s%u M%u", cfg->want_kernels, cfg->verify,
+		 (unsigned long long)l->max_entry_bytes, (unsigned long long)l->max_member_bytes,
+		 (unsigned long long)l->max_total_bytes, l->max_entries, l->max_containers, l->max_kernels,
+		 l->max_sections, l->max_members);
+}
+
+/* ---- statements --------------------------------------------------------------------- */
+
+static sqlite3_stmt *prep(struct ws_db *db, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &s, NULL) != SQLITE_OK) {
+		ws_db_fail(db, "preparing a statement");
+		return NULL;
+	}
+	return s;
+}
+
+/* Steps a statement that returns no row and finalizes it. */
+static int done(struct ws_db *db, sqlite3_stmt *s, const char *what)
+{
+	int rc = s ? sqlite3_step(s) : SQLITE_ERROR;
+	if (s && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		ws_db_fail(db, what);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static void bind_id(sqlite3_stmt *s, int i, int64_t v)
+{
+	if (v)
+		sqlite3_bind_int64(s, i, v);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+/* ---- runs -------------------------------------------------------------------------- */
+
+int ws_db_run_begin(struct ws_db *db, const struct ws_config *cfg, const struct ws_target *t, size_t nt,
+		    bool coverage)
+{
+	char started[40], shard[32] = "", targets[1024] = "";
+	now_iso(started, sizeof started);
+	ws_db_scan_opts(cfg, db->scan_opts, sizeof db->scan_opts);
+	/* a coverage map's CCs are not targets anyone named: no verdict rows for them */
+	db->targets = coverage ? NULL : t;
+	db->nt = coverage ? 0 : nt;
+	db->driver_cuda = cfg->driver_cuda;
+	size_t w = 0;
+	for (size_t i = 0; i < db->nt && w < sizeof targets; i++)
+		w += (size_t)snprintf(targets + w, sizeof targets - w, "%s%s", i ? "," : "", t[i].name);
+	if (cfg->shard_n > 1)
+		snprintf(shard, sizeof shard, "%u/%u", cfg->shard_k, cfg->shard_n);
+	sqlite3_stmt *s = prep(db, "INSERT INTO run(started, tool_version, schema_version, targets, driver_cuda,"
+				   " shard, scan_opts) VALUES(?,?,?,?,?,?,?)");
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, started, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, WS_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 3, WS_SCHEMA_VERSION);
+	sqlite3_bind_text(s, 4, targets, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 5, cfg->driver_cuda);
+	bind_text(s, 6, shard[0] ? shard : NULL);
+	sqlite3_bind_text(s, 7, db->scan_opts, -1, SQLITE_TRANSIENT);
+	if (done(db, s, "starting the run's history row") < 0)
+		return -1;
+	db->run = sqlite3_last_insert_rowid(db->h);
+	return 0;
+}
+
+/* SQL function ws_in_share(path): whether this run's --shard covers the path. */
+static void in_share_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct ws_config *cfg = sqlite3_user_data(ctx);
+	const unsigned char *p = sqlite3_value_text(argv[0]);
+	sqlite3_result_int(ctx, p && ws_inputs_in_shard(cfg, (const char *)p));
+}
+
+int ws_db_run_end(struct ws_db *db, struct ws_db_counts *c, int status, bool marks_removed,
+		  const struct ws_config *cfg)
+{
+	char ended[40];
+	now_iso(ended, sizeof ended);
+	if (exec(db, "BEGIN IMMEDIATE", "locking the store to end the run") < 0)
+		return -1;
+	if (marks_removed) {
+		/* Only rows this run could have seen: its share of the tree. A later run that
+		 * began before this one ended may have seen a row already (seen_run is the latest). */
+		if (sqlite3_create_function(db->h, "ws_in_share", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, (void *)cfg,
+					    in_share_fn, NULL, NULL) != SQLITE_OK) {
+			ws_db_fail(db, "registering a function");
+			goto fail;
+		}
+		sqlite3_stmt *s = prep(db, "UPDATE artifact SET removed_run = ?1 WHERE removed_run IS NULL"
+					   " AND (seen_run IS NULL OR seen_run < ?1) AND ws_in_share(path)");
+		if (!s)
+			goto fail;
+		sqlite3_bind_int64(s, 1, db->run);
+		if (done(db, s, "marking removed files") < 0)
+			goto fail;
+		c->removed = (uint64_t)sqlite3_changes(db->h);
+	}
+	sqlite3_stmt *s = prep(db, "UPDATE run SET ended=?, scanned=?, reused=?, skipped=?, added=?, changed=?,"
+				   " removed=?, failed=?, status=? WHERE id=?");
+	if (!s)
+		goto fail;
+	sqlite3_bind_text(s, 1, ended, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, (int64_t)c->scanned);
+	sqlite3_bind_int64(s, 3, (int64_t)c->reused);
+	sqlite3_bind_int64(s, 4, (int64_t)c->skipped);
+	sqlite3_bind_int64(s, 5, (int64_t)c->added);
+	sqlite3_bind_int64(s, 6, (int64_t)c->changed);
+	sqlite3_bind_int64(s, 7, (int64_t)c->removed);
+	sqlite3_bind_int64(s, 8, (int64_t)c->failed);
+	sqlite3_bind_int(s, 9, status);
+	sqlite3_bind_int64(s, 10, db->run);
+	if (done(db, s, "ending the run's history row") < 0)
+		goto fail;
+	return exec(db, "COMMIT", "committing the run's end");
+fail:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* ---- lookups ------------------------------------------------------------------------ */
+
+int ws_db_snapshot(struct ws_db *db, bool begin)
+{
+	return exec(db, begin ? "BEGIN" : "COMMIT", begin ? "starting a read" : "ending a read");
+}
+
+int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st)
+{
+	sqlite3_stmt *s = prep(db, "SELECT id, size, mtime_ns, sha256, tool_version = ? AND schema_version = ?"
+				   " AND scan_opts = ? AND io_error = 0 AND removed_run IS NULL"
+				   " FROM artifact WHERE path = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, WS_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 2, WS_SCHEMA_VERSION);
+	sqlite3_bind_text(s, 3, db->scan_opts, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		memset(st, 0, sizeof *st);
+		st->id = sqlite3_column_int64(s, 0);
+		st->size = (uint64_t)sqlite3_column_int64(s, 1);
+		st->mtime_ns = sqlite3_column_int64(s, 2);
+		const unsigned char *sha = sqlite3_column_text(s, 3);
+		snprintf(st->sha256, sizeof st->sha256, "%s", sha ? (const char *)sha : "");
+		st->current = sqlite3_column_int(s, 4) != 0;
+	} else if (rc != SQLITE_DONE) {
+		ws_db_fail(db, "looking up a path");
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static const char *dist_name(const struct ws_artifact *a)
+{
+	if (!a->wheel)
+		return NULL;
+	return a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name;
+}
+
+static const char *dist_version(const struct ws_artifact *a)
+{
+	if (!a->wheel)
+		return NULL;
+	return a->wheel->meta_version ? a->wheel->meta_version : a->wheel->version;
+}
+
+static bool io_error(const struct ws_artifact *a)
+{
+	for (uint32_t i = 0; i < a->nerrors; i++)
+		if (a->errors[i].code == WS_E_IO || a->errors[i].code == WS_E_MEMORY)
+			return true;      /* may go away by itself: never served from the store */
+	return false;
+}
+
+static int put_wheel(struct ws_db *db, int64_t id, const struct ws_wheel_info *w)
+{
+	sqlite3_stmt *s = prep(db, "INSERT INTO wheel VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	const char *v[] = {w->name, w->version, w->local, w->python_tag, w->abi_tag, w->platform_tag,
+			   w->meta_name, w->meta_version};
+	for (int i = 0; i < 8; i++)
+		bind_text(s, 2 + i, v[i]);
+	sqlite3_bind_int(s, 10, w->requires_cuda_major);
+	sqlite3_bind_int(s, 11, w->requires_cuda_runtime);
+	bind_text(s, 12, w->requires_torch);
+	bind_text(s, 13, w->generator);
+	return done(db, s, "storing wheel facts");
+}
+
+static int put_record(struct ws_db *db, int64_t id, const char *kind, char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_stmt *s = prep(db, "INSERT INTO record_issue VALUES(?,?,?,?)");
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3, (int64_t)i);
+		bind_text(s, 4, v[i] ? v[i] : "");
+		if (done(db, s, "storing RECORD findings") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int put_errors(struct ws_db *db, int64_t id, const struct ws_artifact *a)
+{
+	size_t pl = strlen(a->path);
+	for (uint32_t i = 0; i < a->nerrors; i++) {
+		const struct ws_error *e = &a->errors[i];
+		const char *where = e->where ? e->where : "";
+		/* the path is the one this run used; a later run from elsewhere puts its own */
+		bool has_path = !strncmp(where, a->path, pl);
+		sqlite3_stmt *s = prep(db, "INSERT INTO error VALUES(?,?,?,?,?,?)");
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int64(s, 2, i);
+		sqlite3_bind_text(s, 3, has_path ? where + pl : where, -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 4, has_path);
+		bind_text(s, 5, e->message ? e->message : "");
+		sqlite3_bind_int(s, 6, (int)e->code);
+		if (done(db, s, "storing errors") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int put_entry(struct ws_db *db, sqlite3_stmt *s, int64_t cid, uint32_t seq, const struct ws_entry *e)
+{
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	char suffix[2] = {e->suffix, 0};
+	int i = 1;
+	sqlite3_bind_int64(s, i++, cid);
+	sqlite3_bind_int64(s, i++, seq);
+	sqlite3_bind_int(s, i++, e->kind);
+	sqlite3_bind_int(s, i++, e->arch);
+	bind_text(s, i++, e->suffix ? suffix : NULL);
+	sqlite3_bind_text(s, i++, e->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, i++, (int64_t)e->offset);
+	sqlite3_bind_int64(s, i++, e->header_size);
+	sqlite3_bind_int64(s, i++, (int64_t)e->payload_size);
+	sqlite3_bind_int64(s, i++, (int64_t)e->flags);
+	sqlite3_bind_int(s, i++, e->fmt_major);
+	sqlite3_bind_int(s, i++, e->fmt_minor);
+	sqlite3_bind_int(s, i++, (int)e->compression);
+	sqlite3_bind_int64(s, i++, e->compressed_size);
+	sqlite3_bind_int64(s, i++, (int64_t)e->uncompressed_size);
+	sqlite3_bind_int64(s, i++, (int64_t)e->content_size);
+	sqlite3_bind_int(s, i++, e->opaque);
+	sqlite3_bind_int(s, i++, e->debug);
+	sqlite3_bind_int(s, i++, e->relocatable);
+	sqlite3_bind_int(s, i++, e->ptx_major);
+	sqlite3_bind_int(s, i++, e->ptx_minor);
+	sqlite3_bind_text(s, i++, e->ptx_target, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, i++, e->elf_sm);
+	sqlite3_bind_int(s, i++, e->toolkit);
+	bind_text(s, i++, e->producer);
+	bind_text(s, i++, e->tool_options);
+	bind_text(s, i++, e->identifier);
+	bind_text(s, i++, e->options);
+	sqlite3_bind_int64(s, i++, e->nkernels);
+	sqlite3_bind_int(s, i++, e->kernels_known);
+	/* kernel indices as little-endian uint32, as many as nkernels */
+	uint8_t *blob = NULL;
+	if (e->nkernels && e->kernels) {
+		if (!(blob = ws_malloc((size_t)e->nkernels * 4))) {
+			ws_db_errorf(db, "%s: out of memory storing an entry", db->path);
+			return -1;
+		}
+		for (uint32_t k = 0; k < e->nkernels; k++) {
+			uint32_t v = e->kernels[k];
+			blob[4 * k] = (uint8_t)v;
+			blob[4 * k + 1] = (uint8_t)(v >> 8);
+			blob[4 * k + 2] = (uint8_t)(v >> 16);
+			blob[4 * k + 3] = (uint8_t)(v >> 24);
+		}
+		sqlite3_bind_blob64(s, i++, blob, (sqlite3_uint64)e->nkernels * 4, free);
+	} else {
+		sqlite3_bind_null(s, i++);
+	}
+	bind_text(s, i++, e->error);
+	int rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE) {
+		ws_db_fail(db, "storing an entry");
+		return -1;
+	}
+	return 0;
+}
+
+static int put_object(struct ws_db *db, int64_t aid, uint32_t seq, const struct ws_object *o)
+{
+	sqlite3_stmt *s = prep(db, "INSERT INTO object(artifact_id, seq, member, type, size, nkernels)"
+				   " VALUES(?,?,?,?,?,?)");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, aid);
+	sqlite3_bind_int64(s, 2, seq);
+	bind_text(s, 3, o->member);
+	bind_text(s, 4, o->type ? o->type : "");
+	sqlite3_bind_int64(s, 5, (int64_t)o->size);
+	sqlite3_bind_int64(s, 6, o->kernels.n);
+	if (done(db, s, "storing an object") < 0)
+		return -1;
+	int64_t oid = sqlite3_last_insert_rowid(db->h);
+	if (o->kernels.n) {
+		if (!(s = prep(db, "INSERT INTO kernel VALUES(?,?,?)")))
+			return -1;
+		for (uint32_t k = 0; k < o->kernels.n; k++) {
+			char anon[32];
+			/* a pool of hashes only (names not kept): distinct placeholders keep the count */
+			const char *name = o->kernels.str && o->kernels.str[k] ? o->kernels.str[k]
+										: ws_fmt(anon, sizeof anon, "#%u", k);
+			sqlite3_reset(s);
+			sqlite3_bind_int64(s, 1, oid);
+			sqlite3_bind_int64(s, 2, k);
+			sqlite3_bind_text(s, 3, name, -1, SQLITE_TRANSIENT);
+			if (sqlite3_step(s) != SQLITE_DONE) {
+				ws_db_fail(db, "storing kernel names");
+				sqlite3_finalize(s);
+				return -1;
+			}
+		}
+		sqlite3_finalize(s);
+	}
+	sqlite3_stmt *es = prep(db, "INSERT INTO entry VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+				    "?,?,?,?)");
+	if (!es)
+		return -1;
+	for (uint32_t k = 0; k < o->nfatbins; k++) {
+		const struct ws_fatbin *f = &o->fatbins[k];
+		if (!(s = prep(db, "INSERT INTO container(object_id, seq, section, offset, size, relocatable,"
+				   " nkernels, error) VALUES(?,?,?,?,?,?,?,?)")))
+			goto fail;
+		sqlite3_bind_int64(s, 1, oid);
+		sqlite3_bind_int64(s, 2, k);
+		sqlite3_bind_text(s, 3, f->section, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 4, (int64_t)f->offset);
+		sqlite3_bind_int64(s, 5, (int64_t)f->size);
+		sqlite3_bind_int(s, 6, f->relocatable);
+		sqlite3_bind_int64(s, 7, f->nkernels);
+		bind_text(s, 8, f->error);
+		if (done(db, s, "storing a container") < 0)
+			goto fail;
+		int64_t cid = sqlite3_last_insert_rowid(db->h);
+		for (uint32_t e = 0; e < f->nentries; e++)
+			if (put_entry(db, es, cid, e, &f->entries[e]) < 0)
+				goto fail;
+	}
+	sqlite3_finalize(es);
+	return 0;
+fail:
+	sqlite3_finalize(es);
+	return -1;
+}
+
+/* Verdict rows of this run's targets: the artifact's (object -1), each object's and each
+ * container's. Replaces rows of the same targets. */
+static int put_verdicts(struct ws_db *db, int64_t aid, const struct ws_artifact *a)
+{
+	if (!db->nt || !a->verdicts || a->njudged != db->nt)
+		return 0;
+	sqlite3_stmt *s = prep(db, "INSERT OR REPLACE INTO verdict VALUES(?,?,?,?,?,?,?,?)");
+	if (!s)
+		return -1;
+	for (int64_t oi = -1; oi < (int64_t)a->nobjects; oi++) {
+		const struct ws_object *o = oi < 0 ? NULL : &a->objects[oi];
+		uint32_t nf = o ? o->nfatbins : 0;
+		for (int64_t fi = -1; fi < (int64_t)nf; fi++) {
+			const enum ws_verdict *v = !o ? a->verdicts : fi < 0 ? o->verdicts : o->fatbins[fi].verdicts;
+			if (!v)
+				continue;
+			for (size_t t = 0; t < db->nt; t++) {
+				sqlite3_reset(s);
+				sqlite3_bind_int64(s, 1, aid);
+				sqlite3_bind_int64(s, 2, oi);
+				sqlite3_bind_int64(s, 3, fi);
+				sqlite3_bind_text(s, 4, db->targets[t].name, -1, SQLITE_STATIC);
+				sqlite3_bind_int(s, 5, db->targets[t].cc);
+				sqlite3_bind_int(s, 6, db->driver_cuda);
+				sqlite3_bind_text(s, 7, ws_verdict_name(v[t]), -1, SQLITE_STATIC);
+				bind_id(s, 8, db->run);
+				if (sqlite3_step(s) != SQLITE_DONE) {
+					ws_db_fail(db, "storing verdicts");
+					sqlite3_finalize(s);
+					return -1;
+				}
+			}
+		}
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *a, const struct ws_db_meta *m,
+		   int64_t *idp)
+{
+	sqlite3_stmt *s = prep(db, "DELETE FROM artifact WHERE path = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (done(db, s, "replacing a stored artifact") < 0)
+		return -1;
+	if (!(s = prep(db, "INSERT INTO artifact(path, input_kind, from_tree, size, size_unknown, mtime_ns, sha256,"
+			   " type, dist_name, dist_version, tool_version, schema_version, scan_opts, origin,"
+			   " build_cuda_hint, members_scanned, bytes_inflated, record_checked, record_ok, nerrors,"
+			   " io_error, first_run, changed_run, seen_run, removed_run, scanned_at)"
+			   " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")))
+		return -1;
+	int i = 1;
+	sqlite3_bind_text(s, i++, key, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, i++, m->kind & 0xff);
+	sqlite3_bind_int(s, i++, (m->kind >> 8) & 1);
+	sqlite3_bind_int64(s, i++, (int64_t)m->size);
+	sqlite3_bind_int(s, i++, a->size_unknown);
+	sqlite3_bind_int64(s, i++, m->mtime_ns);
+	sqlite3_bind_text(s, i++, a->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, i++, a->type ? a->type : "unknown", -1, SQLITE_STATIC);
+	bind_text(s, i++, dist_name(a));
+	bind_text(s, i++, dist_version(a));
+	sqlite3_bind_text(s, i++, m->tool_version, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, i++, m->schema_version);
+	sqlite3_bind_text(s, i++, m->scan_opts, -1, SQLITE_STATIC);
+	bind_text(s, i++, a->origin);
+	sqlite3_bind_int(s, i++, a->build_cuda_hint);
+	sqlite3_bind_int64(s, i++, (int64_t)a->members_scanned);
+	sqlite3_bind_int64(s, i++, (int64_t)a->bytes_inflated);
+	sqlite3_bind_int(s, i++, a->record.checked);
+	sqlite3_bind_int(s, i++, a->record.ok);
+	sqlite3_bind_int64(s, i++, a->nerrors);
+	sqlite3_bind_int(s, i++, io_error(a));
+	bind_id(s, i++, m->first_run);
+	bind_id(s, i++, m->changed_run);
+	bind_id(s, i++, m->seen_run);
+	bind_id(s, i++, m->removed_run);
+	sqlite3_bind_text(s, i++, m->scanned_at, -1, SQLITE_STATIC);
+	if (done(db, s, "storing an artifact") < 0)
+		return -1;
+	int64_t id = sqlite3_last_insert_rowid(db->h);
+	*idp = id;
+	if (a->wheel && put_wheel(db, id, a->wheel) < 0)
+		return -1;
+	if (put_record(db, id, "mismatched", a->record.mismatched, a->record.nmismatched) < 0 ||
+	    put_record(db, id, "missing", a->record.missing, a->record.nmissing) < 0 ||
+	    put_record(db, id, "unlisted", a->record.unlisted, a->record.nunlisted) < 0 ||
+	    put_errors(db, id, a) < 0)
+		return -1;
+	for (uint32_t k = 0; k < a->nobjects; k++)
+		if (put_object(db, id, k, &a->objects[k]) < 0)
+			return -1;
+	return 0;
+}
+
+int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, int kind, uint64_t size,
+	      int64_t mtime_ns, struct ws_db_counts *c)
+{
+	if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
+		return -1;
+	/* what the store held before: first seen, and whether this is a change */
+	int64_t first = 0, changed = 0, seen = 0;
+	bool existed = false, same = false;
+	sqlite3_stmt *s = prep(db, "SELECT first_run, changed_run, sha256 = ? AND removed_run IS NULL, seen_run"
+				   " FROM artifact WHERE path = ?");
+	if (!s)
+		goto fail;
+	sqlite3_bind_text(s, 1, a->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		existed = true;
+		first = sqlite3_column_int64(s, 0);
+		changed = sqlite3_column_int64(s, 1);
+		same = sqlite3_column_int(s, 2) != 0;
+		seen = sqlite3_column_int64(s, 3);
+	} else if (rc != SQLITE_DONE) {
+		ws_db_fail(db, "looking up a path");
+		sqlite3_finalize(s);
+		goto fail;
+	}
+	sqlite3_finalize(s);
+	char at[40];
+	now_iso(at, sizeof at);
+	struct ws_db_meta m = {.kind = kind, .size = size, .mtime_ns = mtime_ns, .tool_version = WS_VERSION,
+			       .schema_version = WS_SCHEMA_VERSION, .scan_opts = db->scan_opts, .scanned_at = at,
+			       .first_run = existed && first ? first : db->run,
+			       .changed_run = existed && same && changed ? changed : db->run,
+			       /* a concurrent run that began later may have seen it: keep the latest */
+			       .seen_run = seen > db->run ? seen : db->run};
+	int64_t id;
+	if (ws_db_put_rows(db, key, a, &m, &id) < 0 || put_verdicts(db, id, a) < 0)
+		goto fail;
+	if (exec(db, "COMMIT", "committing an artifact") < 0)
+		goto fail;
+	if (!existed)
+		c->added++;
+	else if (!same)
+		c->changed++;
+	return 0;
+fail:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int ws_db_seen(struct ws_db *db, const char *key, int64_t id, const struct ws_artifact *a)
+{
+	if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
+		return -1;
+	/* By path: a concurrent run may have stored a new scan of the file meanwhile (a new
+	 * row), which this run has seen all the same. */
+	sqlite3_stmt *s = prep(db, "UPDATE artifact SET seen_run = max(coalesce(seen_run, 0), ?) WHERE path = ?"
+				   " RETURNING id");
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, db->run);
+	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	int64_t now = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ws_db_fail(db, "marking an artifact seen");
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		goto fail;
+	/* the verdicts judge the model this run loaded: stored only beside that same row */
+	if (now == id && put_verdicts(db, id, a) < 0)
+		goto fail;
+	return exec(db, "COMMIT", "committing an artifact");
+fail:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* ---- static strings for the model's const char * fields --------------------------------- */
+
+static struct {
+	char **v;
+	size_t n;
+} statics;
+
+const char *ws_db_static_str(const char *s)
+{
+	/* few distinct values (types): a list, searched linearly; reachable for the process */
+	for (size_t i = 0; i < statics.n; i++)
+		if (!strcmp(statics.v[i], s))
+			return statics.v[i];
+	if (statics.n >= 256 || !ws_strv_push(&statics.v, &statics.n, s))
+		return NULL;
+	return statics.v[statics.n - 1];
+}

@@ -1,0 +1,140 @@
+/* db_report.c - --db FILE --report: the stored artifacts, judged for this run's targets by
+ * the same rules and printed by the same writers as a scan, without reading any input. */
+#include <ctype.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ws_compat.h"
+#include "ws_db.h"
+#include "ws_gate.h"
+#include "ws_report.h"
+#include "ws_util.h"
+
+/* "2026-11-30", "2026-11-30T19:45" or "2026-11-30T19:45:12" (UTC), compared as text
+ * with the stored ISO times. */
+static bool valid_date(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	size_t n = strlen(s);
+	if (n != 10 && n != 16 && n != 19)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return false;
+	return true;
+}
+
+/* Removed files are rows too: named on stderr, since no writer prints an absent file. */
+static int print_removed(struct ws_db *db, const char *since)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(ws_db_handle(db), "SELECT a.path, r.started FROM artifact a JOIN run r"
+				" ON r.id = a.removed_run WHERE ?1 IS NOT NULL AND r.started >= ?1 ORDER BY a.path",
+				-1, &s, NULL) != SQLITE_OK) {
+		ws_db_fail(db, "listing removed files");
+		return -1;
+	}
+	if (since)
+		sqlite3_bind_text(s, 1, since, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		fprintf(stderr, "wheelscan: removed since %s: %s (%s)\n", since, sqlite3_column_text(s, 0),
+			sqlite3_column_text(s, 1));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		ws_db_fail(db, "listing removed files");
+		return -1;
+	}
+	return 0;
+}
+
+int ws_db_report(struct ws_config *cfg)
+{
+	if (cfg->since && !valid_date(cfg->since)) {
+		fprintf(stderr, "wheelscan: invalid --since '%s' (YYYY-MM-DD, optionally THH:MM[:SS], UTC)\n",
+			cfg->since);
+		return WS_EXIT_USAGE;
+	}
+	if (cfg->gpu_auto || cfg->live) {
+		fprintf(stderr, "wheelscan: --report judges named GPUs only (no --gpu auto or --live)\n");
+		return WS_EXIT_USAGE;
+	}
+	char err[1200];
+	struct ws_db *db = ws_db_open(cfg->db, false, false, err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "wheelscan: store %s\n", err);
+		return WS_EXIT_INPUT;
+	}
+	/* Without --gpu: the coverage map a scan without a driver prints. */
+	const struct ws_target *targets = cfg->targets;
+	size_t nt = cfg->ntargets;
+	struct ws_target coverage[WS_MAX_TARGETS];
+	bool coverage_mode = nt == 0;
+	if (coverage_mode) {
+		size_t n = ws_table_ccs(coverage, WS_MAX_TARGETS - 1);
+		unsigned newest = n ? coverage[n - 1].cc : 120;
+		memset(&coverage[n], 0, sizeof coverage[n]);
+		coverage[n].cc = (uint16_t)((newest / 10 + 1) * 10);
+		snprintf(coverage[n].name, sizeof coverage[n].name, "sm_%u", coverage[n].cc);
+		snprintf(coverage[n].label, sizeof coverage[n].label, "newer GPUs");
+		targets = coverage;
+		nt = n + 1;
+	}
+	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = targets, .ntargets = nt,
+				.driver_cuda = cfg->driver_cuda, .coverage = coverage_mode};
+	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
+	int status = 0;
+	sqlite3_stmt *s = NULL;
+	if (print_removed(db, cfg->since) < 0 ||
+	    sqlite3_prepare_v2(ws_db_handle(db), "SELECT a.id, a.path, a.from_tree FROM artifact a LEFT JOIN run r"
+			       " ON r.id = a.changed_run WHERE a.removed_run IS NULL"
+			       " AND (?1 IS NULL OR r.started >= ?1) ORDER BY a.path", -1, &s, NULL) != SQLITE_OK) {
+		if (s == NULL && !ws_db_error(db)[0])
+			ws_db_fail(db, "listing artifacts");
+		fprintf(stderr, "wheelscan: store %s\n", ws_db_error(db));
+		ws_db_close(db);
+		return WS_EXIT_INPUT;
+	}
+	if (cfg->since)
+		sqlite3_bind_text(s, 1, cfg->since, -1, SQLITE_STATIC);
+	ws_report_begin(&rep);
+	struct ws_judge_opts jo = {.driver_cuda = cfg->driver_cuda, .strict = cfg->strict};
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(s, 1);
+		struct ws_result res = {.from_tree = sqlite3_column_int(s, 2) != 0};
+		if (!(res.a = ws_db_load(db, sqlite3_column_int64(s, 0), path ? path : ""))) {
+			fprintf(stderr, "wheelscan: store %s\n", ws_db_error(db));
+			status = WS_EXIT_INPUT;
+			break;
+		}
+		struct ws_artifact *a = res.a;
+		if (ws_judge(a, targets, nt, &jo) < 0)
+			ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory judging");
+		ws_gate_check(a, cfg, targets, coverage_mode ? 0 : nt, &res.findings);
+		/* the same errors and status the scan that stored it gave */
+		for (uint32_t e = 0; e < a->nerrors; e++) {
+			fprintf(stderr, "wheelscan: '%s': %s\n", a->errors[e].where, a->errors[e].message);
+			if (ws_errcode_status(a->errors[e].code) > status)
+				status = ws_errcode_status(a->errors[e].code);
+		}
+		if (!a->nerrors && res.findings.n && status == 0)
+			status = WS_EXIT_CHECK;
+		ws_report_artifact(&rep, &res);
+		ws_artifact_free(a);
+		ws_findings_free(&res.findings);
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		ws_db_fail(db, "listing artifacts");
+		fprintf(stderr, "wheelscan: store %s\n", ws_db_error(db));
+		status = WS_EXIT_INPUT;
+	}
+	sqlite3_finalize(s);
+	ws_report_end(&rep);
+	ws_report_free(&rep);
+	ws_db_close(db);
+	return status;
+}
