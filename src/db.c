@@ -101,6 +101,19 @@ static const char *const migrations[] = {
 	" target TEXT NOT NULL, cc INTEGER NOT NULL, driver_cuda INTEGER NOT NULL,"
 	" verdict TEXT NOT NULL, run_id INTEGER,"
 	" PRIMARY KEY(artifact_id, object_seq, container_seq, target)) WITHOUT ROWID;"
+	"CREATE TABLE image("
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, manifest TEXT NOT NULL, config TEXT NOT NULL,"
+	" PRIMARY KEY(artifact_id, seq)) WITHOUT ROWID;"
+	"CREATE TABLE image_name("
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" image_seq INTEGER NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL,"
+	" PRIMARY KEY(artifact_id, image_seq, seq)) WITHOUT ROWID;"
+	"CREATE TABLE image_layer("
+	" artifact_id INTEGER NOT NULL REFERENCES artifact(id) ON DELETE CASCADE,"
+	" image_seq INTEGER NOT NULL, seq INTEGER NOT NULL, member TEXT NOT NULL,"
+	" digest TEXT NOT NULL, size INTEGER NOT NULL,"
+	" PRIMARY KEY(artifact_id, image_seq, seq)) WITHOUT ROWID;"
 	"CREATE INDEX object_by_artifact ON object(artifact_id);"
 	"CREATE INDEX container_by_object ON container(object_id);"
 	"CREATE INDEX entry_by_arch ON entry(kind, arch);"
@@ -575,6 +588,47 @@ static int put_record(struct ws_db *db, int64_t id, const char *kind, char **v, 
 	return 0;
 }
 
+/* A container image's images: names, manifest and config digests, layers in order. */
+static int put_images(struct ws_db *db, int64_t id, const struct ws_artifact *a)
+{
+	for (uint32_t i = 0; i < a->nimages; i++) {
+		const struct ws_image *im = &a->images[i];
+		sqlite3_stmt *s = prep(db, "INSERT INTO image VALUES(?,?,?,?)");
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int64(s, 2, i);
+		sqlite3_bind_text(s, 3, im->manifest, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, im->config, -1, SQLITE_STATIC);
+		if (done(db, s, "storing images") < 0)
+			return -1;
+		for (uint32_t k = 0; k < im->nnames; k++) {
+			if (!(s = prep(db, "INSERT INTO image_name VALUES(?,?,?,?)")))
+				return -1;
+			sqlite3_bind_int64(s, 1, id);
+			sqlite3_bind_int64(s, 2, i);
+			sqlite3_bind_int64(s, 3, k);
+			bind_text(s, 4, im->names[k] ? im->names[k] : "");
+			if (done(db, s, "storing image names") < 0)
+				return -1;
+		}
+		for (uint32_t k = 0; k < im->nlayers; k++) {
+			const struct ws_image_layer *l = &im->layers[k];
+			if (!(s = prep(db, "INSERT INTO image_layer VALUES(?,?,?,?,?,?)")))
+				return -1;
+			sqlite3_bind_int64(s, 1, id);
+			sqlite3_bind_int64(s, 2, i);
+			sqlite3_bind_int64(s, 3, k);
+			bind_text(s, 4, l->member ? l->member : "");
+			sqlite3_bind_text(s, 5, l->digest, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(s, 6, (int64_t)l->size);
+			if (done(db, s, "storing image layers") < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int put_errors(struct ws_db *db, int64_t id, const struct ws_artifact *a)
 {
 	size_t pl = strlen(a->path);
@@ -816,7 +870,7 @@ int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *
 	if (put_record(db, id, "mismatched", a->record.mismatched, a->record.nmismatched) < 0 ||
 	    put_record(db, id, "missing", a->record.missing, a->record.nmissing) < 0 ||
 	    put_record(db, id, "unlisted", a->record.unlisted, a->record.nunlisted) < 0 ||
-	    put_errors(db, id, a) < 0)
+	    put_errors(db, id, a) < 0 || put_images(db, id, a) < 0)
 		return -1;
 	for (uint32_t k = 0; k < a->nobjects; k++)
 		if (put_object(db, id, k, &a->objects[k]) < 0)

@@ -275,6 +275,82 @@ static int load_wheel(struct loader *L, int64_t id, struct ws_artifact *a, bool 
 	return r < 0 || *oom ? -1 : 0;
 }
 
+/* A container image's images as put_images wrote them: rows numbered 0, 1, ... in order,
+ * names and layers pointing at an image that exists. */
+static int load_images(struct loader *L, int64_t id, struct ws_artifact *a, bool *oom)
+{
+	sqlite3_stmt *s = prep(L, "SELECT seq, manifest, config FROM image WHERE artifact_id = ? ORDER BY seq");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	uint32_t cap = 0;
+	int r;
+	while ((r = step(L, s)) == 1) {
+		if (col_bounded(L, s, 0, UINT32_MAX - 1) != a->nimages || L->bad) {
+			L->bad = true;
+			break;
+		}
+		if (!ws_grow((void **)&a->images, &cap, a->nimages + 1, sizeof *a->images)) {
+			*oom = true;
+			break;
+		}
+		struct ws_image *im = &a->images[a->nimages++];
+		memset(im, 0, sizeof *im);
+		col_fixed(s, 1, im->manifest, sizeof im->manifest);
+		col_fixed(s, 2, im->config, sizeof im->config);
+	}
+	sqlite3_finalize(s);
+	if (r < 0 || L->bad || *oom)
+		return -1;
+	if (!a->nimages)
+		return 0;
+	if (!(s = prep(L, "SELECT image_seq, name FROM image_name WHERE artifact_id = ? ORDER BY image_seq, seq")))
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	while ((r = step(L, s)) == 1) {
+		struct ws_image *im = &a->images[col_bounded(L, s, 0, a->nimages - 1)];
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+		size_t n = im->nnames;
+		if (L->bad || im->nnames == UINT32_MAX) {
+			L->bad = true;
+			break;
+		}
+		if (!ws_strv_push(&im->names, &n, name ? name : "")) {
+			*oom = true;
+			break;
+		}
+		im->nnames = (uint32_t)n;
+	}
+	sqlite3_finalize(s);
+	if (r < 0 || L->bad || *oom)
+		return -1;
+	if (!(s = prep(L, "SELECT image_seq, member, digest, size FROM image_layer WHERE artifact_id = ?"
+			  " ORDER BY image_seq, seq")))
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	uint32_t lcap = 0, last = UINT32_MAX;
+	while ((r = step(L, s)) == 1) {
+		uint32_t i = col_bounded(L, s, 0, a->nimages - 1);
+		struct ws_image *im = &a->images[i];
+		if (i != last)
+			lcap = im->nlayers;       /* layers of each image arrive together */
+		last = i;
+		if (L->bad || !ws_grow((void **)&im->layers, &lcap, im->nlayers + 1, sizeof *im->layers)) {
+			*oom = !L->bad;
+			break;
+		}
+		struct ws_image_layer *l = &im->layers[im->nlayers++];
+		memset(l, 0, sizeof *l);
+		l->member = col_str(s, 1, oom);
+		col_fixed(s, 2, l->digest, sizeof l->digest);
+		l->size = col_u64(s, 3);
+		if (*oom)
+			break;
+	}
+	sqlite3_finalize(s);
+	return r < 0 || L->bad || *oom ? -1 : 0;
+}
+
 struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 {
 	struct loader L = {.db = db};
@@ -307,7 +383,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 	a->record.ok = sqlite3_column_int(s, 9) != 0;
 	sqlite3_finalize(s);
 	if (!a->type || oom || load_wheel(&L, id, a, &oom) < 0 || load_record(&L, id, &a->record, &oom) < 0 ||
-	    load_errors(&L, id, a, &oom) < 0)
+	    load_errors(&L, id, a, &oom) < 0 || load_images(&L, id, a, &oom) < 0)
 		goto fail;
 	if (!(s = prep(&L, "SELECT id, member, type, size FROM object WHERE artifact_id = ? ORDER BY seq")))
 		goto fail;

@@ -53,6 +53,23 @@ check "new targets judged from the store = fresh scan" 'cmp -s "$t/g1" "$t/g2"'
 n=$(sql "$t/s.db" "select count(*) from verdict where target = 'sm_120' and object_seq = -1")
 check "the new target's verdicts are stored ($n)" '[ "$n" = 5 ]'
 
+# ---- every package type comes back from the store as it was scanned: tarballs, a .deb, -
+# ---- a .conda, docker and OCI images (their images and layers), a Windows DLL; an OCI --
+# ---- layout directory has no size and mtime of its own and is read every time ----------
+A=$PWD/testdata/archives I=$PWD/testdata/images
+mkdir "$t/p"
+cp "$A/nested.tar" "$A/pkg.tar.zst" "$A/wscan-cuda-1.0-cuda_0.conda" "$A/wscan-cuda_1.0_amd64.deb" \
+   "$I/docker-oci.tar" "$I/docker-legacy.tar" "$F/win-multi.dll" "$t/p/"
+cp -r "$I/oci-layout" "$t/p/"
+W --db "$t/p.db" --gpu sm_90 --json -r "$t/p" >"$t/p1" 2>"$t/pe1"
+W --db "$t/p.db" --gpu sm_90 --json -r "$t/p" >"$t/p2" 2>"$t/pe2"
+W --gpu sm_90 --json -r "$t/p" >"$t/p0" 2>/dev/null
+check "package types: rescan reads only the layout directory ($(reads "$t/pe2"))" '[ "$(reads "$t/pe1")" = 8 ] && [ "$(reads "$t/pe2")" = 1 ]'
+check "package types: JSON from the store = a fresh scan (images and layers included)" \
+	'cmp -s "$t/p2" "$t/p0" && [ "$(grep -c "\"layers\"" "$t/p2")" -ge 3 ]'
+n=$(sql "$t/p.db" "select count(*) from image_layer l join artifact a on a.id = l.artifact_id where a.path = 'docker-oci.tar'")
+check "image layers are rows ($n)" '[ "$n" -ge 1 ]'
+
 # ---- the store is trusted on size+mtime: a same-size, same-mtime swap is not seen, ----
 # ---- --verify-db sees it ------------------------------------------------------------
 cp -p "$t/m/multi.so" "$t/ref"
