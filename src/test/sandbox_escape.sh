@@ -66,6 +66,23 @@ check "the report is complete after a refused escape" 'grep -q "sm_120" "$tmp/ou
 s=$(try open-create testdata/fixtures/g5-speed.fatbin)
 u=$(try open-create testdata/fixtures/g5-speed.fatbin --no-sandbox)
 check "LZ4 decoding: open-create refused ($s) and reached unsandboxed ($u)" '[ "$s" = EPERM ] && [ "$u" = ok ]'
+# With a results store (--db) the filter also lets SQLite write through the store's open
+# descriptors (pwrite64, fsync, ftruncate, fcntl locks); nothing else opens up.
+for n in open-create open-write truncate read-outside fork io_uring mmap-exec x32; do
+	want=$(expect "$n")
+	if [ "$n" = read-outside ] && ! echo "$landlock" | grep -q '^ABI'; then continue; fi
+	rm -f "$tmp/s.db"*
+	s=$(try "$n" testdata/fixtures/multi.so --db "$tmp/s.db")
+	rm -f "$tmp/s.db"*
+	u=$(try "$n" testdata/fixtures/multi.so --db "$tmp/s.db" --no-sandbox)
+	printf '%-20s %-16s %s\n' "$n --db" "$s" "$u"
+	check "--db: $n is refused ($want, got $s)" '[ "$s" = "$want" ]'
+	check "--db: $n reaches the kernel under --no-sandbox (got $u)" '[ "$u" != "$s" ]'
+done
+rm -f "$tmp/s.db"*
+try open-create testdata/fixtures/multi.so --db "$tmp/s.db" >/dev/null
+n=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from artifact").fetchone()[0])' "$tmp/s.db" 2>/dev/null)
+check "--db in the sandbox: the artifact is stored after a refused escape ($n)" '[ "$n" = 1 ]'
 # With the live check the scanning process is sandboxed as well (its CUDA workers, forked
 # before, are not): a few escapes again, with the fake driver of live_cli.sh.
 ${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" src/test/fake_libcuda.c
