@@ -26,6 +26,9 @@
 /* what one archive's manifests may make us follow: each descriptor costs a lookup, each
  * layer an entry in the report, and an index may name itself many times over */
 #define IMAGES_MAX 1000
+/* Names (tags) kept per image: each new one is compared with those kept, so the count is
+ * bounded (a 4 MiB manifest.json can tag one config 90,000 times). */
+#define NAMES_MAX 256
 #define FOLLOW_MAX 100000
 #define FAILS_SHOWN 32
 #define JSON_TOTAL_MAX ((size_t)16 << 20)   /* blobs' JSON parsed and kept, all of them */
@@ -268,7 +271,7 @@ static struct ws_image *new_image(struct ws_imgcheck *c, uint32_t *cap)
 
 static void add_name(struct ws_image *im, const char *name)
 {
-	if (!name || !*name)
+	if (!name || !*name || im->nnames >= NAMES_MAX)
 		return;
 	for (uint32_t i = 0; i < im->nnames; i++)
 		if (!strcmp(im->names[i], name))
