@@ -40,6 +40,9 @@ struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err
 /* A read-only store from bytes in memory (the fuzz target's way in); NULL with err. */
 struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen);
 void ws_db_close(struct ws_db *db);
+/* The descriptors SQLite holds on the store, its -wal and its -shm (found in /proc/self/fd
+ * by their paths), at most max of them: the only ones the sandbox lets writes reach. */
+size_t ws_db_descriptors(struct ws_db *db, int *fds, size_t max);
 /* The last error, one line, "" when none. */
 const char *ws_db_error(const struct ws_db *db);
 

@@ -10,6 +10,7 @@ struct ws_escape_ctx {
 	const char *dir;       /* a scratch directory the attempts may write into (unsandboxed) */
 	const char *file;      /* a file to tamper with: the input being scanned, or a copy */
 	pid_t pid;             /* another process to signal, trace or write to; 0: none */
+	int wfd;               /* a writable descriptor inherited from the parent; -1: none */
 };
 
 struct ws_escape {

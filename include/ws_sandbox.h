@@ -27,8 +27,9 @@ struct ws_sandbox_status {
  * on (Landlock and capabilities may have degraded; st says how), -1 when it is not. */
 int ws_sandbox_enter(const char *const *readable, size_t n, bool live, struct ws_sandbox_status *st);
 
-/* Before ws_sandbox_enter: a results store is open; its writes stay allowed. */
-void ws_sandbox_keep_store(void);
+/* Before ws_sandbox_enter: a results store is open on these descriptors (the store, its
+ * -wal, its -shm; ws_db_descriptors); writing through them, and only them, stays allowed. */
+void ws_sandbox_keep_store(const int *fds, size_t n);
 
 /* What this kernel and process offer, without entering (for --env). */
 void ws_sandbox_probe(struct ws_sandbox_status *st);

@@ -1,7 +1,9 @@
 /* db.c - the results store: opening (WAL, busy timeout, schema version and migrations,
  * a clear refusal of anything that is not a sound store), the run history, and writing
  * one artifact per transaction. Reading artifacts back is db_load.c's. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -308,6 +310,32 @@ fail:
 	sqlite3_close(db->h);
 	free(db);
 	return NULL;
+}
+
+size_t ws_db_descriptors(struct ws_db *db, int *fds, size_t max)
+{
+	const char *main_path = sqlite3_db_filename(db->h, "main");
+	size_t n = 0, ml = main_path ? strlen(main_path) : 0;
+	DIR *d = ml ? opendir("/proc/self/fd") : NULL;
+	if (!d)
+		return 0;
+	int self = dirfd(d);
+	struct dirent *e;
+	while (n < max && (e = readdir(d)) != NULL) {
+		char link[64], target[PATH_MAX];
+		int fd = atoi(e->d_name);
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == self)
+			continue;
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t tl = readlink(link, target, sizeof target - 1);
+		if (tl < 0 || (size_t)tl < ml || memcmp(target, main_path, ml) != 0)
+			continue;
+		target[tl] = 0;
+		if (!strcmp(target + ml, "") || !strcmp(target + ml, "-wal") || !strcmp(target + ml, "-shm"))
+			fds[n++] = fd;
+	}
+	closedir(d);
+	return n;
 }
 
 struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen)

@@ -323,6 +323,35 @@ static int t_rename(const struct ws_escape_ctx *c, char *d, size_t l)
 	return R(r);
 }
 
+/* Writing through a descriptor the process inherited (a shell's 3<>file, a CI runner's
+ * log): each rewrites the byte already there, or keeps the size, so a success changes
+ * nothing. No open is needed, so only the filter stands in the way. */
+static int t_inherited_mmap(const struct ws_escape_ctx *c, char *d, size_t l)
+{
+	void *m = mmap(NULL, 1, PROT_READ | PROT_WRITE, MAP_SHARED, c->wfd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	*(volatile char *)m = *(volatile char *)m;
+	munmap(m, 1);
+	return 0;
+}
+
+static int t_inherited_pwrite(const struct ws_escape_ctx *c, char *d, size_t l)
+{
+	char b = 'o';
+	if (pread(c->wfd, &b, 1, 0) < 0 && c->wfd >= 0)
+		return -errno;
+	return R(syscall(__NR_pwrite64, c->wfd, &b, 1, 0));
+}
+
+static int t_inherited_ftruncate(const struct ws_escape_ctx *c, char *d, size_t l)
+{
+	struct stat st = {0};
+	if (fstat(c->wfd, &st) != 0 && c->wfd >= 0)
+		return -errno;
+	return R(syscall(__NR_ftruncate, c->wfd, st.st_size));
+}
+
 static int t_unlink(const struct ws_escape_ctx *c, char *d, size_t l)
 {
 	char p[4096];
@@ -481,6 +510,9 @@ const struct ws_escape ws_escapes[] = {
 	{"bpf", t_bpf, "bpf(BPF_MAP_CREATE)"},
 	{"perf_event_open", t_perf_event_open, "perf_event_open on itself"},
 	{"open-write", t_open_write, "openat the input O_WRONLY"},
+	{"inherited-mmap", t_inherited_mmap, "map an inherited writable descriptor shared and write it"},
+	{"inherited-pwrite", t_inherited_pwrite, "pwrite64 through an inherited writable descriptor"},
+	{"inherited-ftruncate", t_inherited_ftruncate, "ftruncate an inherited writable descriptor"},
 	{"open-create", t_open_create, "openat O_WRONLY|O_CREAT a new file"},
 	{"openat2", t_openat2, "openat2 (flags in memory, out of the filter's sight)"},
 	{"read-outside", t_read_outside, "openat /etc/passwd O_RDONLY (outside the inputs)"},

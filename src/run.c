@@ -708,8 +708,10 @@ int ws_run(struct ws_config *cfg)
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
 	 * before the pool's threads start. The live check's spawner and workers were forked
 	 * above and stay outside it: the driver needs its devices. */
-	if (R.db)
-		ws_sandbox_keep_store();
+	if (R.db) {
+		int fds[8];
+		ws_sandbox_keep_store(fds, ws_db_descriptors(R.db, fds, sizeof fds / sizeof *fds));
+	}
 	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
 		ws_inputs_free(&in);
 		ws_db_close(R.db);

@@ -44,6 +44,7 @@ enum cond {
 	ANY,          /* any arguments */
 	EQ,           /* arg == value */
 	NONE_OF,      /* (arg & mask) == 0 */
+	PRIVATE_MAP,  /* (arg & mask) == 0, and mmap's flags (argument 3) without MAP_SHARED */
 	MASKED,       /* (arg & mask) == value */
 	SELF,         /* arg == this process's id */
 	DENY,         /* refused with errno `value` (other than the default EPERM) */
@@ -67,7 +68,8 @@ struct allow {
 static const struct allow allowlist[] = {
 	/* memory */
 	{A(brk)},                                            /* malloc's heap */
-	{SCMP_SYS(mmap), NONE_OF, 2, PROT_EXEC, 0},          /* malloc, thread stacks, mapped inputs; never executable */
+	{SCMP_SYS(mmap), PRIVATE_MAP, 2, PROT_EXEC, 0},      /* malloc, stacks, inputs: never executable, never shared
+							      * (a shared map of an inherited writable fd writes it) */
 	{SCMP_SYS(mprotect), NONE_OF, 2, PROT_EXEC, 0},      /* stack guards, malloc arenas; never executable (W^X) */
 	{A(munmap)},                                         /* freeing the above */
 	{A(mremap)},                                         /* realloc of big blocks */
@@ -149,8 +151,9 @@ static const struct allow live_extra[] = {
 };
 
 /* With a results store (--db), SQLite writes through the descriptors of the store, its
- * -wal and its -shm, all opened before the sandbox (Landlock refuses any new file for
- * writing, so these calls reach no other file); its -shm is mapped shared (mmap above). */
+ * -wal and its -shm, all opened before the sandbox. Each call below is allowed on those
+ * descriptors only (the fd argument compared with each), so a writable descriptor the
+ * process inherited stays out of reach, and Landlock refuses any new file for writing. */
 static const struct allow store_extra[] = {
 	{A(pwrite64)},                                       /* pages into the -wal, the store, the -shm */
 	{A(fdatasync)},                                      /* commits and checkpoints */
@@ -158,12 +161,30 @@ static const struct allow store_extra[] = {
 	{A(ftruncate)},                                      /* checkpoints shrink the store; the -wal emptied at the end */
 	{SCMP_SYS(fcntl), EQ, 1, 0, F_SETLK},                /* POSIX locks: two runs on one store take turns */
 	{SCMP_SYS(fcntl), EQ, 1, 0, F_GETLK},                /* who holds a lock */
+	{SCMP_SYS(mmap), NONE_OF, 2, PROT_EXEC, 0},          /* the -shm mapped shared (its fd is argument 4) */
 };
-static bool keep_store;
+#define STORE_FDS_MAX 8
+static int store_fds[STORE_FDS_MAX];
+static size_t nstore_fds;
 
-void ws_sandbox_keep_store(void)
+void ws_sandbox_keep_store(const int *fds, size_t n)
 {
-	keep_store = true;
+	for (size_t i = 0; i < n && nstore_fds < STORE_FDS_MAX; i++)
+		if (fds[i] >= 0)
+			store_fds[nstore_fds++] = fds[i];
+}
+
+/* One store rule for one descriptor: the fd argument equals fd, and the rule's own test. */
+static int add_store_rule(scmp_filter_ctx ctx, const struct allow *a, int fd)
+{
+	struct scmp_arg_cmp c[2];
+	unsigned n = 0;
+	c[n++] = SCMP_CMP(a->nr == SCMP_SYS(mmap) ? 4 : 0, SCMP_CMP_EQ, (uint64_t)fd);
+	if (a->cond == EQ)
+		c[n++] = SCMP_CMP(a->arg, SCMP_CMP_EQ, a->value);
+	else if (a->cond == NONE_OF)
+		c[n++] = SCMP_CMP(a->arg, SCMP_CMP_MASKED_EQ, a->mask, 0);
+	return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, a->nr, n, c);
 }
 
 static int add_rule(scmp_filter_ctx ctx, const struct allow *a, pid_t self)
@@ -177,6 +198,9 @@ static int add_rule(scmp_filter_ctx ctx, const struct allow *a, pid_t self)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, a->nr, 1, SCMP_CMP(a->arg, SCMP_CMP_EQ, a->value));
 	case SELF:
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, a->nr, 1, SCMP_CMP(a->arg, SCMP_CMP_EQ, (uint64_t)self));
+	case PRIVATE_MAP:
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, a->nr, 2, SCMP_CMP(a->arg, SCMP_CMP_MASKED_EQ, a->mask, 0),
+					SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_SHARED, 0));
 	case NONE_OF:
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, a->nr, 1,
 					SCMP_CMP(a->arg, SCMP_CMP_MASKED_EQ, a->mask, 0));
@@ -204,8 +228,9 @@ static int load_filter(bool live, char *why, size_t len)
 		rc = add_rule(ctx, &allowlist[i], self);
 	for (size_t i = 0; live && i < sizeof live_extra / sizeof *live_extra && rc == 0; i++)
 		rc = add_rule(ctx, &live_extra[i], self);
-	for (size_t i = 0; keep_store && i < sizeof store_extra / sizeof *store_extra && rc == 0; i++)
-		rc = add_rule(ctx, &store_extra[i], self);
+	for (size_t k = 0; k < nstore_fds && rc == 0; k++)
+		for (size_t i = 0; i < sizeof store_extra / sizeof *store_extra && rc == 0; i++)
+			rc = add_store_rule(ctx, &store_extra[i], store_fds[k]);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	if (rc != 0)
@@ -306,7 +331,7 @@ void ws_sandbox_selftest(const char *file)
 	const char *d = getenv("WHEELSCAN_SANDBOX_TEST_DIR"), *p = getenv("WHEELSCAN_SANDBOX_TEST_PID");
 	struct ws_escape_ctx c = {.dir = d && *d ? d : "/nonexistent/wheelscan-sandbox-test",
 				  .file = file ? file : "/nonexistent/wheelscan-sandbox-test/file",
-				  .pid = p ? (pid_t)atoi(p) : 0};
+				  .pid = p ? (pid_t)atoi(p) : 0, .wfd = -1};
 	char caps[64];
 	caps_held(caps, sizeof caps);
 	int rd = file ? open(file, O_RDONLY | O_CLOEXEC) : -1;

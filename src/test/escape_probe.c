@@ -4,7 +4,7 @@
  * whatever sandbox it runs under, tries the one escape of src/escape.c named by
  * WS_ESCAPE, then decodes as usual. It reports on stderr (no file can be written inside
  * the sandbox): "escape NAME: trying", then "escape NAME: RESULT" unless the attempt
- * killed the process. WS_ESCAPE_DIR, WS_ESCAPE_FILE, WS_ESCAPE_PID: the context. */
+ * killed the process. WS_ESCAPE_DIR, WS_ESCAPE_FILE, WS_ESCAPE_PID, WS_ESCAPE_WFD: the context. */
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -27,7 +27,9 @@ static void escape_once(void)
 		return;
 	}
 	const char *pid = getenv("WS_ESCAPE_PID");
-	struct ws_escape_ctx c = {getenv("WS_ESCAPE_DIR"), getenv("WS_ESCAPE_FILE"), pid ? atoi(pid) : 0};
+	const char *wfd = getenv("WS_ESCAPE_WFD");
+	struct ws_escape_ctx c = {getenv("WS_ESCAPE_DIR"), getenv("WS_ESCAPE_FILE"), pid ? atoi(pid) : 0,
+				  wfd ? atoi(wfd) : -1};
 	char out[300];
 	fprintf(stderr, "escape %s: trying\n", e->name);
 	ws_escape_run(e, &c, out, sizeof out);

@@ -32,9 +32,10 @@ expect() {
 # try ESCAPE INPUT [wheelscan options]: the probe's answer, or killed(SIG)
 try() {
 	name=$1 input=$2; shift 2
-	rm -rf "$tmp/d"; mkdir "$tmp/d"; cp "$input" "$tmp/d/input"; : >"$tmp/d/victim"
-	WS_ESCAPE=$name WS_ESCAPE_DIR=$tmp/d WS_ESCAPE_FILE=$tmp/d/input WS_ESCAPE_PID=$victim \
-		LD_PRELOAD=$pre "$bin" --no-progress --jobs 2 "$@" "$tmp/d/input" >"$tmp/out" 2>"$tmp/err"
+	rm -rf "$tmp/d"; mkdir "$tmp/d"; cp "$input" "$tmp/d/input"; : >"$tmp/d/victim"; echo original >"$tmp/d/held"
+	# fd 3: a writable descriptor the scan inherits, as from a shell's 3<>file
+	WS_ESCAPE=$name WS_ESCAPE_DIR=$tmp/d WS_ESCAPE_FILE=$tmp/d/input WS_ESCAPE_PID=$victim WS_ESCAPE_WFD=3 \
+		LD_PRELOAD=$pre "$bin" --no-progress --jobs 2 "$@" "$tmp/d/input" >"$tmp/out" 2>"$tmp/err" 3<>"$tmp/d/held"
 	rc=$?
 	r=$(sed -n "s/^escape $name: //p" "$tmp/err" | grep -v '^trying$' | tail -n 1)
 	if [ -z "$r" ] && [ $rc -gt 128 ]; then r="killed($(kill -l $((rc - 128)) 2>/dev/null | sed 's/^/SIG/'))"; fi
@@ -68,7 +69,8 @@ u=$(try open-create testdata/fixtures/g5-speed.fatbin --no-sandbox)
 check "LZ4 decoding: open-create refused ($s) and reached unsandboxed ($u)" '[ "$s" = EPERM ] && [ "$u" = ok ]'
 # With a results store (--db) the filter also lets SQLite write through the store's open
 # descriptors (pwrite64, fsync, ftruncate, fcntl locks); nothing else opens up.
-for n in open-create open-write truncate read-outside fork io_uring mmap-exec x32; do
+for n in open-create open-write truncate inherited-mmap inherited-pwrite inherited-ftruncate read-outside fork \
+	io_uring mmap-exec x32; do
 	want=$(expect "$n")
 	if [ "$n" = read-outside ] && ! echo "$landlock" | grep -q '^ABI'; then continue; fi
 	rm -f "$tmp/s.db"*
