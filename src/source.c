@@ -329,9 +329,9 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			}
 			ws_source_close(src);
 		}
-	} else if (pk != WS_PACK_NONE && (pk != WS_PACK_COMPRESSED || ws_pack_by_name(name) != WS_PACK_NONE ||
-					  ends_with(name, ".whl"))) {
-		/* a bounded walk: never opened, and never taken for "no device code" */
+	} else if (pk != WS_PACK_NONE) {
+		/* a bounded walk: never opened, and never taken for "no device code" (a
+		 * compressed file of any name may hold a library, "libx.so.gz") */
 		ws_artifact_fail(a, where, WS_E_UNSUPPORTED, "archive nested more than one level deep: not read");
 	} else if (scannable(c)) {
 		uint32_t first = a->nobjects;

@@ -215,7 +215,11 @@ static int fill_member(struct asrc *s, struct archive *ar, struct archive_entry 
 	memset(&s->err, 0, sizeof s->err);
 	m->name = s->name;
 	m->size = archive_entry_size_is_set(e) && archive_entry_size(e) >= 0 ? (uint64_t)archive_entry_size(e) : UINT64_MAX;
-	m->regular = archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e);
+	/* A hard link normally has no data of its own; one that carries data (pax size) is
+	 * what an extractor writes to the target, so it is read like a file. */
+	bool hardlink = archive_entry_hardlink(e) != NULL;
+	m->regular = hardlink ? archive_entry_size_is_set(e) && archive_entry_size(e) > 0
+			      : archive_entry_filetype(e) == AE_IFREG;
 	m->rd = (struct ws_reader){ .read = member_read, .ctx = s, .err = &s->err };
 	return 1;
 }

@@ -13,7 +13,18 @@ export WHEELSCAN_LIBCUDA=/nonexistent/libcuda.so.1
 FX=testdata/fixtures A=testdata/archives
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 G=sm_75,sm_80,sm_90,sm_100,sm_120
-"$WS_BIN" --json --no-progress --gpu $G $FX/multi.so $FX/libk.a $FX/example.whl \
+# a hard link that carries data (a pax size): an extractor writes those bytes to the
+# target, so they are read like a file's
+python3 - "$tmp/hl.tar" $FX/sm_90.cubin <<'PY'
+import io, sys, tarfile
+data = open(sys.argv[2], "rb").read()
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+    a = tarfile.TarInfo("a.txt"); a.size = 3; t.addfile(a, io.BytesIO(b"abc"))
+    h = tarfile.TarInfo("k.cubin"); h.type = tarfile.LNKTYPE; h.linkname = "a.txt"; h.size = len(data)
+    h.pax_headers = {"size": str(len(data))}
+    t.addfile(h, io.BytesIO(data))
+PY
+"$WS_BIN" --json --no-progress --gpu $G $FX/multi.so $FX/libk.a $FX/example.whl $FX/sm_90.cubin "$tmp/hl.tar" \
 	$A/pkg.tar $A/pkg.tar.gz $A/pkg.tar.bz2 $A/pkg.tar.xz $A/pkg.tar.zst $A/pkg-pax.tgz $A/nested.tar \
 	$A/wscan-cuda_1.0_amd64.deb $A/wscan-cuda_1.0_amd64-zst.deb \
 	$A/wscan-cuda-1.0-cuda_0.conda $A/wscan-cuda-1.0-cuda_0.tar.bz2 >"$tmp/j" 2>"$tmp/e"
@@ -72,6 +83,8 @@ for name in ("wscan-cuda-1.0-cuda_0.conda", "wscan-cuda-1.0-cuda_0.tar.bz2"):
     e = {"lib/libmulti.so": so}
     e.update({"lib/libk.a(" + k: v for k, v in ar.items()})
     check(objs(a) == e, "%s: objects %s" % (name, sorted(objs(a))))
+check(objs(arts["hl.tar"]) == {"k.cubin": view(arts["sm_90.cubin"]["objects"][0])},
+      "a hard link with data is read: %s" % sorted(objs(arts["hl.tar"])))
 for f, name, typ in (("stdin-tar", "pkg.tar.zst", "tar"), ("stdin-deb", "wscan-cuda_1.0_amd64.deb", "deb")):
     s = json.load(open(tmp + "/" + f))["artifacts"][0]
     check(s["path"] == "-" and s["type"] == typ, "%s: path %s type %s" % (f, s["path"], s["type"]))
