@@ -22,6 +22,8 @@ struct ws_input {
 	size_t key_off;       /* --shard hashes path + key_off: the name below the -r root, the
 			       * line of --files-from, or an operand's base name */
 	char *error;          /* a directory the walk could not read: an artifact with this error */
+	char *abs_path;       /* --db: an operand's absolute path, resolved before the sandbox
+			       * (which refuses readlink); NULL for files found by -r */
 };
 
 struct ws_inputs {

@@ -37,6 +37,7 @@ static bool add(struct ws_inputs *in, const char *path, uint64_t size)
 static void input_clear(struct ws_input *v)
 {
 	free(v->error);
+	free(v->abs_path);
 	free(v->path);
 	free(v->site);
 	for (size_t i = 0; i < v->nfiles; i++)

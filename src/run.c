@@ -455,10 +455,13 @@ static void store_failed(struct runner *R)
 	R->db_failed = true;
 }
 
-/* The store's key for an input: its path below the scan root (or the operand's name). */
+/* The store's key for an input: a file found by -r, its path below the scan root (so that
+ * shards and machines with other roots agree); a file named on the command line, its
+ * absolute path (its bare name would let a/x.tar answer for b/x.tar of the same size and
+ * mtime). */
 static const char *store_key(const struct ws_input *in)
 {
-	return in->path + in->key_off;
+	return in->abs_path ? in->abs_path : in->path + in->key_off;
 }
 
 /* Before a file is queued: its size and mtime now, and its stored model when the store
@@ -709,6 +712,9 @@ int ws_run(struct ws_config *cfg)
 	 * before the pool's threads start. The live check's spawner and workers were forked
 	 * above and stay outside it: the driver needs its devices. */
 	if (R.db) {
+		for (size_t i = 0; i < in.n; i++)
+			if (!in.v[i].from_tree && strcmp(in.v[i].path, "-") != 0)
+				in.v[i].abs_path = realpath(in.v[i].path, NULL);
 		int fds[8];
 		ws_sandbox_keep_store(fds, ws_db_descriptors(R.db, fds, sizeof fds / sizeof *fds));
 	}

@@ -70,6 +70,17 @@ check "package types: JSON from the store = a fresh scan (images and layers incl
 n=$(sql "$t/p.db" "select count(*) from image_layer l join artifact a on a.id = l.artifact_id where a.path = 'docker-oci.tar'")
 check "image layers are rows ($n)" '[ "$n" -ge 1 ]'
 
+# ---- files named on the command line are keyed by their absolute path: another file of ---
+# ---- the same name, size and mtime in another directory is read, not taken for the first -
+mkdir "$t/na" "$t/nb"
+cp "$F/sm_90.cubin" "$t/na/x.cubin"
+head -c "$(wc -c <"$F/sm_90.cubin")" /dev/zero >"$t/nb/x.cubin"
+touch -r "$t/na/x.cubin" "$t/nb/x.cubin"
+W --db "$t/n.db" --gpu sm_90 "$t/na/x.cubin" >/dev/null 2>&1
+W --db "$t/n.db" --gpu sm_90 --json "$t/nb/x.cubin" >"$t/n2" 2>"$t/ne2"
+check "a same-named file elsewhere is read ($(reads "$t/ne2")), not reported from the store" \
+	'[ "$(reads "$t/ne2")" = 1 ] && [ "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))[\"artifacts\"][0][\"objects\"]))" "$t/n2")" = 0 ]'
+
 # ---- the store is trusted on size+mtime: a same-size, same-mtime swap is not seen, ----
 # ---- --verify-db sees it ------------------------------------------------------------
 cp -p "$t/m/multi.so" "$t/ref"
