@@ -248,6 +248,24 @@ static int set_wal(struct ws_db *db, int busy_ms)
 	}
 }
 
+/* A store is a stranger's file too: SQL it carries is not trusted, and only tables and
+ * indexes may be in it (a view in place of a table, or a trigger, could make every read
+ * loop without end). */
+static int harden(struct ws_db *db)
+{
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	int64_t n = 0;
+	if (query_int(db, "SELECT count(*) FROM sqlite_master WHERE type NOT IN ('table', 'index')", &n,
+		      "reading the schema") < 0)
+		return -1;
+	if (n) {
+		ws_db_errorf(db, "%s: not a wheelscan store (it holds views or triggers)", db->path);
+		return -1;
+	}
+	return 0;
+}
+
 struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen)
 {
 	struct ws_db *db = ws_calloc(1, sizeof *db);
@@ -287,7 +305,7 @@ struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err
 	sqlite3_extended_result_codes(db->h, 1);
 	int64_t dummy = 0;
 	/* The first read is where a file that is not a database says so. */
-	if (query_int(db, "SELECT count(*) FROM sqlite_master", &dummy, "reading the store") < 0 ||
+	if (query_int(db, "SELECT count(*) FROM sqlite_master", &dummy, "reading the store") < 0 || harden(db) < 0 ||
 	    (!readonly && set_wal(db, busy_ms) < 0) ||
 	    exec(db, "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY", "setting up") < 0 ||
 	    (!readonly && exec(db, "PRAGMA synchronous=NORMAL", "setting up") < 0) ||
@@ -356,7 +374,7 @@ struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t er
 		memcpy(copy, p, n);
 	int64_t ver = 0;
 	if (sqlite3_deserialize(db->h, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
-				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK ||
+				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK || harden(db) < 0 ||
 	    query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0 || ver != WS_DB_VERSION) {
 		snprintf(err, errlen, "%s", db->err[0] ? db->err : "not a store of this version");
 		sqlite3_close(db->h);

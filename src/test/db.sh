@@ -70,6 +70,15 @@ check "package types: JSON from the store = a fresh scan (images and layers incl
 n=$(sql "$t/p.db" "select count(*) from image_layer l join artifact a on a.id = l.artifact_id where a.path = 'docker-oci.tar'")
 check "image layers are rows ($n)" '[ "$n" -ge 1 ]'
 
+# ---- a hostile store: a view in place of a table (its reads would never end) is refused --
+W --db "$t/v.db" "$F/multi.so" >/dev/null 2>&1
+python3 -c 'import sqlite3,sys
+c=sqlite3.connect(sys.argv[1]); c.execute("ALTER TABLE artifact RENAME TO artifact_real")
+c.execute("CREATE VIEW artifact AS WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x+1 FROM n) SELECT a.* FROM artifact_real a, n")
+c.commit()' "$t/v.db"
+timeout 60 "$WS_BIN" --db "$t/v.db" --report >/dev/null 2>"$t/ve"; rc=$?
+check "a store holding a view is refused at once ($rc)" '[ $rc = 3 ] && grep -q "views or triggers" "$t/ve"'
+
 # ---- files named on the command line are keyed by their absolute path: another file of ---
 # ---- the same name, size and mtime in another directory is read, not taken for the first -
 mkdir "$t/na" "$t/nb"
