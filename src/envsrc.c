@@ -62,11 +62,11 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 		      const struct ws_scan_opts *so, struct seen_files *seen, struct file_result *res)
 {
 	memset(res, 0, sizeof *res);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	struct stat st;
 	bool linked = fd < 0 && errno == ELOOP;
 	if (linked)
-		fd = open(path, O_RDONLY | O_CLOEXEC);   /* a link inside the environment: read its file */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a link inside the environment: read its file */
 	if (fd < 0) {
 		if (errno != ENOENT)
 			ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));

@@ -13,7 +13,7 @@
 
 char *ws_read_small(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	char *p = NULL;
 	if (fd < 0)

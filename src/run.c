@@ -271,7 +271,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	a->type = "other";
 	if (!strcmp(path, "-"))
 		return scan_stdin(a, cfg, so);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0) {
 		/* still the artifact the name promises, with its real size and the error */
@@ -366,7 +366,7 @@ static bool store_still_good(struct runner *R, struct job *j)
 	if (!R->cfg->verify_db)
 		return true;
 	atomic_fetch_add(&R->files_read, 1);
-	int fd = open(j->in->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(j->in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	char hex[65], err[256];
 	uint64_t size;
 	bool same = fd >= 0 && ws_sha256_fd(fd, hex, &size, err, sizeof err) == 0 && !strcmp(hex, j->st.sha256);

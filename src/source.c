@@ -530,7 +530,7 @@ static void hash_task(void *arg)
 {
 	struct file_hash *h = arg;
 	char err[WS_ERRMAX];
-	int fd = open(h->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(h->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	h->rc = fd < 0 ? -1 : ws_sha256_fd(fd, h->hex, NULL, err, sizeof err);
 	if (fd >= 0)
 		close(fd);
@@ -539,7 +539,7 @@ static void hash_task(void *arg)
 int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind, const struct ws_scan_opts *so,
 		      uint64_t *progress)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
 		return -1;

@@ -354,7 +354,7 @@ struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack ki
 	if (!s)
 		return NULL;
 	if (fd < 0) {
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 			ws_err_set(err, WS_E_IO, "cannot open: %s", strerror(errno));
 			asrc_close(&s->s);
 			return NULL;

@@ -69,7 +69,7 @@ static int fsrc_next(struct ws_source *src, struct ws_member *m, struct ws_err *
 	memset(m, 0, sizeof *m);
 	m->name = strlen(path) > s->strip ? path + s->strip : path;
 	m->size = UINT64_MAX;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	s->pos = 0;
 	m->rd = (struct ws_reader){ .read = file_read, .reread = file_reread, .ctx = s, .err = &s->merr };

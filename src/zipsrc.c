@@ -203,7 +203,7 @@ static int hash_source(const struct ws_zsrc *s, char hex[65], char *err, size_t 
 {
 	if (!s->path)
 		return ws_sha256_mem(s->mem, s->len, hex, err, errlen);
-	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ws_fmt(err, errlen, "%s", strerror(errno));
 		return -1;

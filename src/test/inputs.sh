@@ -133,5 +133,9 @@ check "--jobs 1 and 4 give the same JSON" '[ "$j1" = "$j4" ]'
 w1=$("$WS_BIN" --no-progress --json -j 1 $F/example.whl | md5sum)
 w3=$("$WS_BIN" --no-progress --json -j 3 $F/example.whl | md5sum)
 check "one wheel: --jobs 1 and 3 give the same JSON" '[ "$w1" = "$w3" ]'
+# a FIFO named as a file is an error at once: opening it never waits for a writer
+mkfifo "$t/fifo.so" 2>/dev/null
+timeout 20 "$WS_BIN" --no-progress "$t/fifo.so" >/dev/null 2>"$t/fifo.err"; rc=$?
+check "a FIFO is refused without waiting for a writer ($rc)" '[ $rc = 3 ] && grep -q "not a regular file" "$t/fifo.err"'
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
