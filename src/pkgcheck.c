@@ -129,10 +129,20 @@ static int cmp_seen(const void *x, const void *y)
 	return strcmp(((const struct seen *)x)->path, ((const struct seen *)y)->path);
 }
 
-static const struct seen *find_seen(const struct ws_pkgcheck *c, const char *path)
+/* The members named path, sorted together: the first and (in *count) how many. A tarball
+ * may hold one path many times and an extractor keeps the last, so every copy is checked. */
+static const struct seen *find_seen(const struct ws_pkgcheck *c, const char *path, size_t *count)
 {
 	struct seen key = { .path = (char *)path };
-	return c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_seen) : NULL;
+	const struct seen *s = c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_seen) : NULL;
+	*count = 0;
+	if (!s)
+		return NULL;
+	while (s > c->v && !strcmp(s[-1].path, path))
+		s--;
+	while (s + *count < c->v + c->n && !strcmp(s[*count].path, path))
+		(*count)++;
+	return s;
 }
 
 static void mismatch(struct ws_artifact *a, const char *label, const char *path, const char *what)
@@ -162,8 +172,11 @@ static void check_md5sums(struct ws_pkgcheck *c, struct ws_artifact *a, const ch
 			*le = 0;
 			while (path[0] == '.' && path[1] == '/')
 				path += 2;
-			const struct seen *s = find_seen(c, path);
-			if (s && s->hex[0] && strcmp(s->hex, hex) != 0)
+			size_t k = 0, copies;
+			const struct seen *s = find_seen(c, path, &copies);
+			while (k < copies && !(s[k].hex[0] && strcmp(s[k].hex, hex) != 0))
+				k++;
+			if (k < copies)
 				mismatch(a, label, path, "does not match its md5sums entry");
 		}
 		p = le + 1;
@@ -174,16 +187,22 @@ static void check_paths(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 {
 	for (size_t i = 0; i < c->paths.nfiles; i++) {
 		const struct ws_conda_file *f = &c->paths.files[i];
-		const struct seen *s = find_seen(c, f->path);
-		if (!s || !s->hex[0])
-			continue;                    /* links and directories are not members with bytes */
-		if (f->size >= 0 && (uint64_t)f->size != s->size) {
-			char msg[128];
-			ws_fmt(msg, sizeof msg, "is %llu bytes, not the %lld info/paths.json gives", (unsigned long long)s->size,
-			       (long long)f->size);
-			mismatch(a, label, f->path, msg);
-		} else if (f->sha256[0] && strcmp(f->sha256, s->hex) != 0) {
-			mismatch(a, label, f->path, "does not match its sha256 in info/paths.json");
+		size_t copies;
+		const struct seen *v = find_seen(c, f->path, &copies);
+		for (size_t k = 0; k < copies; k++) {
+			const struct seen *s = &v[k];
+			if (!s->hex[0])
+				continue;            /* links and directories are not members with bytes */
+			if (f->size >= 0 && (uint64_t)f->size != s->size) {
+				char msg[128];
+				ws_fmt(msg, sizeof msg, "is %llu bytes, not the %lld info/paths.json gives",
+				       (unsigned long long)s->size, (long long)f->size);
+				mismatch(a, label, f->path, msg);
+				break;
+			} else if (f->sha256[0] && strcmp(f->sha256, s->hex) != 0) {
+				mismatch(a, label, f->path, "does not match its sha256 in info/paths.json");
+				break;
+			}
 		}
 	}
 }
