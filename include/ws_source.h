@@ -175,9 +175,10 @@ int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t n
 
 /* For the zip reader's member tasks: a member whose first bytes (head, nhead) show an
  * archive; the zip is level 1, so the archive is opened at level 2. Same contract as
- * ws_zip_member_fn. */
+ * ws_zip_member_fn, plus the archive's running totals (bytes read, members seen; updated
+ * atomically), which the nested walk counts against the same limits. */
 bool ws_source_nested(const uint8_t *head, size_t nhead);
 int ws_source_zip_member(struct ws_artifact *t, const char *name, struct ws_reader *r, uint64_t size,
-			 const struct ws_scan_opts *so);
+			 const struct ws_scan_opts *so, uint64_t *total, uint64_t *members);
 
 #endif

@@ -579,11 +579,18 @@ int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t n
 /* ---- the zip reader's nested members ----------------------------------------------------- */
 
 int ws_source_zip_member(struct ws_artifact *t, const char *name, struct ws_reader *r, uint64_t size,
-			 const struct ws_scan_opts *so)
+			 const struct ws_scan_opts *so, uint64_t *total, uint64_t *members)
 {
 	struct ws_drive d;
 	ws_drive_init(&d, t, so);
+	/* what the archive has read so far counts against the same limits: each nested member
+	 * must not get a whole budget of its own */
+	uint64_t t0 = __atomic_load_n(total, __ATOMIC_RELAXED), m0 = __atomic_load_n(members, __ATOMIC_RELAXED);
+	d.total = t0;
+	d.members = m0;
 	int rc = ws_drive_member(&d, name, r, size, 1);
+	__atomic_add_fetch(total, d.total - t0, __ATOMIC_RELAXED);
+	__atomic_add_fetch(members, d.members - m0, __ATOMIC_RELAXED);
 	ws_drive_finish(&d);
 	return rc;
 }

@@ -57,6 +57,7 @@ struct job {
 	zip_uint64_t n;
 	struct mres *res;
 	struct ws_zip_budget bg;     /* limits and totals every member stream shares */
+	uint64_t members_seen;       /* the zip's members and those of archives inside (atomic) */
 	/* members as tasks on the shared pool */
 	int pool_width;              /* threads that may run tasks at once (1: all in place) */
 	struct ws_group members;     /* the runners, and under them read-ahead and payloads */
@@ -154,7 +155,9 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *
 		if (nested) {
 			struct ws_reader rd = { .read = ws_mstream_read, .ctx = &m, .err = &m.error };
 			r->scanned = true;
-			ws_source_zip_member(t, r->name, &rd, st.size, &j->scan);
+			ws_source_zip_member(t, r->name, &rd, st.size, &j->scan, &j->bg.total, &j->members_seen);
+			if (__atomic_load_n(&j->bg.total, __ATOMIC_RELAXED) > j->lim.max_total_bytes)
+				__atomic_store_n(&j->bg.over_total, 1, __ATOMIC_RELAXED);
 		} else if (scan) {
 			struct ws_reader rd = { .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &m,
 						.err = &m.error };
@@ -512,6 +515,7 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 		goto out;
 	}
 	j.n = (zip_uint64_t)n;
+	j.members_seen = j.n;
 	if (n && !(j.res = ws_calloc((size_t)n, sizeof *j.res))) {
 		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
 		goto out;
