@@ -39,6 +39,10 @@ bool ws_grow(void **arr, uint32_t *cap, uint32_t need, size_t sz);
 /* Appends a copy of s to the array v of n strings (growing it geometrically); false when
  * out of memory. */
 bool ws_strv_push(char ***v, size_t *n, const char *s);
+/* Whether an archive's member path would land outside the archive's root when extracted:
+ * absolute, or with a ".." component. windows also takes '\\' for a separator and a
+ * drive letter ("C:") for absolute (zip names come from Windows tools too). */
+bool ws_path_escapes(const char *s, bool windows);
 /* A 64-bit hash of p[0..n) keyed once per process (SipHash-1-3, key from getrandom):
  * names from a file cannot be chosen to collide in a hash table, and equal hashes of
  * two names are as unlikely as chance makes them. Not stable across runs: use it for

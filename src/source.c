@@ -220,21 +220,6 @@ bool ws_source_nested(const uint8_t *head, size_t nhead)
 	return ws_pack_sniff(head, nhead) != WS_PACK_NONE;
 }
 
-static bool name_escapes(const char *s)
-{
-	if (s[0] == '/')
-		return true;
-	for (const char *p = s; *p;) {
-		size_t k = strcspn(p, "/");
-		if (k == 2 && p[0] == '.' && p[1] == '.')
-			return true;
-		p += k;
-		if (*p)
-			p++;
-	}
-	return false;
-}
-
 /* ---- the driver ------------------------------------------------------------------------ */
 
 void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_scan_opts *so)
@@ -467,7 +452,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		memcpy(name + pl, m.name, nl + 1);
 		if (!nl && pl)
 			name[pl - 1] = 0;
-		if (name_escapes(m.name)) {
+		if (ws_path_escapes(m.name, false)) {
 			char nb[NAME_SHOWN];
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);

@@ -412,21 +412,6 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 	}
 }
 
-static bool path_escapes(const char *s)
-{
-	if (s[0] == '/')
-		return true;
-	for (const char *p = s; *p;) {
-		size_t k = strcspn(p, "/");
-		if (k == 2 && p[0] == '.' && p[1] == '.')
-			return true;
-		p += k;
-		if (*p)
-			p++;
-	}
-	return false;
-}
-
 /* "blobs/sha256/<hex>" or "<hex>.json" -> "sha256:<hex>"; else "". */
 static void digest_of_path(const char *path, char out[72])
 {
@@ -461,8 +446,8 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 			add_name(im, e->tags[k]);
 		uint32_t idx = (uint32_t)(im - c->a->images);
 		if (e->config) {
-			struct blob *cb = path_escapes(e->config) ? NULL : find_blob(c, e->config);
-			if (path_escapes(e->config))
+			struct blob *cb = ws_path_escapes(e->config, false) ? NULL : find_blob(c, e->config);
+			if (ws_path_escapes(e->config, false))
 				image_fail(c, im, NULL, WS_E_FORMAT, "config '%s' points outside the archive", san(sb, sizeof sb, e->config));
 			else if (!cb && c->complete)
 				image_fail(c, im, NULL, WS_E_FORMAT, "config %s is not in the archive", san(sb, sizeof sb, e->config));
@@ -471,13 +456,13 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 			memcpy(im->config, config, sizeof im->config);
 		}
 		/* the legacy layout's only checksums: the config's diff_ids, one per layer.tar */
-		const struct blob *cb = e->config && !path_escapes(e->config) ? find_blob(c, e->config) : NULL;
+		const struct blob *cb = e->config && !ws_path_escapes(e->config, false) ? find_blob(c, e->config) : NULL;
 		const struct ws_imgdoc *cfg = cb ? cb->doc : NULL;
 		bool diff_ids = cfg && cfg->ndiff_ids == e->nlayers;
 		for (uint32_t k = 0; k < e->nlayers && !c->over; k++) {
 			im = &c->a->images[idx];
 			const char *lp = e->layers[k];
-			if (path_escapes(lp)) {
+			if (ws_path_escapes(lp, false)) {
 				image_fail(c, im, NULL, WS_E_FORMAT, "layer '%s' points outside the archive", san(sb, sizeof sb, lp));
 				continue;
 			}

@@ -198,6 +198,22 @@ void ws_buf_free(struct ws_buf *b)
 	b->len = b->cap = 0;
 }
 
+bool ws_path_escapes(const char *s, bool windows)
+{
+	const char *sep = windows ? "/\\" : "/";
+	if (s[0] == '/' || (windows && (s[0] == '\\' || (s[0] && s[1] == ':'))))
+		return true;
+	for (const char *p = s; *p;) {
+		size_t k = strcspn(p, sep);
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += k;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 bool ws_strv_push(char ***v, size_t *n, const char *s)
 {
 	/* capacity is implied: the array doubles whenever the count reaches a power of two */

@@ -90,21 +90,6 @@ static int default_scan(void *ctx, struct ws_artifact *a, const char *member, st
 	return ws_scan_stream(a, member, r, size, opt);
 }
 
-static bool name_escapes(const char *s)
-{
-	if (s[0] == '/' || s[0] == '\\' || (s[0] && s[1] == ':'))
-		return true;
-	for (const char *p = s; *p; ) {
-		size_t k = strcspn(p, "/\\");
-		if (k == 2 && p[0] == '.' && p[1] == '.')
-			return true;
-		p += k;
-		if (*p)
-			p++;
-	}
-	return false;
-}
-
 static bool scannable(enum ws_content c)
 {
 	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
@@ -125,7 +110,7 @@ static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *
 	if (!t)
 		return;
 	t->path = j->a->path;                 /* borrowed: the scanner names errors with it */
-	if (name_escapes(r->name))
+	if (ws_path_escapes(r->name, true))
 		ws_artifact_error(t, j->label, "member name '%s' escapes the archive", name);
 	zip_stat_init(&st);
 	if (zip_stat_index(za, i, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
