@@ -36,6 +36,10 @@ const struct ws_gpu *ws_gpu_at(size_t i);
 /* The distinct compute capabilities of the GPU table, in CC order, as targets (name
  * "sm_XY", no label), at most max; returns how many. */
 size_t ws_table_ccs(struct ws_target *out, size_t max);
+/* The targets of a coverage map (no GPU named, none found): every CC of the table, then
+ * "newer GPUs", a CC past the newest (what PTX buys). out holds WS_MAX_TARGETS; returns
+ * how many. */
+size_t ws_coverage_targets(struct ws_target *out);
 /* Architecture name of a CC ("Blackwell", "Ada Lovelace"), "" if unknown. */
 const char *ws_cc_family(unsigned cc);
 

@@ -74,14 +74,8 @@ int ws_db_report(struct ws_config *cfg)
 	struct ws_target coverage[WS_MAX_TARGETS];
 	bool coverage_mode = nt == 0;
 	if (coverage_mode) {
-		size_t n = ws_table_ccs(coverage, WS_MAX_TARGETS - 1);
-		unsigned newest = n ? coverage[n - 1].cc : 120;
-		memset(&coverage[n], 0, sizeof coverage[n]);
-		coverage[n].cc = (uint16_t)((newest / 10 + 1) * 10);
-		snprintf(coverage[n].name, sizeof coverage[n].name, "sm_%u", coverage[n].cc);
-		snprintf(coverage[n].label, sizeof coverage[n].label, "newer GPUs");
+		nt = ws_coverage_targets(coverage);
 		targets = coverage;
-		nt = n + 1;
 	}
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = targets, .ntargets = nt,
 				.driver_cuda = cfg->driver_cuda, .coverage = coverage_mode};

@@ -208,6 +208,17 @@ size_t ws_table_ccs(struct ws_target *out, size_t max)
 	return n;
 }
 
+size_t ws_coverage_targets(struct ws_target *out)
+{
+	size_t n = ws_table_ccs(out, WS_MAX_TARGETS - 1);
+	unsigned newest = n ? out[n - 1].cc : 120;
+	memset(&out[n], 0, sizeof out[n]);
+	out[n].cc = (uint16_t)((newest / 10 + 1) * 10);
+	snprintf(out[n].name, sizeof out[n].name, "sm_%u", out[n].cc);
+	snprintf(out[n].label, sizeof out[n].label, "newer GPUs");
+	return n + 1;
+}
+
 const char *ws_cc_family(unsigned cc)
 {
 	switch (cc) {

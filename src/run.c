@@ -673,15 +673,8 @@ int ws_run(struct ws_config *cfg)
 		start_live(&R, bare, &auto_targets, &nauto);
 	bool auto_failed = cfg->gpu_auto_asked && (!R.live || R.live_info.ndevices == 0);
 	if (bare && (!R.live || R.nt == 0)) {
-		/* the last target is a GPU newer than any in the table: what PTX buys */
-		size_t n = ws_table_ccs(coverage, WS_MAX_TARGETS - 1);
-		unsigned newest = n ? coverage[n - 1].cc : 120;
-		memset(&coverage[n], 0, sizeof coverage[n]);
-		coverage[n].cc = (uint16_t)((newest / 10 + 1) * 10);
-		snprintf(coverage[n].name, sizeof coverage[n].name, "sm_%u", coverage[n].cc);
-		snprintf(coverage[n].label, sizeof coverage[n].label, "newer GPUs");
+		R.nt = ws_coverage_targets(coverage);
 		R.targets = coverage;
-		R.nt = n + 1;
 		R.coverage = coverage_mode = true;
 		ws_live_close(R.live);
 		R.live = NULL;
