@@ -33,22 +33,10 @@ echo $? >"$tmp/rc"
 "$WS_BIN" --json --no-progress --gpu $G - <$A/wscan-cuda_1.0_amd64.deb >"$tmp/stdin-deb" 2>>"$tmp/e"
 python3 - "$tmp" "$(cat "$tmp/rc")" <<'PY'
 import json, sys
+sys.path.insert(0, "src/test")
+from objview import artifacts, check, finish, objs, view
 tmp, rc = sys.argv[1], int(sys.argv[2])
-d = json.load(open(tmp + "/j"))
-arts = {a["path"].rsplit("/", 1)[-1]: a for a in d["artifacts"]}
-passed = failed = 0
-def check(cond, what):
-    global passed, failed
-    if cond: passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
-def view(o):
-    return (o["type"], [(f["section"], f["relocatable"], f["role"], f["verdicts"],
-             [(e["kind"], e["arch"], e["compression"], e["kernels"]) for e in f["entries"]])
-            for f in o["fatbins"]], o["verdicts"])
-def objs(a):
-    return {o["member"]: view(o) for o in a["objects"]}
+arts = artifacts(tmp + "/j")
 check(rc == 1 and open(tmp + "/e").read() == "", "exit %d, expected 1 (libk.a lacks sm_120), no stderr: %s" % (rc, open(tmp + "/e").read()[:300]))
 so = view(arts["multi.so"]["objects"][0])
 ar = {o["member"].split("(")[1]: view(o) for o in arts["libk.a"]["objects"]}
@@ -90,6 +78,5 @@ for f, name, typ in (("stdin-tar", "pkg.tar.zst", "tar"), ("stdin-deb", "wscan-c
     check(s["path"] == "-" and s["type"] == typ, "%s: path %s type %s" % (f, s["path"], s["type"]))
     check(objs(s) == objs(arts[name]), "%s: read as the file is" % f)
     check(s["sha256"] == arts[name]["sha256"] and s["size"] == arts[name]["size"], "%s: sha256 and size" % f)
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
 PY

@@ -29,22 +29,10 @@ mv "$tmp/linked/blobs/sha256/$big" "$tmp/outside" && ln -s "$tmp/outside" "$tmp/
 echo $? >"$tmp/linked.rc"
 python3 - "$tmp" "$(cat "$tmp/rc")" <<'PY'
 import hashlib, json, os, sys
+sys.path.insert(0, "src/test")
+from objview import artifacts, check, finish, objs, view
 tmp, rc = sys.argv[1], int(sys.argv[2])
-d = json.load(open(tmp + "/j"))
-arts = {a["path"].rsplit("/", 1)[-1]: a for a in d["artifacts"]}
-passed = failed = 0
-def check(cond, what):
-    global passed, failed
-    if cond: passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
-def view(o):
-    return (o["type"], [(f["section"], f["relocatable"], f["role"], f["verdicts"],
-             [(e["kind"], e["arch"], e["compression"], e["kernels"]) for e in f["entries"]])
-            for f in o["fatbins"]], o["verdicts"])
-def objs(a):
-    return {o["member"]: view(o) for o in a["objects"]}
+arts = artifacts(tmp + "/j")
 err = open(tmp + "/e").read()
 check(rc == 1 and err == "", "exit %d, expected 1 (libk.a lacks sm_120), no stderr: %s" % (rc, err[:300]))
 so = view(arts["multi.so"]["objects"][0])
@@ -106,6 +94,5 @@ check("  image   docker.io/library/wscan:25, wscan:25  manifest %s  layers 2: %s
 le = open(tmp + "/linked.err").read()
 check(open(tmp + "/linked.rc").read().strip() == "3" and "is not in the archive" in le,
       "a layer that is a symbolic link is not followed: %s" % le[:300])
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
 PY
