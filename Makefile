@@ -26,15 +26,15 @@ CFLAGS    += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recove
 LDFLAGS   += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c))
-LIB_OBJ   := $(LIB_SRC:src/%.c=$(O)/%.o)
-# The core: the model, the rules and every decoder, from bytes in memory to verdicts. It
+# src/core: the model, the rules and every decoder, from bytes in memory to verdicts. It
 # opens no file, prints nothing and starts or locks no thread (src/test/layers.sh checks
-# the objects); sources, the pool, the live check and the writers sit around it.
-CORE      := model compat gpus judge explain fatbin payload ptx cubin cubin_stream inspect decoder \
-             elfscan pescan window scan condameta wheelinfo record sha256 util \
-             jsonread imagemeta
+# the objects). src/: what sits around it, the sources, the pool, the sandbox, the live
+# check, the store and the writers, and main.c, the program. Objects are flat in $(O).
+CORE_SRC  := $(sort $(wildcard src/core/*.c))
+CORE      := $(basename $(notdir $(CORE_SRC)))
 CORE_OBJ  := $(CORE:%=$(O)/%.o)
+LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c)) $(CORE_SRC)
+LIB_OBJ   := $(patsubst %.c,$(O)/%.o,$(notdir $(LIB_SRC)))
 TEST_SRC  := $(wildcard src/test/test_*.c)
 TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window $(O)/escape_probe.so
 
@@ -58,6 +58,10 @@ $(O)/%.o: src/%.c | $(O)
 	$(if $(DEPS_MISSING),$(error build dependencies are missing ($(PKGS)): run 'make deps'))
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+$(O)/%.o: src/core/%.c | $(O)
+	$(if $(DEPS_MISSING),$(error build dependencies are missing ($(PKGS)): run 'make deps'))
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
 $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ $< $(O)/libws.a $(LDLIBS)
 
@@ -65,7 +69,7 @@ $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
 # reach the compaction, growth and chunk-boundary paths (the real sizes are 1 MiB), and a
 # 4 KiB cubin prefix and stream threshold send the fixtures' compressed entries through the
 # streamed PTX and cubin readers, down to the second-pass path.
-SMALL_SRC := src/window.c src/payload.c src/ptx.c src/cubin_stream.c src/inspect.c
+SMALL_SRC := src/core/window.c src/core/payload.c src/core/ptx.c src/core/cubin_stream.c src/core/inspect.c
 $(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a src/test/tap.h
 	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 -DWS_CUBIN_PREFIX=4096 -DWS_STREAM_MIN=4096 \
 	  $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a $(LDLIBS)

@@ -113,7 +113,7 @@ enum ws_verdict {
 	WS_V_OTHER_GPU,       /* containers only: no image for this GPU, built for other GPUs */
 };
 
-/* What a container is for (src/judge.c). The first, third and fourth are properties of the
+/* What a container is for (src/core/judge.c). The first, third and fourth are properties of the
  * container; REQUIRED or OTHER_GPU is decided per target GPU. */
 enum ws_role {
 	WS_ROLE_REQUIRED = 0, /* loadable code with kernels that the library needs on this GPU */
@@ -141,7 +141,7 @@ enum ws_reason {
 #define WS_R_COUNT 13
 
 /* One object or artifact judged on one target: the reasons behind its verdict, the
- * container counts they rest on, and the lines people read. Written by src/judge.c. */
+ * container counts they rest on, and the lines people read. Written by src/core/judge.c. */
 struct ws_judgement {
 	uint32_t reasons;             /* WS_R_* bits */
 	uint32_t with_kernels;        /* loadable containers with kernels (artifacts: summed) */

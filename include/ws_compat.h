@@ -101,7 +101,7 @@ int ws_isa_need_cuda(unsigned major, unsigned minor);
 /* The first driver branch (570) that supports a CUDA version (12080); 0 if none known. */
 int ws_driver_branch_for(int cuda);
 
-/* ---- judging (src/judge.c) ---- */
+/* ---- judging (src/core/judge.c) ---- */
 struct ws_judge_opts {
 	int driver_cuda;      /* 0: assume a driver new enough */
 	bool strict;          /* --strict: every loadable container with kernels must load */

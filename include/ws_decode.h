@@ -29,9 +29,9 @@
  * to the largest size asked of it. Whoever decodes holds one; nothing is per thread. */
 struct ws_decoder;
 enum ws_dbuf {
-	WS_DBUF_DECODE,              /* a whole decompressed entry (src/payload.c) */
-	WS_DBUF_STREAM,              /* the output chunk of a streamed entry (src/payload.c) */
-	WS_DBUF_PTX,                 /* lines of a streamed PTX module (src/ptx.c) */
+	WS_DBUF_DECODE,              /* a whole decompressed entry (src/core/payload.c) */
+	WS_DBUF_STREAM,              /* the output chunk of a streamed entry (src/core/payload.c) */
+	WS_DBUF_PTX,                 /* lines of a streamed PTX module (src/core/ptx.c) */
 	WS_DBUF_SLOTS
 };
 struct ws_decoder *ws_decoder_new(void);     /* NULL when out of memory */
@@ -117,7 +117,7 @@ int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, str
 			const struct ws_limits *lim, char *err, size_t errlen);
 /* Same for a large compressed cubin: the decoded bytes go into a sparse image that keeps
  * only the ELF header, section table, symbol and string tables and notes; the result is
- * what ws_cubin_inspect gives on the whole cubin (src/cubin_stream.c). Returns 1, with
+ * what ws_cubin_inspect gives on the whole cubin (src/core/cubin_stream.c). Returns 1, with
  * nothing recorded, when the cubin's layout is too unusual for the image (no section
  * table, or tables out of order): ws_entry_inspect then decodes it whole. */
 static inline bool ws_sass_streamed(const struct ws_entry *e)

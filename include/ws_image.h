@@ -1,4 +1,4 @@
-/* ws_image.h - container images: the JSON documents that describe them (src/imagemeta.c:
+/* ws_image.h - container images: the JSON documents that describe them (src/core/imagemeta.c:
  * OCI image indexes and manifests, docker save's manifest.json) and the check that
  * follows an image's blobs through the member driver (src/source_image.c).
  *

@@ -1,4 +1,4 @@
-/* ws_jsonread.h - the bounded strict JSON reader (src/jsonread.c) that the readers of
+/* ws_jsonread.h - the bounded strict JSON reader (src/core/jsonread.c) that the readers of
  * package metadata share: conda-meta records and paths.json (condameta.c), container
  * image manifests and indexes (imagemeta.c). A reader walks the values it wants with
  * ws_jp_object / ws_jp_array and steps over the rest with ws_jp_skip_value. */

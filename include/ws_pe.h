@@ -1,4 +1,4 @@
-/* ws_pe.h - Windows PE/COFF images, decoded from bytes (src/pescan.c). */
+/* ws_pe.h - Windows PE/COFF images, decoded from bytes (src/core/pescan.c). */
 #ifndef WS_PE_H
 #define WS_PE_H
 

@@ -2,7 +2,7 @@
  *
  * An input is either a memory span (plain files are mmap'd) or a pull stream
  * (zip members, inflated as they are read). Both are scanned by the same code
- * through a window (src/window.c) that keeps only what the current
+ * through a window (src/core/window.c) that keeps only what the current
  * container entry needs, so memory does not grow with the size of the input.
  */
 #ifndef WS_SCAN_H

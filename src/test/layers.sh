@@ -1,5 +1,5 @@
 #!/bin/sh
-# layers.sh - the core (the Makefile's CORE: model, rules, decoders) opens no file,
+# layers.sh - the core (src/core: model, rules, decoders) opens no file,
 # prints nothing and starts or locks no thread: none of its objects may call the C
 # library's I/O or pthread functions. Memory mappings are allowed (the sparse cubin
 # image, pages given back); pthread_once is allowed (libelf's one-time init). And the

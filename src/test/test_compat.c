@@ -1,4 +1,4 @@
-/* test_compat.c - table-driven tests of the compatibility rules (src/compat.c); each row
+/* test_compat.c - table-driven tests of the compatibility rules (src/core/compat.c); each row
  * names the rule and its source in ../shared/compat-rules.md. */
 #include <limits.h>
 #include <stdlib.h>

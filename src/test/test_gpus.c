@@ -1,4 +1,4 @@
-/* test_gpus.c - tests of the GPU table and --gpu / target parsing (src/gpus.c). */
+/* test_gpus.c - tests of the GPU table and --gpu / target parsing (src/core/gpus.c). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* test_judge.c - what each container is for (src/judge.c): roles, roll-ups, alternatives,
+/* test_judge.c - what each container is for (src/core/judge.c): roles, roll-ups, alternatives,
  * reasons, kernel gaps and advice, on small objects shaped like the real libraries whose
  * published support the rule must give (README, "How verdicts are decided"). */
 #include <stdlib.h>

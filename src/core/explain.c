@@ -1,6 +1,6 @@
 /* explain.c - the sentences behind a verdict: why a group of containers gets its verdict
  * on a target, and what build or driver would help. Pure functions of the model and the
- * tables in compat.c; src/judge.c calls them and stores what they write in the model. */
+ * tables in compat.c; src/core/judge.c calls them and stores what they write in the model. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
