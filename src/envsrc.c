@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ws_env.h"
+#include "ws_filemap.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -104,17 +105,13 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 		}
 	}
 	struct ws_digest *d = algo ? ws_digest_new(algo) : NULL;
-	uint8_t *p = NULL;
-	if (st.st_size > 0) {
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			ws_artifact_fail(a, path, WS_E_IO, "cannot map: %s", strerror(errno));
-			p = NULL;
-		}
-	}
+	struct ws_filemap fm = { .p = NULL, .slot = -1 };
+	if (st.st_size > 0 && ws_filemap_open(&fm, fd, (size_t)st.st_size) < 0)
+		ws_artifact_fail(a, path, WS_E_IO, "cannot map: %s", strerror(errno));
 	close(fd);
+	uint8_t *p = fm.p;
 	if (p) {
-		size_t n = (size_t)st.st_size;
+		size_t n = fm.len;
 		if (d)
 			ws_digest_mapping(d, p, n);
 		enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
@@ -124,7 +121,12 @@ static void read_file(struct ws_artifact *a, const char *path, const char *membe
 			ws_scan_memory(a, member, p, n, &mo);
 			a->members_scanned++;
 		}
-		munmap(p, n);
+		if (ws_filemap_close(&fm)) {
+			ws_artifact_fail(a, path, WS_E_IO, "the file shrank while it was read: what lay past its new "
+					  "end was not read, so this report of it is incomplete");
+			ws_digest_free(d);
+			d = NULL;                     /* no digest of any one state of the file */
+		}
 	}
 	if (d) {
 		uint8_t md[WS_DIGEST_MAX];

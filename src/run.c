@@ -19,6 +19,7 @@
 #include "ws_decode.h"
 #include "ws_decodeq.h"
 #include "ws_env.h"
+#include "ws_filemap.h"
 #include "ws_gate.h"
 #include "ws_image.h"
 #include "ws_inputs.h"
@@ -343,20 +344,25 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	}
 	/* A private writable mapping: libelf may never write to it, but if it did,
 	 * the write would land in our copy and not fault or reach the file. */
-	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	struct ws_filemap fm;
+	int mrc = ws_filemap_open(&fm, fd, (size_t)st.st_size);
 	close(fd);
-	if (p == MAP_FAILED) {
+	if (mrc < 0) {
 		ws_artifact_fail(a, path, WS_E_IO, "cannot map: %s", strerror(errno));
 		return a;
 	}
-	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-	hash_mapping(a, p, (size_t)st.st_size);
+	madvise(fm.p, fm.len, MADV_SEQUENTIAL);
+	hash_mapping(a, fm.p, fm.len);
 	if (c != WS_CONTENT_OTHER) {
 		struct ws_scan_opts mo = *so;
 		mo.drop_behind = true;
-		ws_scan_memory(a, NULL, p, (size_t)st.st_size, &mo);
+		ws_scan_memory(a, NULL, fm.p, fm.len, &mo);
 	}
-	munmap(p, (size_t)st.st_size);
+	if (ws_filemap_close(&fm)) {
+		a->sha256[0] = '\0';               /* not the digest of any one state of the file */
+		ws_artifact_fail(a, path, WS_E_IO, "the file shrank while it was read: what lay past its new end "
+				  "was not read, so this report of it is incomplete");
+	}
 	return a;
 }
 
@@ -711,6 +717,10 @@ int ws_run(struct ws_config *cfg)
 		int fds[8];
 		ws_sandbox_keep_store(fds, ws_db_descriptors(R.db, fds, sizeof fds / sizeof *fds));
 	}
+	/* A file cut short while it is mapped must not end the scan with SIGBUS. */
+	if (ws_filemap_guard() < 0)
+		fprintf(stderr, "wheelscan: warning: cannot catch SIGBUS (%s): a file that shrinks while "
+			"it is read will end the scan\n", strerror(errno));
 	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
 		ws_inputs_free(&in);
 		ws_db_close(R.db);
