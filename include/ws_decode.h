@@ -86,7 +86,7 @@ int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uin
 #define WS_STREAM_CHUNK ((size_t)1 << 20)
 #endif
 #ifndef WS_STREAM_MIN                   /* fuzz and small-window test builds lower it */
-#define WS_STREAM_MIN ((uint64_t)4 << 20)
+#define WS_STREAM_MIN ((uint64_t)2 << 20)
 #endif
 /* Takes n decoded bytes; returns 0, or -1 to stop with the reason set in err. */
 typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n, struct ws_err *err);

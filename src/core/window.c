@@ -80,11 +80,16 @@ static bool make_room(struct ws_window *w, uint64_t keep_from, size_t need)
 			w->base += drop;
 		}
 	}
-	if (need <= w->cap)
+	size_t ncap = WS_WINDOW_READ + WS_WINDOW_HISTORY;
+	while (ncap < need || ncap < w->len)
+		ncap = ncap > SIZE_MAX / 2 ? (need > w->len ? need : w->len) : ncap * 2;
+	/* Grown for a large entry that has gone: give the pages back (a realloc of an mmap'ed
+	 * block shrinks in place), so one large entry early does not hold memory for the rest
+	 * of the member. */
+	if (need <= w->cap && (w->cap < 4 * ncap || ncap >= w->cap))
 		return true;
-	size_t ncap = w->cap ? w->cap : WS_WINDOW_READ + WS_WINDOW_HISTORY;
-	while (ncap < need)
-		ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
+	if (ncap < need)
+		ncap = need;
 	uint8_t *b = realloc(w->buf, ncap);
 	if (!b) {
 		ws_err_set(w->err, WS_E_MEMORY, "out of memory for a %zu-byte read window", ncap);

@@ -13,6 +13,7 @@
 #include "ws_pe.h"
 #include "ws_scan.h"
 #include "ws_util.h"
+#include "ws_window.h"
 
 /* The one decode context every decoder call of this test borrows. */
 static struct ws_decoder *dc;
@@ -801,6 +802,42 @@ static void test_sniff(void)
 	CHECK_EQ_INT(ws_sniff(buf, n), WS_CONTENT_FATBIN);
 }
 
+/* A stream of byte i = (i * 7) & 0xff, as long as asked. */
+static long pattern_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	uint64_t *pos = ctx;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (uint8_t)((*pos + i) * 7);
+	*pos += n;
+	return (long)n;
+}
+
+/* A window grown for one large span gives the memory back once spans are small again,
+ * and still serves the right bytes. */
+static void test_window_shrinks(void)
+{
+	uint64_t pos = 0;
+	struct ws_err err = {0};
+	struct ws_reader rd = {.read = pattern_read, .ctx = &pos, .err = &err};
+	struct ws_window w;
+	ws_window_stream(&w, &rd, (uint64_t)64 << 20, (size_t)32 << 20);
+	size_t got = 0;
+	const uint8_t *p = ws_window_peek(&w, 4096, 4096, &got);
+	CHECK(p && got == 4096, "small peek");
+	size_t small_cap = w.cap;
+	p = ws_window_peek(&w, (size_t)1 << 20, (size_t)8 << 20, &got);
+	CHECK(p && got == ((size_t)8 << 20) && p[12345] == (uint8_t)((((size_t)1 << 20) + 12345) * 7), "large peek");
+	size_t big_cap = w.cap;
+	CHECK(big_cap >= ((size_t)8 << 20), "grown to %zu", big_cap);
+	ws_window_release(&w, (uint64_t)12 << 20);
+	uint64_t off = ((uint64_t)12 << 20) + 100;
+	p = ws_window_peek(&w, off, 4096, &got);
+	CHECK(p && got == 4096 && p[0] == (uint8_t)(off * 7) && p[4095] == (uint8_t)((off + 4095) * 7), "bytes after shrinking");
+	CHECK(w.cap <= small_cap && w.cap < big_cap / 4, "window still %zu bytes after a small peek (was %zu, starts at %zu)",
+	      w.cap, big_cap, small_cap);
+	ws_window_free(&w);
+}
+
 int main(void)
 {
 	dc = ws_decoder_new();
@@ -818,6 +855,7 @@ int main(void)
 	test_section_at();
 	test_fixtures();
 	test_hash_only_names();
+	test_window_shrinks();
 	ws_decoder_free(dc);
 	return ws_test_done();
 }
