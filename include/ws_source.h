@@ -60,9 +60,13 @@ struct ws_member {
 	bool regular;                  /* a regular file: directories, links, devices are skipped */
 	struct ws_reader rd;           /* the member's bytes from its start; reread optional (a
 					* source over files or a zip can; libarchive's cannot) */
+	bool hashed;                   /* random-access only: the source feeds the digest the
+					* driver lent to open() with every byte it yields (its
+					* read-ahead hashes off the scanner's thread) */
 };
 
 struct ws_source;
+struct ws_digest;
 
 struct ws_source_ops {
 	/* 1: *m holds the next member; 0: no more members; -1: the source failed (err set).
@@ -123,6 +127,68 @@ uint64_t ws_archive_bytes_read(const struct ws_source *s);
 struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err);
 struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *err);
 
+/* ---- random-access sources ------------------------------------------------------------ */
+
+/* A source that knows its members up front and opens any of them, from any thread (a zip:
+ * one zip_t per runner; files: one open per member). The driver runs its members as tasks
+ * on the scan's pool, largest first, and merges what each left in member order. */
+struct ws_rsource;
+struct ws_rsource_ops {
+	/* What one runner (one thread) reads members through; first: the runner on the
+	 * driver's own thread, which may borrow the opener's handle; so: the pool and group
+	 * of the runners' scans (a read-ahead's tasks go there). NULL with err set. */
+	void *(*runner_open)(struct ws_rsource *s, bool first, const struct ws_scan_opts *so, struct ws_err *err);
+	void (*runner_close)(struct ws_rsource *s, void *runner);
+	/* Opens member i: 1 with *m filled (m->name is names[i]); 0 when the member is not
+	 * there (a file RECORD lists and nobody installed: nothing is read or reported); -1
+	 * with err set. dg, when not NULL, is the digest the driver wants: a source may feed
+	 * it itself (m->hashed), else the driver hashes what it reads. */
+	int (*open)(struct ws_rsource *s, void *runner, uint32_t i, struct ws_digest *dg, struct ws_member *m,
+		    struct ws_err *err);
+	/* Ends the member opened last on runner, read to its end or not: the source's own
+	 * checks of a member read to its end (a zip's CRC-32 and declared size); -1 with err
+	 * set when they fail. The source stops feeding dg before it returns. */
+	int (*close)(struct ws_rsource *s, void *runner, struct ws_err *err);
+	/* Optional: one more task beside the members (a zip's whole-file sha256). */
+	void (*beside)(struct ws_rsource *s);
+};
+
+struct ws_rsource {
+	const struct ws_rsource_ops *ops;
+	void *impl;
+	uint32_t n;                    /* members */
+	char **names;                  /* member names as stored (not sanitised) */
+	const uint64_t *size;          /* declared sizes (UINT64_MAX unknown), or NULL */
+	const uint64_t *cost;          /* bytes to read, for largest-first order, or NULL */
+	const bool *skip;              /* no task and no check (a zip's directories), or NULL */
+	const uint32_t *same_as;       /* a member that is another one (i > same_as[i], the same
+					* file under another name): not read again, its result is
+					* the other's; UINT32_MAX for none; or NULL */
+	const bool *hash_only;         /* read for the digest only, never scanned, or NULL */
+	bool windows_names;            /* '\\' and drive letters escape too (ws_path_escapes) */
+	bool nest;                     /* a member that is an archive is read, one level */
+	bool drain;                    /* every member is read to its end (a zip's CRC-32 checked)
+					* even when nothing scans it; else only for a package check */
+	bool zip_style;                /* member errors are named in the message ("member 'x'
+					* ..."), at the artifact, as zip errors always were; a
+					* member holding an archive counts as one scanned */
+};
+
+/* The same files as a random-access source: member i is paths[i] named names[i], opened
+ * (following a symbolic link) by whichever runner takes it; a file that is not there or
+ * not a regular file is absent, one that cannot be opened fails as a member. With algos
+ * (the digest each member's check wants, NULL entries for none) a file met before under
+ * another name (same device and inode, not reached through a symbolic link) is not read
+ * again: it is that member (same_as) when the digest is the same, else read for its digest
+ * only (hash_only), as a RECORD that spells one path many ways must not make a large file
+ * read once per row. NULL with err set. */
+struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size_t n, const char *const *algos,
+				    struct ws_err *err);
+/* The size of file i as it was opened (its alias's for a member that is another), or
+ * UINT64_MAX when it was absent or not opened. */
+uint64_t ws_files_rsource_size(const struct ws_rsource *s, uint32_t i);
+void ws_files_rsource_free(struct ws_rsource *s);
+
 static inline int ws_source_next(struct ws_source *s, struct ws_member *m, struct ws_err *err)
 {
 	return s->ops->next(s, m, err);
@@ -136,14 +202,24 @@ struct ws_pkgcheck;
 /* One artifact's walk over its sources: options, limits and running totals shared by
  * every level. Fill it with ws_drive_init; nothing in it needs freeing but check, which
  * ws_drive_finish releases. */
+/* Scans one member's stream; same contract as ws_scan_stream, which is what runs when
+ * struct ws_drive's scan_member is NULL (tests put a double there). */
+typedef int (*ws_member_scan_fn)(void *ctx, struct ws_artifact *a, const char *member, struct ws_reader *r,
+				 uint64_t size, const struct ws_scan_opts *opt);
+
 struct ws_drive {
 	struct ws_artifact *a;
 	const char *label;             /* names the artifact in messages (a->path) */
 	struct ws_scan_opts scan;      /* lim points at lim below */
 	struct ws_limits lim;
-	uint64_t total;                /* bytes of all members read, every level (atomic) */
-	uint64_t members;              /* members seen, every level (atomic) */
-	bool stopped;                  /* a limit or a failed source ended the walk */
+	uint64_t total;                /* bytes of all members read, every level (atomic; in root) */
+	uint64_t members;              /* members seen, every level (atomic; in root) */
+	bool stopped;                  /* a limit or a failed source ended the walk; root's is set
+					* (atomically) by the total limit, which ends every walk */
+	struct ws_drive *root;         /* the drive whose totals count: itself, or the one a
+					* random-access member's task was copied from */
+	ws_member_scan_fn scan_member; /* NULL: ws_scan_stream */
+	void *scan_member_ctx;
 	uint64_t *progress;            /* compressed bytes of the top source go here, or NULL */
 	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
 	struct ws_imgcheck *image;     /* a container image's digests and manifests (ws_image.h) */
@@ -159,6 +235,11 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
  * when a package check wants it, sniffed, and scanned, or opened as a nested source when
  * it is an archive and level allows. The stream is read to its end (or to a limit). */
 int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level);
+/* Reads every member of a random-access source as tasks on the scan's pool (the
+ * artifact's own source: level 1); merges objects, errors and the package check's
+ * verdicts in member order, so the output does not depend on --jobs. Returns 0, or -1
+ * when an error was recorded on the artifact. */
+int ws_drive_random(struct ws_drive *d, struct ws_rsource *s);
 /* Verdicts of the package and image checks once every member is read; frees them. */
 void ws_drive_finish(struct ws_drive *d);
 
