@@ -1,46 +1,68 @@
 /* ws_source.h - sources that yield members, and the one driver that scans them.
  *
- * A source is opened on a file or on a pull stream (struct ws_reader, ws_scan.h) and
- * yields its members one at a time: a name, a size when the format says it, and the
- * member's bytes as a pull stream valid until the next member is asked for. Nothing is
- * extracted to disk; a source keeps one member's state at a time.
+ * A source yields its members: a name, a size when the format says it, and the member's
+ * bytes as a pull stream (struct ws_reader, ws_scan.h). Nothing is extracted to disk.
+ * There are two kinds. A sequential source (struct ws_source: libarchive's tar family,
+ * deb, conda, stdin; a directory) yields one member at a time, each valid until the next.
+ * A random-access source (struct ws_rsource: a zip, an installed distribution's files)
+ * knows its members up front and opens member i from any thread.
  *
- *   source (tar family, deb, conda, zip, stdin ...)   src/source_archive.c, zipsrc.c
- *     -> ws_drive_source: every member                 src/source.c
- *        -> ws_drive_member: limits, digests, sniff
+ *   argv -> run.c: one task per input
+ *     -> a source                                   source_archive.c, zipsrc.c, source_files.c
+ *        (envsrc.c lists the files a RECORD, conda record or directory names)
+ *     -> ws_drive_source: each member in turn         src/source.c
+ *        ws_drive_random: members as tasks on the pool, largest first, each runner with
+ *                         its own handle; results merged back in member order
+ *        -> drive_member: limits (atomic, every level), the digest the package check
+ *           wants, sniff
  *           -> ws_scan_stream                          an ELF, PE, cubin, fatbin, PTX, ar
  *           -> a nested source, one level deep         a wheel, zip, tar, deb in a tarball
+ *        -> package checks: md5sums, paths.json (pkgcheck.c), RECORD (recordcheck.c),
+ *           image digests (source_image.c)
+ *     -> the artifact, reported in input order by run.c
+ *
+ * A format's own rules stay in its source: a zip's CRC-32 and declared sizes are checked
+ * by its member stream (zipstream.c) when the driver closes the member, its Windows
+ * separators and drive letters escape the archive (windows_names), and its whole-file
+ * sha256 is one more task beside the members.
  *
  * Member names.  An object's member is its path inside the artifact. A member of an
  * archive that is itself a member is joined with '!': "dist/x.whl!pkg/lib/libx.so" in a
  * tarball (an error's "where" puts the artifact's path first: "t.tar!dist/x.whl!pkg/..."),
  * as ar members are "lib.a(x.o)". A package format's own wrapper is not a level: a .deb's
  * members are data.tar's paths ("usr/lib/libx.so", "./" dropped), a .conda's the paths of
- * its pkg and info tarballs ("lib/libx.so", "info/index.json").
+ * its pkg and info tarballs ("lib/libx.so", "info/index.json"). A zip's member errors
+ * name the member in the message, at the artifact ("x.whl: member 'a.so' ..."), as they
+ * always have (zip_style).
  *
  * Nesting.  Archives nest one level: an archive found inside a member of the top-level
  * source is read; one found inside that is an error of kind WS_E_UNSUPPORTED ("not
  * read") and never opened, so no input can make the driver recurse without bound. A
  * container image's layer is a wrapper like a .deb's data.tar, not a level: a wheel in
  * a layer is read ("blobs/sha256/<hex>!wheels/x.whl!pkg/libx.so"), an archive in that
- * wheel is not.
+ * wheel is not. An installed file is never opened as an archive.
  *
  * Limits (struct ws_limits of the scan options) apply across every level of one
  * artifact: bytes of one member (max_member_bytes), bytes of all members read
  * (max_total_bytes, which includes the bytes a source decompresses to skip a member),
  * and members (max_members). The driver counts what it reads itself, so a source need
- * not, and a compression bomb stops at a limit whatever the format.
+ * not, and a compression bomb stops at a limit whatever the format. The total limit ends
+ * every walk of the artifact; a random-access member past the member limit ends only
+ * itself.
  *
- * Adding a source.  Fill struct ws_source_ops (next, close) and struct ws_member; open an
- * archive held in a member with ws_archive_open_reader on the member's stream. A format
- * whose wrapper is not a level (an image's layers, like a .deb's data.tar) drives its
- * inner sources with ws_drive_source at the level of its own members (1) and a prefix
- * of its choice; a member that is an archive is then opened at level 2 by the driver.
- * ws_drive_member scans one stream that did not come from a source (a zip member).
+ * Adding a source.  A sequential one fills struct ws_source_ops (next, close) and struct
+ * ws_member; open an archive held in a member with ws_archive_open_reader on the member's
+ * stream. A format whose wrapper is not a level (an image's layers, like a .deb's
+ * data.tar) drives its inner sources with ws_drive_source at the level of its own members
+ * (1) and a prefix of its choice; a member that is an archive is then opened at level 2
+ * by the driver. A random-access one fills struct ws_rsource_ops (a runner's handle, open
+ * and close member i) and the member list, and is read with ws_drive_random.
  *
  * Threads.  A sequential source is driven on the caller's thread; payload decoding still
- * goes to the pool of the scan options. A random-access source (zip) keeps its own
- * runner of member tasks and calls ws_drive_member from them through ws_source_zip_hook.
+ * goes to the pool of the scan options. A random-access source's members are tasks on
+ * that pool: one runner per thread (never more than there are members), the first on the
+ * caller's thread; each member is scanned into an artifact of its own and merged in member
+ * order, so the output does not depend on --jobs.
  */
 #ifndef WS_SOURCE_H
 #define WS_SOURCE_H
@@ -253,13 +275,5 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
  * from fd, which gives the rest); standard input. */
 int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
 		    const struct ws_scan_opts *so);
-
-/* For the zip reader's member tasks: a member whose first bytes (head, nhead) show an
- * archive; the zip is level 1, so the archive is opened at level 2. Same contract as
- * ws_zip_member_fn, plus the archive's running totals (bytes read, members seen; updated
- * atomically), which the nested walk counts against the same limits. */
-bool ws_source_nested(const uint8_t *head, size_t nhead);
-int ws_source_zip_member(struct ws_artifact *t, const char *name, struct ws_reader *r, uint64_t size,
-			 const struct ws_scan_opts *so, uint64_t *total, uint64_t *members);
 
 #endif

@@ -1,7 +1,8 @@
 /* source.c - the one driver over sources that yield members: limits, package checksums,
  * sniffing, and dispatch of each member to the object scanner or, for an archive inside
- * an archive, to a nested source one level deep. Also tells archive formats by their
- * first bytes and by name, and scans tar-family, deb and conda files and streams. */
+ * an archive, to a nested source one level deep; a random-access source's members as
+ * tasks on the pool, merged in member order. Also tells archive formats by their first
+ * bytes and by name, and scans tar-family, deb and conda files and streams. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -224,11 +225,6 @@ static bool scannable(enum ws_content c)
 {
 	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
 	       c == WS_CONTENT_PTX || c == WS_CONTENT_PE;
-}
-
-bool ws_source_nested(const uint8_t *head, size_t nhead)
-{
-	return ws_pack_sniff(head, nhead) != WS_PACK_NONE;
 }
 
 /* ---- the driver ------------------------------------------------------------------------ */
