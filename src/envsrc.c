@@ -154,17 +154,15 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 			return a;
 		}
 	}
-	/* the rows stay where the names point until the walk ends: the check gets a copy */
-	struct ws_record_index rows = rec;
+	/* the check takes the rows over (the names point into them until the walk ends) */
 	struct ws_pkgcheck *check = NULL;
-	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rows, NULL, NULL)))
+	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rec, NULL, NULL)))
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
 	drive_files(a, &l, false, check, so);
 	if (!check)
 		ws_record_conclude(&a->record);
 	list_free(&l);
-	if (!check)
-		ws_record_index_free(&rec);
+	ws_record_index_free(&rec);
 	return a;
 }
 
@@ -220,17 +218,15 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 			return a;
 		}
 	}
-	/* the check takes the record over; the names point into it until the walk ends */
-	struct ws_conda_pkg files = pkg;
+	/* the check takes the record over (the names point into it until the walk ends) */
 	struct ws_pkgcheck *check = NULL;
-	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_CONDA, NULL, &files, NULL)))
+	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_CONDA, NULL, &pkg, NULL)))
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
 	drive_files(a, &l, false, check, so);
 	if (!check)
 		ws_record_conclude(&a->record);
 	list_free(&l);
-	if (!check)
-		ws_conda_free(&pkg);
+	ws_conda_free(&pkg);
 	return a;
 }
 

@@ -33,10 +33,21 @@ static int cmp_file(const void *x, const void *y, void *ctx)
 struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_record_index *rows,
 					  struct ws_conda_pkg *pkg, const char *distinfo)
 {
+	/* everything is allocated before rows or pkg are taken: on failure they stay the caller's */
 	struct ws_recordcheck *r = ws_calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->kind = kind;
+	bool ok = true;
+	if (kind == WS_RECORD_WHEEL)
+		ok = (r->distinfo = ws_strdup(distinfo ? distinfo : "")) &&
+		     (!rows || !rows->n || (r->seen = ws_calloc(rows->n, sizeof *r->seen)));
+	else if (kind == WS_RECORD_CONDA && pkg && pkg->nfiles)
+		ok = pkg->nfiles < UINT32_MAX && (r->by_path = ws_calloc(pkg->nfiles, sizeof *r->by_path));
+	if (!ok) {
+		ws_recordcheck_free(r);
+		return NULL;
+	}
 	if (rows) {
 		r->rec = *rows;
 		memset(rows, 0, sizeof *rows);
@@ -45,20 +56,10 @@ struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_re
 		r->pkg = *pkg;
 		memset(pkg, 0, sizeof *pkg);
 	}
-	bool ok = true;
-	if (kind == WS_RECORD_WHEEL) {
-		ok = (r->distinfo = ws_strdup(distinfo ? distinfo : "")) &&
-		     (!r->rec.n || (r->seen = ws_calloc(r->rec.n, sizeof *r->seen)));
-	} else if (kind == WS_RECORD_CONDA && r->pkg.nfiles) {
-		ok = r->pkg.nfiles < UINT32_MAX && (r->by_path = ws_calloc(r->pkg.nfiles, sizeof *r->by_path));
-		for (size_t i = 0; ok && i < r->pkg.nfiles; i++)
+	if (r->by_path) {
+		for (size_t i = 0; i < r->pkg.nfiles; i++)
 			r->by_path[i] = (uint32_t)i;
-		if (ok)
-			qsort_r(r->by_path, r->pkg.nfiles, sizeof *r->by_path, cmp_file, &r->pkg);
-	}
-	if (!ok) {
-		ws_recordcheck_free(r);
-		return NULL;
+		qsort_r(r->by_path, r->pkg.nfiles, sizeof *r->by_path, cmp_file, &r->pkg);
 	}
 	return r;
 }
