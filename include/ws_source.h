@@ -141,12 +141,9 @@ uint64_t ws_archive_bytes_read(const struct ws_source *s);
 
 /* ---- files on disk (src/source_files.c) ------------------------------------------------ */
 
-/* The given files in order (full paths), each member named by its path less its first
- * strip bytes; or every regular file below dir (sorted, symbolic links not followed, at
- * most max_files and 64 directories deep), named by its path below dir. Members can be
- * re-read (pread); a file that cannot be opened fails as a member, not as the source.
- * NULL with err set. */
-struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err);
+/* Every regular file below dir (sorted, symbolic links not followed, at most max_files and
+ * 64 directories deep), named by its path below dir. Members can be re-read (pread); a
+ * file that cannot be opened fails as a member, not as the source. NULL with err set. */
 struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *err);
 
 /* ---- random-access sources ------------------------------------------------------------ */
@@ -196,16 +193,18 @@ struct ws_rsource {
 					* member holding an archive counts as one scanned */
 };
 
-/* The same files as a random-access source: member i is paths[i] named names[i], opened
- * (following a symbolic link) by whichever runner takes it; a file that is not there or
- * not a regular file is absent, one that cannot be opened fails as a member. With algos
+/* Given files as a random-access source: member i is paths[i] named names[i], opened
+ * (following a symbolic link) by whichever runner takes it. A file that is not a regular
+ * file is absent; one that is not there is absent when listed (the files a record lists:
+ * its check calls them missing), else it fails as a member, as one that cannot be opened
+ * does. With algos
  * (the digest each member's check wants, NULL entries for none) a file met before under
  * another name (same device and inode, not reached through a symbolic link) is not read
  * again: it is that member (same_as) when the digest is the same, else read for its digest
  * only (hash_only), as a RECORD that spells one path many ways must not make a large file
  * read once per row. NULL with err set. */
 struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size_t n, const char *const *algos,
-				    struct ws_err *err);
+				    bool listed, struct ws_err *err);
 /* The size of file i as it was opened (its alias's for a member that is another), or
  * UINT64_MAX when it was absent or not opened. */
 uint64_t ws_files_rsource_size(const struct ws_rsource *s, uint32_t i);

@@ -52,20 +52,21 @@ static void list_free(struct file_list *l)
 	free(l->algos);
 }
 
-/* Hands the files to the driver as one random-access source (check: the record check, or
- * NULL) and adds the sizes of those found to a->size. */
-static void drive_files(struct ws_artifact *a, struct file_list *l, bool nest, struct ws_pkgcheck *check,
+/* Hands the files to the driver as one random-access source (listed: the files a record
+ * names, which may be missing; check: the record check, or NULL) and adds the sizes of
+ * those found to a->size. */
+static void drive_files(struct ws_artifact *a, struct file_list *l, bool listed, struct ws_pkgcheck *check,
 			const struct ws_scan_opts *so)
 {
 	struct ws_err e = { 0 };
 	struct ws_drive d;
 	ws_drive_init(&d, a, so);
 	d.check = check;
-	struct ws_rsource *src = ws_files_rsource(l->paths, l->names, l->n, l->algos, &e);
+	struct ws_rsource *src = ws_files_rsource(l->paths, l->names, l->n, l->algos, listed, &e);
 	if (!src) {
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
 	} else {
-		src->nest = nest;
+		src->nest = !listed;               /* an installed file is never read as an archive */
 		ws_drive_random(&d, src);
 		for (uint32_t i = 0; i < src->n; i++) {
 			uint64_t size = ws_files_rsource_size(src, i);
@@ -158,7 +159,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	struct ws_pkgcheck *check = NULL;
 	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rec, NULL, NULL)))
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
-	drive_files(a, &l, false, check, so);
+	drive_files(a, &l, true, check, so);
 	if (!check)
 		ws_record_conclude(&a->record);
 	list_free(&l);
@@ -222,7 +223,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 	struct ws_pkgcheck *check = NULL;
 	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_CONDA, NULL, &pkg, NULL)))
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
-	drive_files(a, &l, false, check, so);
+	drive_files(a, &l, true, check, so);
 	if (!check)
 		ws_record_conclude(&a->record);
 	list_free(&l);
@@ -253,7 +254,7 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 			return a;
 		}
 	}
-	drive_files(a, &l, true, NULL, so);
+	drive_files(a, &l, false, NULL, so);
 	list_free(&l);
 	return a;
 }

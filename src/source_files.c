@@ -1,8 +1,9 @@
-/* source_files.c - a source over files on disk: a given list (the loose files of an
- * environment) or every regular file below a directory (an OCI layout given as a
- * directory), yielded in order, each read through its own descriptor with pread so that
- * the scanner can re-read an earlier range (ws_reader.reread). Symbolic links are not
- * followed out of a walk; a file that cannot be opened is an error of kind io. */
+/* source_files.c - sources over files on disk: every regular file below a directory (an
+ * OCI layout given as a directory), yielded in order, and a given list (an installed
+ * distribution's files, the loose files of an environment) as a random-access source,
+ * each file read through its own descriptor with pread so that the scanner can re-read an
+ * earlier range (ws_reader.reread). Symbolic links are not followed out of a walk; a file
+ * that cannot be opened is an error of kind io. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -128,22 +129,6 @@ static bool push(struct fsrc *s, uint32_t *cap, const char *path)
 	return true;
 }
 
-struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err)
-{
-	struct fsrc *s = fsrc_new(err);
-	uint32_t cap = 0;
-	if (!s)
-		return NULL;
-	s->strip = strip;
-	for (size_t i = 0; i < n; i++)
-		if (!push(s, &cap, files[i])) {
-			fsrc_close(&s->s);
-			ws_err_set(err, WS_E_MEMORY, "out of memory");
-			return NULL;
-		}
-	return &s->s;
-}
-
 static int cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
@@ -227,6 +212,7 @@ struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *
 
 struct frs {
 	struct ws_rsource s;
+	bool listed;                   /* a file not there is absent, not an error */
 	char **paths;
 	uint64_t *cost;                /* sizes seen before reading, for largest-first order */
 	uint64_t *opened;              /* sizes when opened, UINT64_MAX: absent or not opened */
@@ -299,7 +285,8 @@ static int frs_open(struct ws_rsource *src, void *runner, uint32_t i, struct ws_
 	struct stat st;
 	int fd = open(s->paths[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : ws_err_set(err, WS_E_IO, "cannot open: %s", strerror(errno));
+		return s->listed && (errno == ENOENT || errno == ENOTDIR) ? 0
+									  : ws_err_set(err, WS_E_IO, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return 0;
@@ -382,7 +369,7 @@ static bool frs_dedup(struct frs *s, const char *const *algos)
 }
 
 struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size_t n, const char *const *algos,
-				    struct ws_err *err)
+				    bool listed, struct ws_err *err)
 {
 	struct frs *s = ws_calloc(1, sizeof *s);
 	if (!s || n >= UINT32_MAX)
@@ -390,6 +377,7 @@ struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size
 	s->s.ops = &frs_ops;
 	s->s.impl = s;
 	s->s.n = (uint32_t)n;
+	s->listed = listed;
 	if (n && (!(s->paths = ws_calloc(n, sizeof *s->paths)) || !(s->s.names = ws_calloc(n, sizeof *s->s.names)) ||
 		  !(s->cost = ws_calloc(n, sizeof *s->cost)) || !(s->opened = ws_calloc(n, sizeof *s->opened)) ||
 		  !(s->same_as = ws_calloc(n, sizeof *s->same_as)) || !(s->hash_only = ws_calloc(n, sizeof *s->hash_only))))

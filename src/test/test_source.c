@@ -229,25 +229,76 @@ static void test_files(void)
 	ws_source_close(s);
 	CHECK(ws_dir_open("testdata/archives", 3, &e) == NULL && e.code == WS_E_LIMIT, "max_files holds");
 
-	char *files[] = { "testdata/fixtures/multi.so", "testdata/fixtures/no-such-file.so", "testdata/fixtures/libk.a" };
-	struct ws_artifact *a = artifact("testdata/fixtures");
+	/* a file gone between the walk and its read fails as a member; the others are read */
+	char tmpl[] = "/tmp/ws-test-src-XXXXXX", path[256];
+	char *dir = mkdtemp(tmpl);
+	const char *copies[][2] = { { "testdata/fixtures/multi.so", "a.so" }, { "testdata/fixtures/multi.so", "b.so" },
+				    { "testdata/fixtures/libk.a", "c.a" } };
+	for (int i = 0; dir && i < 3; i++) {
+		size_t len;
+		uint8_t *p = slurp(copies[i][0], &len);
+		snprintf(path, sizeof path, "%s/%s", dir, copies[i][1]);
+		FILE *f = fopen(path, "wb");
+		if (f && p)
+			fwrite(p, 1, len, f);
+		if (f)
+			fclose(f);
+		free(p);
+	}
 	struct ws_limits lim;
 	ws_limits_default(&lim);
 	struct ws_scan_opts so = { .lim = &lim, .want_kernels = true };
 	struct ws_drive d;
+	struct ws_artifact *a = artifact(dir ? dir : "?");
 	ws_drive_init(&d, a, &so);
 	memset(&e, 0, sizeof e);
-	s = ws_files_open(files, 3, strlen("testdata/fixtures/"), &e);
-	CHECK(s && s->independent, "a files source");
+	s = dir ? ws_dir_open(dir, 100, &e) : NULL;
+	CHECK(s && s->independent, "a directory source: %s", e.msg);
+	snprintf(path, sizeof path, "%s/b.so", dir ? dir : "?");
+	unlink(path);
 	if (s)
 		ws_drive_source(&d, s, "", 1);
 	ws_source_close(s);
 	ws_drive_finish(&d);
-	CHECK(a->nobjects == 3 && !strcmp(a->objects[0].member, "multi.so") && !strcmp(a->objects[2].member, "libk.a(k2_86.o)"),
-	      "the files around the missing one are read (%u objects)", a->nobjects);
-	CHECK(a->nerrors == 1 && a->errors[0].code == WS_E_IO &&
-	      !strcmp(a->errors[0].where, "testdata/fixtures!no-such-file.so"), "the missing file is an io error");
+	CHECK(a->nobjects == 3 && !strcmp(a->objects[0].member, "a.so") && !strcmp(a->objects[2].member, "c.a(k2_86.o)"),
+	      "the files around the vanished one are read (%u objects)", a->nobjects);
+	snprintf(path, sizeof path, "%s!b.so", dir ? dir : "?");
+	CHECK(a->nerrors == 1 && a->errors[0].code == WS_E_IO && !strcmp(a->errors[0].where, path),
+	      "the vanished file is an io error: %s", a->nerrors ? a->errors[0].where : "");
 	ws_artifact_free(a);
+	for (int i = 0; dir && i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, copies[i][1]);
+		unlink(path);
+	}
+	if (dir)
+		rmdir(dir);
+
+	/* the same as a random-access source: a file not there fails as a member, unless the
+	 * files are a record's list, where it is absent (the record check says missing) */
+	char *files[] = { "testdata/fixtures/multi.so", "testdata/fixtures/no-such-file.so", "testdata/fixtures/libk.a" };
+	char *names[] = { "multi.so", "no-such-file.so", "libk.a" };
+	for (int listed = 0; listed < 2; listed++) {
+		struct ws_pool *pool = ws_pool_new(2);
+		a = artifact("testdata/fixtures");
+		so.pool = pool;
+		ws_drive_init(&d, a, &so);
+		struct ws_rsource *rs = ws_files_rsource(files, names, 3, NULL, listed, &e);
+		CHECK(rs != NULL, "a files source: %s", e.msg);
+		if (rs)
+			ws_drive_random(&d, rs);
+		ws_drive_finish(&d);
+		CHECK(rs && ws_files_rsource_size(rs, 1) == UINT64_MAX && ws_files_rsource_size(rs, 0) > 0, "sizes as opened");
+		ws_files_rsource_free(rs);
+		CHECK(a->nobjects == 3 && !strcmp(a->objects[0].member, "multi.so") && !strcmp(a->objects[2].member, "libk.a(k2_86.o)"),
+		      "listed %d: the files around the missing one are read (%u objects)", listed, a->nobjects);
+		if (listed)
+			CHECK(a->nerrors == 0, "listed: a missing file is no error (%u)", a->nerrors);
+		else
+			CHECK(a->nerrors == 1 && a->errors[0].code == WS_E_IO &&
+			      !strcmp(a->errors[0].where, "testdata/fixtures!no-such-file.so"), "the missing file is an io error");
+		ws_artifact_free(a);
+		ws_pool_free(pool);
+	}
 }
 
 
