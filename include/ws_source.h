@@ -252,10 +252,6 @@ void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_sc
  * one) and scans it; prefix joins nested names ("x.whl!", "" at the top). Returns 0,
  * or -1 when an error was recorded on the artifact. */
 int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level);
-/* One member's bytes (name: its full member name): counted against the limits, hashed
- * when a package check wants it, sniffed, and scanned, or opened as a nested source when
- * it is an archive and level allows. The stream is read to its end (or to a limit). */
-int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level);
 /* Reads every member of a random-access source as tasks on the scan's pool (the
  * artifact's own source: level 1); merges objects, errors and the package check's
  * verdicts in member order, so the output does not depend on --jobs. Returns 0, or -1

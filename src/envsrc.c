@@ -1,8 +1,9 @@
-/* envsrc.c - installed Python environments: a distribution's files, found through its
- * *.dist-info/RECORD, verified against it and scanned as one artifact (type "installed");
- * and the files of an environment that no RECORD owns, one artifact per directory (type
- * "directory": extensions built in place, a UI's custom nodes). inputs.c decides which
- * is which; this file reads them. */
+/* envsrc.c - installed Python environments: the files a distribution's *.dist-info/RECORD
+ * (or an installed conda package's conda-meta record) names, as one artifact (type
+ * "installed"), and the files of an environment that no record owns, one artifact per
+ * directory (type "directory": extensions built in place, a UI's custom nodes). inputs.c
+ * decides which is which; this file lists the files and hands them to the driver as a
+ * files source (source_files.c), with the record check (recordcheck.c) when verifying. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

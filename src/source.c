@@ -432,18 +432,6 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	return rc;
 }
 
-int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level)
-{
-	uint8_t *scratch = ws_malloc(SCRATCH);
-	if (!scratch) {
-		ws_artifact_fail(d->a, d->label, WS_E_MEMORY, "out of memory");
-		return -1;
-	}
-	int rc = drive_member(d, name, r, size, level, scratch, NULL);
-	free(scratch);
-	return rc < 0 ? -1 : 0;
-}
-
 int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level)
 {
 	struct ws_artifact *a = d->a;
