@@ -63,6 +63,12 @@ static void drive_files(struct ws_artifact *a, struct file_list *l, bool listed,
 	struct ws_drive d;
 	ws_drive_init(&d, a, so);
 	d.check = check;
+	if (listed) {
+		/* a distribution's installed files are read where they lie: nothing inflates, so
+		 * the archive limits (a member's, all members', their count) are not theirs */
+		d.lim.max_member_bytes = d.lim.max_total_bytes = UINT64_MAX;
+		d.lim.max_members = UINT32_MAX;
+	}
 	struct ws_rsource *src = ws_files_rsource(l->paths, l->names, l->n, l->algos, listed, &e);
 	if (!src) {
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);

@@ -337,6 +337,13 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 		/* left alone: a source that reads no archives inside (an installed file) */
 	} else if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
 		struct ws_err e = { 0 };
+		if (zip_style) {
+			/* a zip always named what goes wrong in an archive it holds in the
+			 * driver's way, and counted the archive as one member scanned */
+			ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
+			m->zip_style = false;
+			a->members_scanned++;
+		}
 		struct ws_source *src = ws_archive_open_reader(&rd, pk, &e);
 		if (!src) {
 			if (!m->failed)
@@ -347,7 +354,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			if (prefix) {
 				memcpy(prefix, name, nl);
 				memcpy(prefix + nl, "!", 2);
-				a->members_scanned++;
+				a->members_scanned += !zip_style;
 				archive = true;
 				d->layer_levels += layer;
 				ws_drive_source(d, src, prefix, level + 1);
