@@ -1,7 +1,7 @@
 /* ws_filemap.h - files read through a private mapping that survive being cut short.
  *
- * A plain file and an installed environment's files are read through mmap: no copy, and
- * the pages go back as the scan passes them. But a file that shrinks while it is mapped
+ * A plain file is read through mmap: no copy, and the pages go back as the scan passes
+ * them. But a file that shrinks while it is mapped
  * (another process truncates or rewrites it) makes every access past its new end a SIGBUS,
  * which would end the whole scan. A mapping made here is registered; the process's SIGBUS
  * handler (ws_filemap_guard, installed once, before the sandbox) puts zero pages over the

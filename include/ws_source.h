@@ -1,46 +1,68 @@
 /* ws_source.h - sources that yield members, and the one driver that scans them.
  *
- * A source is opened on a file or on a pull stream (struct ws_reader, ws_scan.h) and
- * yields its members one at a time: a name, a size when the format says it, and the
- * member's bytes as a pull stream valid until the next member is asked for. Nothing is
- * extracted to disk; a source keeps one member's state at a time.
+ * A source yields its members: a name, a size when the format says it, and the member's
+ * bytes as a pull stream (struct ws_reader, ws_scan.h). Nothing is extracted to disk.
+ * There are two kinds. A sequential source (struct ws_source: libarchive's tar family,
+ * deb, conda, stdin; a directory) yields one member at a time, each valid until the next.
+ * A random-access source (struct ws_rsource: a zip, an installed distribution's files)
+ * knows its members up front and opens member i from any thread.
  *
- *   source (tar family, deb, conda, zip, stdin ...)   src/source_archive.c, zipsrc.c
- *     -> ws_drive_source: every member                 src/source.c
- *        -> ws_drive_member: limits, digests, sniff
+ *   argv -> run.c: one task per input
+ *     -> a source                                   source_archive.c, zipsrc.c, source_files.c
+ *        (envsrc.c lists the files a RECORD, conda record or directory names)
+ *     -> ws_drive_source: each member in turn         src/source.c
+ *        ws_drive_random: members as tasks on the pool, largest first, each runner with
+ *                         its own handle; results merged back in member order
+ *        -> drive_member: limits (atomic, every level), the digest the package check
+ *           wants, sniff
  *           -> ws_scan_stream                          an ELF, PE, cubin, fatbin, PTX, ar
  *           -> a nested source, one level deep         a wheel, zip, tar, deb in a tarball
+ *        -> package checks: md5sums, paths.json (pkgcheck.c), RECORD (recordcheck.c),
+ *           image digests (source_image.c)
+ *     -> the artifact, reported in input order by run.c
+ *
+ * A format's own rules stay in its source: a zip's CRC-32 and declared sizes are checked
+ * by its member stream (zipstream.c) when the driver closes the member, its Windows
+ * separators and drive letters escape the archive (windows_names), and its whole-file
+ * sha256 is one more task beside the members.
  *
  * Member names.  An object's member is its path inside the artifact. A member of an
  * archive that is itself a member is joined with '!': "dist/x.whl!pkg/lib/libx.so" in a
  * tarball (an error's "where" puts the artifact's path first: "t.tar!dist/x.whl!pkg/..."),
  * as ar members are "lib.a(x.o)". A package format's own wrapper is not a level: a .deb's
  * members are data.tar's paths ("usr/lib/libx.so", "./" dropped), a .conda's the paths of
- * its pkg and info tarballs ("lib/libx.so", "info/index.json").
+ * its pkg and info tarballs ("lib/libx.so", "info/index.json"). A zip's member errors
+ * name the member in the message, at the artifact ("x.whl: member 'a.so' ..."), as they
+ * always have (zip_style).
  *
  * Nesting.  Archives nest one level: an archive found inside a member of the top-level
  * source is read; one found inside that is an error of kind WS_E_UNSUPPORTED ("not
  * read") and never opened, so no input can make the driver recurse without bound. A
  * container image's layer is a wrapper like a .deb's data.tar, not a level: a wheel in
  * a layer is read ("blobs/sha256/<hex>!wheels/x.whl!pkg/libx.so"), an archive in that
- * wheel is not.
+ * wheel is not. An installed file is never opened as an archive.
  *
  * Limits (struct ws_limits of the scan options) apply across every level of one
  * artifact: bytes of one member (max_member_bytes), bytes of all members read
  * (max_total_bytes, which includes the bytes a source decompresses to skip a member),
  * and members (max_members). The driver counts what it reads itself, so a source need
- * not, and a compression bomb stops at a limit whatever the format.
+ * not, and a compression bomb stops at a limit whatever the format. The total limit ends
+ * every walk of the artifact; a random-access member past the member limit ends only
+ * itself.
  *
- * Adding a source.  Fill struct ws_source_ops (next, close) and struct ws_member; open an
- * archive held in a member with ws_archive_open_reader on the member's stream. A format
- * whose wrapper is not a level (an image's layers, like a .deb's data.tar) drives its
- * inner sources with ws_drive_source at the level of its own members (1) and a prefix
- * of its choice; a member that is an archive is then opened at level 2 by the driver.
- * ws_drive_member scans one stream that did not come from a source (a zip member).
+ * Adding a source.  A sequential one fills struct ws_source_ops (next, close) and struct
+ * ws_member; open an archive held in a member with ws_archive_open_reader on the member's
+ * stream. A format whose wrapper is not a level (an image's layers, like a .deb's
+ * data.tar) drives its inner sources with ws_drive_source at the level of its own members
+ * (1) and a prefix of its choice; a member that is an archive is then opened at level 2
+ * by the driver. A random-access one fills struct ws_rsource_ops (a runner's handle, open
+ * and close member i) and the member list, and is read with ws_drive_random.
  *
  * Threads.  A sequential source is driven on the caller's thread; payload decoding still
- * goes to the pool of the scan options. A random-access source (zip) keeps its own
- * runner of member tasks and calls ws_drive_member from them through ws_source_zip_hook.
+ * goes to the pool of the scan options. A random-access source's members are tasks on
+ * that pool: one runner per thread (never more than there are members), the first on the
+ * caller's thread; each member is scanned into an artifact of its own and merged in member
+ * order, so the output does not depend on --jobs.
  */
 #ifndef WS_SOURCE_H
 #define WS_SOURCE_H
@@ -60,9 +82,13 @@ struct ws_member {
 	bool regular;                  /* a regular file: directories, links, devices are skipped */
 	struct ws_reader rd;           /* the member's bytes from its start; reread optional (a
 					* source over files or a zip can; libarchive's cannot) */
+	bool hashed;                   /* random-access only: the source feeds the digest the
+					* driver lent to open() with every byte it yields (its
+					* read-ahead hashes off the scanner's thread) */
 };
 
 struct ws_source;
+struct ws_digest;
 
 struct ws_source_ops {
 	/* 1: *m holds the next member; 0: no more members; -1: the source failed (err set).
@@ -115,13 +141,74 @@ uint64_t ws_archive_bytes_read(const struct ws_source *s);
 
 /* ---- files on disk (src/source_files.c) ------------------------------------------------ */
 
-/* The given files in order (full paths), each member named by its path less its first
- * strip bytes; or every regular file below dir (sorted, symbolic links not followed, at
- * most max_files and 64 directories deep), named by its path below dir. Members can be
- * re-read (pread); a file that cannot be opened fails as a member, not as the source.
- * NULL with err set. */
-struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err);
+/* Every regular file below dir (sorted, symbolic links not followed, at most max_files and
+ * 64 directories deep), named by its path below dir. Members can be re-read (pread); a
+ * file that cannot be opened fails as a member, not as the source. NULL with err set. */
 struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *err);
+
+/* ---- random-access sources ------------------------------------------------------------ */
+
+/* A source that knows its members up front and opens any of them, from any thread (a zip:
+ * one zip_t per runner; files: one open per member). The driver runs its members as tasks
+ * on the scan's pool, largest first, and merges what each left in member order. */
+struct ws_rsource;
+struct ws_rsource_ops {
+	/* What one runner (one thread) reads members through; first: the runner on the
+	 * driver's own thread, which may borrow the opener's handle; so: the pool and group
+	 * of the runners' scans (a read-ahead's tasks go there). NULL with err set. */
+	void *(*runner_open)(struct ws_rsource *s, bool first, const struct ws_scan_opts *so, struct ws_err *err);
+	void (*runner_close)(struct ws_rsource *s, void *runner);
+	/* Opens member i: 1 with *m filled (m->name is names[i]); 0 when the member is not
+	 * there (a file RECORD lists and nobody installed: nothing is read or reported); -1
+	 * with err set. dg, when not NULL, is the digest the driver wants: a source may feed
+	 * it itself (m->hashed), else the driver hashes what it reads. */
+	int (*open)(struct ws_rsource *s, void *runner, uint32_t i, struct ws_digest *dg, struct ws_member *m,
+		    struct ws_err *err);
+	/* Ends the member opened last on runner, read to its end or not: the source's own
+	 * checks of a member read to its end (a zip's CRC-32 and declared size); -1 with err
+	 * set when they fail. The source stops feeding dg before it returns. */
+	int (*close)(struct ws_rsource *s, void *runner, struct ws_err *err);
+	/* Optional: one more task beside the members (a zip's whole-file sha256). */
+	void (*beside)(struct ws_rsource *s);
+};
+
+struct ws_rsource {
+	const struct ws_rsource_ops *ops;
+	void *impl;
+	uint32_t n;                    /* members */
+	char **names;                  /* member names as stored (not sanitised) */
+	const uint64_t *size;          /* declared sizes (UINT64_MAX unknown), or NULL */
+	const uint64_t *cost;          /* bytes to read, for largest-first order, or NULL */
+	const bool *skip;              /* no task and no check (a zip's directories), or NULL */
+	const uint32_t *same_as;       /* a member that is another one (i > same_as[i], the same
+					* file under another name): not read again, its result is
+					* the other's; UINT32_MAX for none; or NULL */
+	const bool *hash_only;         /* read for the digest only, never scanned, or NULL */
+	bool windows_names;            /* '\\' and drive letters escape too (ws_path_escapes) */
+	bool nest;                     /* a member that is an archive is read, one level */
+	bool drain;                    /* every member is read to its end (a zip's CRC-32 checked)
+					* even when nothing scans it; else only for a package check */
+	bool zip_style;                /* member errors are named in the message ("member 'x'
+					* ..."), at the artifact, as zip errors always were; a
+					* member holding an archive counts as one scanned */
+};
+
+/* Given files as a random-access source: member i is paths[i] named names[i], opened
+ * (following a symbolic link) by whichever runner takes it. A file that is not a regular
+ * file is absent; one that is not there is absent when listed (the files a record lists:
+ * its check calls them missing), else it fails as a member, as one that cannot be opened
+ * does. With algos
+ * (the digest each member's check wants, NULL entries for none) a file met before under
+ * another name (same device and inode, not reached through a symbolic link) is not read
+ * again: it is that member (same_as) when the digest is the same, else read for its digest
+ * only (hash_only), as a RECORD that spells one path many ways must not make a large file
+ * read once per row. NULL with err set. */
+struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size_t n, const char *const *algos,
+				    bool listed, struct ws_err *err);
+/* The size of file i as it was opened (its alias's for a member that is another), or
+ * UINT64_MAX when it was absent or not opened. */
+uint64_t ws_files_rsource_size(const struct ws_rsource *s, uint32_t i);
+void ws_files_rsource_free(struct ws_rsource *s);
 
 static inline int ws_source_next(struct ws_source *s, struct ws_member *m, struct ws_err *err)
 {
@@ -136,14 +223,24 @@ struct ws_pkgcheck;
 /* One artifact's walk over its sources: options, limits and running totals shared by
  * every level. Fill it with ws_drive_init; nothing in it needs freeing but check, which
  * ws_drive_finish releases. */
+/* Scans one member's stream; same contract as ws_scan_stream, which is what runs when
+ * struct ws_drive's scan_member is NULL (tests put a double there). */
+typedef int (*ws_member_scan_fn)(void *ctx, struct ws_artifact *a, const char *member, struct ws_reader *r,
+				 uint64_t size, const struct ws_scan_opts *opt);
+
 struct ws_drive {
 	struct ws_artifact *a;
 	const char *label;             /* names the artifact in messages (a->path) */
 	struct ws_scan_opts scan;      /* lim points at lim below */
 	struct ws_limits lim;
-	uint64_t total;                /* bytes of all members read, every level (atomic) */
-	uint64_t members;              /* members seen, every level (atomic) */
-	bool stopped;                  /* a limit or a failed source ended the walk */
+	uint64_t total;                /* bytes of all members read, every level (atomic; in root) */
+	uint64_t members;              /* members seen, every level (atomic; in root) */
+	bool stopped;                  /* a limit or a failed source ended the walk; root's is set
+					* (atomically) by the total limit, which ends every walk */
+	struct ws_drive *root;         /* the drive whose totals count: itself, or the one a
+					* random-access member's task was copied from */
+	ws_member_scan_fn scan_member; /* NULL: ws_scan_stream */
+	void *scan_member_ctx;
 	uint64_t *progress;            /* compressed bytes of the top source go here, or NULL */
 	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
 	struct ws_imgcheck *image;     /* a container image's digests and manifests (ws_image.h) */
@@ -155,10 +252,11 @@ void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_sc
  * one) and scans it; prefix joins nested names ("x.whl!", "" at the top). Returns 0,
  * or -1 when an error was recorded on the artifact. */
 int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level);
-/* One member's bytes (name: its full member name): counted against the limits, hashed
- * when a package check wants it, sniffed, and scanned, or opened as a nested source when
- * it is an archive and level allows. The stream is read to its end (or to a limit). */
-int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level);
+/* Reads every member of a random-access source as tasks on the scan's pool (the
+ * artifact's own source: level 1); merges objects, errors and the package check's
+ * verdicts in member order, so the output does not depend on --jobs. Returns 0, or -1
+ * when an error was recorded on the artifact. */
+int ws_drive_random(struct ws_drive *d, struct ws_rsource *s);
 /* Verdicts of the package and image checks once every member is read; frees them. */
 void ws_drive_finish(struct ws_drive *d);
 
@@ -172,13 +270,5 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
  * from fd, which gives the rest); standard input. */
 int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
 		    const struct ws_scan_opts *so);
-
-/* For the zip reader's member tasks: a member whose first bytes (head, nhead) show an
- * archive; the zip is level 1, so the archive is opened at level 2. Same contract as
- * ws_zip_member_fn, plus the archive's running totals (bytes read, members seen; updated
- * atomically), which the nested walk counts against the same limits. */
-bool ws_source_nested(const uint8_t *head, size_t nhead);
-int ws_source_zip_member(struct ws_artifact *t, const char *name, struct ws_reader *r, uint64_t size,
-			 const struct ws_scan_opts *so, uint64_t *total, uint64_t *members);
 
 #endif

@@ -1,6 +1,6 @@
 /* ws_zipstream.h - one zip member as a stream: raw deflate from libzip inflated here,
- * CRC-32, the archive's size limits, the RECORD digest, and read-ahead on the task pool.
- * The zip and wheel reader (zipsrc.c) drives it; nothing here knows about wheels. */
+ * CRC-32, the entry's declared size, the digest the driver lends, and read-ahead on the
+ * task pool. The zip source (zipsrc.c) opens it; nothing here knows about wheels. */
 #ifndef WS_ZIPSTREAM_H
 #define WS_ZIPSTREAM_H
 
@@ -25,11 +25,8 @@ struct ws_zsrc {
 	size_t len;
 };
 
-/* What every member stream of one archive shares: its limits and running totals. */
+/* What every member stream of one archive shares. */
 struct ws_zip_budget {
-	const struct ws_limits *lim;
-	uint64_t total;              /* inflated bytes, all members (atomic) */
-	int over_total;              /* set once the total cap is hit (atomic) */
 	uint64_t *progress;          /* compressed bytes read are added here (atomic), or NULL */
 };
 
@@ -42,13 +39,13 @@ struct ws_readahead;
 
 /* One member being read. */
 struct ws_mstream {
-	struct ws_zip_budget *bg;    /* the archive's limits and running totals */
+	struct ws_zip_budget *bg;    /* the archive's progress counter */
 	zip_t *za;
 	zip_uint64_t idx;
 	const char *name;            /* sanitised, for messages */
 	zip_file_t *zf;
 	int method;                  /* 8: raw deflate inflated here; 0: stored; -1: libzip decompresses */
-	bool quiet;                  /* side read: no limits accounting, checksums or progress */
+	bool quiet;                  /* side read: no checksums or progress */
 	struct ws_zbuf *b;
 	size_t in_pos, in_len, out_pos, out_len;
 	bool in_eof, end, failed;
@@ -77,7 +74,7 @@ bool ws_zbuf_init(struct ws_zbuf *b);
 void ws_zbuf_fini(struct ws_zbuf *b);
 
 /* Opens member idx for reading; algo names the digest to keep, or NULL; quiet: a side
- * read (no limits accounting, checksums or progress). Returns 0, or -1 with m->error set. */
+ * read (no checksums or progress). Returns 0, or -1 with m->error set. */
 int ws_mstream_open(struct ws_mstream *m, struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx,
 		    const zip_stat_t *st, const char *name, struct ws_zbuf *b, const char *algo, bool quiet);
 void ws_mstream_close(struct ws_mstream *m);

@@ -1,20 +1,20 @@
-/* envsrc.c - installed Python environments: a distribution's files, found through its
- * *.dist-info/RECORD, verified against it and scanned as one artifact (type "installed");
- * and the files of an environment that no RECORD owns, one artifact per directory (type
- * "directory": extensions built in place, a UI's custom nodes). inputs.c decides which
- * is which; this file reads them. */
+/* envsrc.c - installed Python environments: the files a distribution's *.dist-info/RECORD
+ * (or an installed conda package's conda-meta record) names, as one artifact (type
+ * "installed"), and the files of an environment that no record owns, one artifact per
+ * directory (type "directory": extensions built in place, a UI's custom nodes). inputs.c
+ * decides which is which; this file lists the files and hands them to the driver as a
+ * files source (source_files.c), with the record check (recordcheck.c) when verifying. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ws_env.h"
-#include "ws_filemap.h"
+#include "ws_pkgcheck.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -23,122 +23,67 @@
 #define RECORD_MAX ((size_t)64 << 20)
 
 
-/* What reading one file gave. */
-struct file_result {
-	bool found;                       /* it exists and is a regular file */
-	uint64_t size;
-	char digest[WS_DIGEST_MAX * 2];   /* urlsafe base64 of the asked hash, "" if none */
+/* The files one artifact reads, as the driver's files source wants them. */
+struct file_list {
+	char **paths, **names;
+	const char **algos;
+	size_t n;
+	uint32_t cap, ncap, acap;
 };
 
-/* The files one artifact has read. Rows can spell one file many ways ("a/b.so",
- * "a//b.so", "a/./b.so"): each is scanned once, and hashed once per kind of digest, so a
- * RECORD of many such rows does not read a large file once per row. Files reached through
- * a symbolic link are read under each name as before (a conda package lists libfoo.so,
- * libfoo.so.1 and its target, and each is reported). */
-struct seen_files {
-	struct ws_strpool scanned;              /* "dev:ino" */
-	struct ws_strpool hashed;               /* "dev:ino:algo:hex", indexing digests */
-	char (*digests)[WS_DIGEST_MAX * 2];
-	uint32_t cap;
-};
-
-static void seen_free(struct seen_files *s)
+static bool list_add(struct file_list *l, const char *path, const char *name, const char *algo)
 {
-	ws_strpool_free(&s->scanned);
-	ws_strpool_free(&s->hashed);
-	free(s->digests);
+	uint32_t n = (uint32_t)l->n + 1;
+	if (l->n >= UINT32_MAX - 1 || !ws_grow((void **)&l->paths, &l->cap, n, sizeof *l->paths) ||
+	    !ws_grow((void **)&l->names, &l->ncap, n, sizeof *l->names) || !ws_grow((void **)&l->algos, &l->acap, n, sizeof *l->algos))
+		return false;
+	l->paths[l->n] = (char *)path;
+	l->names[l->n] = (char *)name;
+	l->algos[l->n] = algo;
+	l->n++;
+	return true;
 }
 
-/* The index of key in pool, and whether it was added now (out of memory: added, no index). */
-static bool first_time(struct ws_strpool *pool, const char *key, uint32_t *idx)
+static void list_free(struct file_list *l)
 {
-	uint32_t n = pool->n;
-	*idx = ws_strpool_intern(pool, key, strlen(key));
-	return *idx == n || *idx == UINT32_MAX;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	free(l->names);
+	free(l->algos);
 }
 
-/* Reads one file of an environment: hashes it with algo (if not NULL) and scans it into a
- * as object `member` when its content is something wheelscan reads. Errors go on a. */
-static void read_file(struct ws_artifact *a, const char *path, const char *member, const char *algo, bool hex,
-		      const struct ws_scan_opts *so, struct seen_files *seen, struct file_result *res)
+/* Hands the files to the driver as one random-access source (listed: the files a record
+ * names, which may be missing; check: the record check, or NULL) and adds the sizes of
+ * those found to a->size. */
+static void drive_files(struct ws_artifact *a, struct file_list *l, bool listed, struct ws_pkgcheck *check,
+			const struct ws_scan_opts *so)
 {
-	memset(res, 0, sizeof *res);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	struct stat st;
-	bool linked = fd < 0 && errno == ELOOP;
-	if (linked)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a link inside the environment: read its file */
-	if (fd < 0) {
-		if (errno != ENOENT)
-			ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
-		return;
+	struct ws_err e = { 0 };
+	struct ws_drive d;
+	ws_drive_init(&d, a, so);
+	d.check = check;
+	if (listed) {
+		/* a distribution's installed files are read where they lie: nothing inflates, so
+		 * the archive limits (a member's, all members', their count) are not theirs */
+		d.lim.max_member_bytes = d.lim.max_total_bytes = UINT64_MAX;
+		d.lim.max_members = UINT32_MAX;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
-	res->found = true;
-	res->size = (uint64_t)st.st_size;
-	bool scan = true;
-	uint32_t hidx = UINT32_MAX;
-	if (seen && !linked) {
-		char key[128];
-		uint32_t idx;
-		snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-		scan = first_time(&seen->scanned, key, &idx);
-		if (algo) {
-			size_t kl = strlen(key);
-			snprintf(key + kl, sizeof key - kl, ":%.32s:%d", algo, hex);
-			if (!first_time(&seen->hashed, key, &hidx)) {
-				memcpy(res->digest, seen->digests[hidx], sizeof res->digest);
-				algo = NULL;         /* hashed before */
-			} else if (hidx != UINT32_MAX) {
-				if (ws_grow((void **)&seen->digests, &seen->cap, hidx + 1, sizeof *seen->digests))
-					seen->digests[hidx][0] = '\0';
-				else
-					hidx = UINT32_MAX;
-			}
-		}
-		if (!scan && !algo) {
-			close(fd);
-			return;
+	struct ws_rsource *src = ws_files_rsource(l->paths, l->names, l->n, l->algos, listed, &e);
+	if (!src) {
+		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
+	} else {
+		src->nest = !listed;               /* an installed file is never read as an archive */
+		ws_drive_random(&d, src);
+		for (uint32_t i = 0; i < src->n; i++) {
+			uint64_t size = ws_files_rsource_size(src, i);
+			if (size != UINT64_MAX)
+				a->size += size;
 		}
 	}
-	struct ws_digest *d = algo ? ws_digest_new(algo) : NULL;
-	struct ws_filemap fm = { .p = NULL, .slot = -1 };
-	if (st.st_size > 0 && ws_filemap_open(&fm, fd, (size_t)st.st_size) < 0)
-		ws_artifact_fail(a, path, WS_E_IO, "cannot map: %s", strerror(errno));
-	close(fd);
-	uint8_t *p = fm.p;
-	if (p) {
-		size_t n = fm.len;
-		if (d)
-			ws_digest_mapping(d, p, n);
-		enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
-		if (scan && c != WS_CONTENT_OTHER && c != WS_CONTENT_ZIP) {
-			struct ws_scan_opts mo = *so;
-			mo.drop_behind = true;
-			ws_scan_memory(a, member, p, n, &mo);
-			a->members_scanned++;
-		}
-		if (ws_filemap_close(&fm)) {
-			ws_artifact_fail(a, path, WS_E_IO, "the file shrank while it was read: what lay past its new "
-					  "end was not read, so this report of it is incomplete");
-			ws_digest_free(d);
-			d = NULL;                     /* no digest of any one state of the file */
-		}
-	}
-	if (d) {
-		uint8_t md[WS_DIGEST_MAX];
-		size_t len = ws_digest_final(d, md);
-		if (hex)
-			ws_hex(md, len, res->digest);
-		else
-			ws_b64url_nopad(md, len, res->digest, sizeof res->digest);
-		ws_digest_free(d);
-		if (hidx != UINT32_MAX)
-			memcpy(seen->digests[hidx], res->digest, sizeof res->digest);
-	}
+	ws_drive_finish(&d);
+	ws_files_rsource_free(src);
+	a->bytes_inflated = 0;                 /* files are read as they are, not inflated */
 }
 
 /* "torch-2.5.1+cu124.dist-info" -> name and version, for a distribution without METADATA. */
@@ -172,7 +117,7 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 					 const struct ws_scan_opts *so)
 {
 	struct ws_artifact *a = new_artifact(distinfo, "installed");
-	char path[4096], shown[160];
+	char path[4096];
 	size_t len = 0;
 	if (!a)
 		return NULL;
@@ -200,29 +145,31 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	}
 	free(text);
 	a->record.checked = verify;
-	struct seen_files seen = {0};
+	struct file_list l = { 0 };
 	for (uint32_t r = 0; r < rec.n; r++) {
 		const struct ws_record_line *L = &rec.line[r];
-		struct file_result res;
+		char *full;
 		if (!ws_record_row_inside(L->path))
 			continue;                    /* scripts in ../../bin and the like: outside the tree */
 		if (snprintf(path, sizeof path, "%s/%s", site, L->path) >= (int)sizeof path)
 			continue;
 		bool hash = verify && L->algo[0] && ws_digest_known(L->algo);
-		read_file(a, path, L->path, hash ? L->algo : NULL, false, so, &seen, &res);
-		ws_sanitize(shown, sizeof shown, L->path, strlen(L->path));
-		if (!res.found) {
-			if (verify)
-				ws_strv_push(&a->record.missing, &a->record.nmissing, L->path);
-			continue;
+		if (!(full = ws_strdup(path)) || !list_add(&l, full, L->path, hash ? L->algo : NULL)) {
+			free(full);
+			ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
+			list_free(&l);
+			ws_record_index_free(&rec);
+			return a;
 		}
-		a->size += res.size;
-		if (!verify)
-			continue;
-		ws_record_verify(a, a->path, L, L->path, hash ? res.digest : "", res.size, true);
 	}
-	seen_free(&seen);
-	ws_record_conclude(&a->record);
+	/* the check takes the rows over (the names point into them until the walk ends) */
+	struct ws_pkgcheck *check = NULL;
+	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rec, NULL, NULL)))
+		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
+	drive_files(a, &l, true, check, so);
+	if (!check)
+		ws_record_conclude(&a->record);
+	list_free(&l);
 	ws_record_index_free(&rec);
 	return a;
 }
@@ -242,7 +189,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 {
 	struct ws_artifact *a = new_artifact(record, "installed");
 	struct ws_conda_pkg pkg;
-	char path[4096], shown[160], err[WS_ERRMAX];
+	char path[4096], err[WS_ERRMAX];
 	size_t len = 0;
 	if (!a)
 		return NULL;
@@ -263,36 +210,30 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		a->build_cuda_hint = build_cuda(pkg.build);
 	}
 	a->record.checked = verify;
-	struct seen_files seen = {0};
+	struct file_list l = { 0 };
 	for (size_t i = 0; i < pkg.nfiles; i++) {
 		const struct ws_conda_file *F = &pkg.files[i];
-		struct file_result res;
+		char *full;
 		if (!ws_record_row_inside(F->path) ||
 		    snprintf(path, sizeof path, "%s/%s", prefix, F->path) >= (int)sizeof path)
 			continue;
 		bool hash = verify && F->sha256[0];
-		read_file(a, path, F->path, hash ? "sha256" : NULL, true, so, &seen, &res);
-		ws_sanitize(shown, sizeof shown, F->path, strlen(F->path));
-		if (!res.found) {
-			if (verify)
-				ws_strv_push(&a->record.missing, &a->record.nmissing, F->path);
-			continue;
+		if (!(full = ws_strdup(path)) || !list_add(&l, full, F->path, hash ? "sha256" : NULL)) {
+			free(full);
+			ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
+			list_free(&l);
+			ws_conda_free(&pkg);
+			return a;
 		}
-		a->size += res.size;
-		bool bad = false;
-		if (hash && strcmp(res.digest, F->sha256) != 0) {
-			ws_artifact_fail(a, a->path, WS_E_INTEGRITY, "installed file '%s' differs from its conda record (sha256 mismatch)", shown);
-			bad = true;
-		} else if (verify && F->size >= 0 && (uint64_t)F->size != res.size) {
-			ws_artifact_fail(a, a->path, WS_E_INTEGRITY, "installed file '%s' differs from its conda record (%lld bytes recorded, "
-					  "the file has %llu)", shown, (long long)F->size, (unsigned long long)res.size);
-			bad = true;
-		}
-		if (bad)
-			ws_strv_push(&a->record.mismatched, &a->record.nmismatched, F->path);
 	}
-	seen_free(&seen);
-	ws_record_conclude(&a->record);
+	/* the check takes the record over (the names point into it until the walk ends) */
+	struct ws_pkgcheck *check = NULL;
+	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_CONDA, NULL, &pkg, NULL)))
+		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
+	drive_files(a, &l, true, check, so);
+	if (!check)
+		ws_record_conclude(&a->record);
+	list_free(&l);
 	ws_conda_free(&pkg);
 	return a;
 }
@@ -305,27 +246,23 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 	if (!a)
 		return NULL;
 	/* the files are below site (inputs.c groups them so): members are named below it */
-	for (size_t i = 0; i < nfiles; i++) {
-		struct stat st;
+	for (size_t i = 0; i < nfiles; i++)
 		if (strncmp(files[i], site, sl) != 0 || files[i][sl] != '/') {
 			ws_artifact_fail(a, files[i], WS_E_IO, "not below '%s'", site);
 			return a;
 		}
-		if (stat(files[i], &st) == 0)
-			a->size += (uint64_t)st.st_size;
+	struct file_list l = { 0 };
+	for (size_t i = 0; i < nfiles; i++) {
+		char *full = ws_strdup(files[i]);
+		if (!full || !list_add(&l, full, files[i] + sl + 1, NULL)) {
+			free(full);
+			ws_artifact_fail(a, dir, WS_E_MEMORY, "out of memory");
+			list_free(&l);
+			return a;
+		}
 	}
-	struct ws_err e = { 0 };
-	struct ws_source *src = ws_files_open(files, nfiles, sl + 1, &e);
-	if (!src) {
-		ws_artifact_fail(a, dir, e.code, "%s", e.msg);
-		return a;
-	}
-	struct ws_drive d;
-	ws_drive_init(&d, a, so);
-	ws_drive_source(&d, src, "", 1);
-	ws_drive_finish(&d);
-	ws_source_close(src);
-	a->bytes_inflated = 0;                 /* files are read as they are, not inflated */
+	drive_files(a, &l, false, NULL, so);
+	list_free(&l);
 	return a;
 }
 

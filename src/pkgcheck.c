@@ -3,7 +3,9 @@
  * info/paths.json sha256 and sizes against its files, and info/index.json's name and
  * version. The manifest may come before or after the files it lists (a .conda's pkg
  * tarball often comes first), so every member's digest is kept (a path and 64 hex
- * digits) and compared once the package is read. */
+ * digits) and compared once the package is read. A distribution's RECORD (a wheel's,
+ * an installed one's) is the same kind of check with its rows known first:
+ * recordcheck.c, reached through the same calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ struct seen {
 };
 
 struct ws_pkgcheck {
+	struct ws_recordcheck *record; /* a RECORD: everything below is unused */
 	enum ws_pack kind;
 	const char *algo;              /* "md5" (deb) or "sha256" (conda) */
 	struct seen *v;
@@ -50,6 +53,19 @@ struct ws_pkgcheck *ws_pkgcheck_new(enum ws_pack kind, const char *path)
 	return c;
 }
 
+struct ws_pkgcheck *ws_pkgcheck_record(enum ws_record_kind kind, struct ws_record_index *rows, struct ws_conda_pkg *pkg,
+				       const char *distinfo)
+{
+	struct ws_pkgcheck *c = ws_calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	if (!(c->record = ws_recordcheck_new(kind, rows, pkg, distinfo))) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
 /* Debian's control.tar holds "./md5sums" (older ones "md5sums"). */
 static bool is_md5sums(const char *name)
 {
@@ -61,7 +77,7 @@ static bool is_md5sums(const char *name)
 
 size_t ws_pkgcheck_wants_text(const struct ws_pkgcheck *c, const char *name)
 {
-	if (!c)
+	if (!c || c->record)
 		return 0;
 	if (c->kind == WS_PACK_DEB)
 		return is_md5sums(name) ? MANIFEST_MAX : 0;
@@ -76,6 +92,8 @@ const char *ws_pkgcheck_algo(const struct ws_pkgcheck *c, const char *name)
 {
 	if (!c)
 		return NULL;
+	if (c->record)
+		return ws_recordcheck_algo(c->record, name);
 	if (c->kind == WS_PACK_DEB && !strncmp(name, "control.tar", 11))
 		return NULL;                        /* control files are not in md5sums */
 	return c->algo;
@@ -114,7 +132,7 @@ void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *
 
 void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size)
 {
-	if (!c || !ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v))
+	if (!c || c->record || !ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v))
 		return;
 	struct seen *s = &c->v[c->n];
 	if (!(s->path = ws_strdup(name)))
@@ -122,6 +140,20 @@ void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex
 	snprintf(s->hex, sizeof s->hex, "%s", hex);
 	s->size = size;
 	c->n++;
+}
+
+void ws_pkgcheck_member(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
+			enum ws_member_state st, const uint8_t *md, size_t dl, uint64_t size)
+{
+	if (!c)
+		return;
+	if (c->record) {
+		ws_recordcheck_member(c->record, a, label, name, st, md, dl, size);
+	} else if (st == WS_MEMBER_READ && dl && dl <= 32) {
+		char hex[65];
+		ws_hex(md, dl, hex);
+		ws_pkgcheck_digest(c, name, hex, size);
+	}
 }
 
 static int cmp_seen(const void *x, const void *y)
@@ -211,6 +243,10 @@ void ws_pkgcheck_finish(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 {
 	if (!c)
 		return;
+	if (c->record) {
+		ws_recordcheck_finish(c->record, a);
+		return;
+	}
 	if (c->n)
 		qsort(c->v, c->n, sizeof *c->v, cmp_seen);
 	if (c->md5sums)
@@ -233,6 +269,7 @@ void ws_pkgcheck_free(struct ws_pkgcheck *c)
 {
 	if (!c)
 		return;
+	ws_recordcheck_free(c->record);
 	for (uint32_t i = 0; i < c->n; i++)
 		free(c->v[i].path);
 	free(c->v);

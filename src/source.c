@@ -1,7 +1,8 @@
 /* source.c - the one driver over sources that yield members: limits, package checksums,
  * sniffing, and dispatch of each member to the object scanner or, for an archive inside
- * an archive, to a nested source one level deep. Also tells archive formats by their
- * first bytes and by name, and scans tar-family, deb and conda files and streams. */
+ * an archive, to a nested source one level deep; a random-access source's members as
+ * tasks on the pool, merged in member order. Also tells archive formats by their first
+ * bytes and by name, and scans tar-family, deb and conda files and streams. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -110,7 +111,10 @@ const char *ws_pack_type(enum ws_pack k)
 struct mread {
 	struct ws_drive *d;
 	struct ws_reader *up;
-	const char *where;             /* "label!name", sanitised */
+	const char *where;             /* "label!name", sanitised; the label in zip style */
+	const char *shown;             /* the member's name, sanitised (zip style names it) */
+	bool zip_style, random;        /* a random-access member (ws_rsource): its member limit
+					* does not end the walk */
 	uint64_t got;                  /* bytes read from up */
 	uint8_t head[WS_SNIFF_BYTES];
 	size_t nhead, hpos;
@@ -126,12 +130,20 @@ static void stop_at_limit(struct mread *m, bool total, uint64_t v)
 {
 	char sz[48];
 	ws_fmt_size(sz, sizeof sz, v);
-	if (total)
+	if (total && m->zip_style)
+		ws_err_set(&m->err, WS_E_LIMIT, "member '%s' stopped: the archive inflates past the %s total limit",
+			   m->shown, sz);
+	else if (total)
 		ws_err_set(&m->err, WS_E_LIMIT, "archive inflates past the %s total limit", sz);
+	else if (m->zip_style)
+		ws_err_set(&m->err, WS_E_LIMIT, "member '%s' inflates past the %s limit", m->shown, sz);
 	else
 		ws_err_set(&m->err, WS_E_LIMIT, "member inflates past the %s limit", sz);
 	m->failed = true;
-	m->d->stopped = true;
+	if (total || !m->random)
+		m->d->stopped = true;
+	if (total)
+		__atomic_store_n(&m->d->root->stopped, true, __ATOMIC_RELAXED);
 }
 
 /* Reads from the source, counting and hashing. */
@@ -157,7 +169,7 @@ static long up_read(struct mread *m, uint8_t *buf, size_t n)
 	}
 	const struct ws_limits *lim = &m->d->lim;
 	m->got += (uint64_t)r;
-	uint64_t total = __atomic_add_fetch(&m->d->total, (uint64_t)r, __ATOMIC_RELAXED);
+	uint64_t total = __atomic_add_fetch(&m->d->root->total, (uint64_t)r, __ATOMIC_RELAXED);
 	if (m->got > lim->max_member_bytes) {
 		stop_at_limit(m, false, lim->max_member_bytes);
 		return -1;
@@ -215,11 +227,6 @@ static bool scannable(enum ws_content c)
 	       c == WS_CONTENT_PTX || c == WS_CONTENT_PE;
 }
 
-bool ws_source_nested(const uint8_t *head, size_t nhead)
-{
-	return ws_pack_sniff(head, nhead) != WS_PACK_NONE;
-}
-
 /* ---- the driver ------------------------------------------------------------------------ */
 
 void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_scan_opts *so)
@@ -236,20 +243,47 @@ void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_sc
 	else
 		ws_limits_default(&d->lim);
 	d->scan.lim = &d->lim;
+	d->root = d;
 }
 
+/* What a random-access member's task lends drive_member and gets back from it. */
+struct mout {
+	struct ws_digest *dg;          /* the digest the package check wants (the task's), or NULL */
+	bool hashed;                   /* the source feeds dg itself */
+	bool drain;                    /* read to the end even when nothing scans it (a check) */
+	bool zip_style, hash_only, nest;
+	bool end, failed;              /* how the stream ended */
+};
+
+/* The limit message of one member (before or while reading). */
+static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style)
+{
+	char sz[48];
+	ws_fmt_size(sz, sizeof sz, d->lim.max_member_bytes);
+	if (zip_style)
+		ws_artifact_fail(a, where, WS_E_LIMIT, "member '%s' inflates past the %s limit", shown, sz);
+	else
+		ws_artifact_fail(a, where, WS_E_LIMIT, "member inflates past the %s limit", sz);
+}
+
+/* One member: counted, hashed, sniffed and scanned or opened as a nested source. out is
+ * NULL for a sequential source's member (the package checks are told here), else a
+ * random-access member's (its task tells them, in member order, once merged). */
 static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level,
-			uint8_t *scratch)
+			uint8_t *scratch, struct mout *out)
 {
 	struct ws_artifact *a = d->a;
+	bool zip_style = out && out->zip_style;
 	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
 	ws_sanitize(nb, sizeof nb, name, strlen(name));
-	ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
+	if (zip_style)
+		ws_fmt(where, sizeof where, "%s", d->label);
+	else
+		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		char sz[48];
-		ws_artifact_fail(a, where, WS_E_LIMIT, "member inflates past the %s limit",
-				  ws_fmt_size(sz, sizeof sz, d->lim.max_member_bytes));
-		d->stopped = true;
+		member_over(d, a, where, nb, zip_style);
+		if (!out)
+			d->stopped = true;
 		return -1;
 	}
 	struct mread *m = ws_calloc(1, sizeof *m);
@@ -261,14 +295,19 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	m->d = d;
 	m->up = r;
 	m->where = where;
+	m->shown = nb;
+	m->zip_style = zip_style;
+	m->random = out != NULL;
 	/* a package's checksums are of its own members, not of what they hold */
-	const char *algo = level == 1 ? ws_pkgcheck_algo(d->check, name) : NULL;
-	bool img_hash = level == 1 && ws_imgcheck_hash(d->image, name);
+	const char *algo = level == 1 && !out ? ws_pkgcheck_algo(d->check, name) : NULL;
+	bool img_hash = level == 1 && !out && ws_imgcheck_hash(d->image, name);
 	if (!algo && img_hash)
 		algo = "sha256";
 	if (algo)
 		m->dg = strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
-	m->text_max = level == 1 ? ws_pkgcheck_wants_text(d->check, name) : 0;
+	else if (out && !out->hashed)
+		m->dg = out->dg;                      /* the task's: it finishes and frees it */
+	m->text_max = level == 1 && !out ? ws_pkgcheck_wants_text(d->check, name) : 0;
 	while (m->nhead < sizeof m->head) {
 		long k = up_read(m, m->head + m->nhead, sizeof m->head - m->nhead);
 		if (k <= 0)
@@ -276,7 +315,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 		m->nhead += (size_t)k;
 	}
 	/* an image's JSON is told by its first bytes: a blob may be a manifest or a layer */
-	size_t img_text = level == 1 && !m->text_max ? ws_imgcheck_wants_text(d->image, name, m->head, m->nhead) : 0;
+	size_t img_text = level == 1 && !m->text_max && !out ? ws_imgcheck_wants_text(d->image, name, m->head, m->nhead) : 0;
 	if (img_text) {
 		m->text_max = img_text;
 		if (m->nhead > img_text)
@@ -290,11 +329,21 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	}
 	bool archive = false;
 	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
-	enum ws_pack pk = m->failed ? WS_PACK_NONE : ws_pack_sniff(m->head, m->nhead);
-	enum ws_content c = m->failed ? WS_CONTENT_OTHER : ws_sniff(m->head, m->nhead);
+	bool sniff = !m->failed && !(out && out->hash_only);
+	enum ws_pack pk = sniff ? ws_pack_sniff(m->head, m->nhead) : WS_PACK_NONE;
+	enum ws_content c = sniff ? ws_sniff(m->head, m->nhead) : WS_CONTENT_OTHER;
 	bool layer = level == 1 && ws_imgcheck_layer(d->image, name);
-	if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
+	if (pk != WS_PACK_NONE && out && !out->nest) {
+		/* left alone: a source that reads no archives inside (an installed file) */
+	} else if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
 		struct ws_err e = { 0 };
+		if (zip_style) {
+			/* a zip always named what goes wrong in an archive it holds in the
+			 * driver's way, and counted the archive as one member scanned */
+			ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
+			m->zip_style = false;
+			a->members_scanned++;
+		}
 		struct ws_source *src = ws_archive_open_reader(&rd, pk, &e);
 		if (!src) {
 			if (!m->failed)
@@ -305,7 +354,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			if (prefix) {
 				memcpy(prefix, name, nl);
 				memcpy(prefix + nl, "!", 2);
-				a->members_scanned++;
+				a->members_scanned += !zip_style;
 				archive = true;
 				d->layer_levels += layer;
 				ws_drive_source(d, src, prefix, level + 1);
@@ -321,9 +370,12 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	} else if (scannable(c)) {
 		uint32_t first = a->nobjects;
 		a->members_scanned++;
-		ws_scan_stream(a, name, &rd, size, &d->scan);
+		if (d->scan_member)
+			d->scan_member(d->scan_member_ctx, a, name, &rd, size, &d->scan);
+		else
+			ws_scan_stream(a, name, &rd, size, &d->scan);
 		/* the rest of the member: counted (bombs stop here too) and hashed for the checks */
-		while (!m->end && !m->failed)
+		while (!m->end && !m->failed && (!out || out->drain))
 			if (up_read(m, scratch, SCRATCH) < 0)
 				break;
 		/* a stream of unknown length (one compressed file) is as long as it was */
@@ -331,16 +383,23 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			if (!a->objects[i].size && a->objects[i].member && !strcmp(a->objects[i].member, name))
 				a->objects[i].size = m->got;
 	}
-	while (!m->end && !m->failed)
+	/* a sequential source's next member starts where this one ends; a random-access
+	 * member is read to its end only for a check */
+	while (!m->end && !m->failed && (!out || out->drain))
 		if (up_read(m, scratch, SCRATCH) < 0)
 			break;
 	if (level == 1)
 		a->bytes_inflated += m->got;
-	if (!m->failed && size != UINT64_MAX && m->got != size) {
-		/* a stream that ends early (a truncated compressed tarball) */
+	if (!m->failed && !out && size != UINT64_MAX && m->got != size) {
+		/* a stream that ends early (a truncated compressed tarball); a random-access
+		 * source checks its members' sizes itself */
 		ws_err_set(&m->err, WS_E_FORMAT, "member ends after %llu bytes, not the %llu its header declares",
 			   (unsigned long long)m->got, (unsigned long long)size);
 		m->failed = true;
+	}
+	if (out) {
+		out->end = m->end;
+		out->failed = m->failed;
 	}
 	int rc = 0;
 	if (m->failed) {
@@ -348,7 +407,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 		if (img_hash || img_text)                 /* known, not read: no digest to hold it to */
 			ws_imgcheck_member(d->image, a, d->label, name, "", m->got, archive, NULL, 0, false);
 		rc = -2;
-	} else {
+	} else if (!out) {
 		char hex[WS_DIGEST_MAX * 2 + 1] = "";
 		if (m->dg) {
 			uint8_t md[WS_DIGEST_MAX];
@@ -373,22 +432,11 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			}
 		}
 	}
-	ws_digest_free(m->dg);
+	if (!out)
+		ws_digest_free(m->dg);
 	free(m->text);
 	free(m);
 	return rc;
-}
-
-int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level)
-{
-	uint8_t *scratch = ws_malloc(SCRATCH);
-	if (!scratch) {
-		ws_artifact_fail(d->a, d->label, WS_E_MEMORY, "out of memory");
-		return -1;
-	}
-	int rc = drive_member(d, name, r, size, level, scratch);
-	free(scratch);
-	return rc < 0 ? -1 : 0;
 }
 
 int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level)
@@ -403,7 +451,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 	}
 	size_t pl = strlen(prefix);
 	char *name = NULL;
-	while (!d->stopped) {
+	while (!d->stopped && !__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)) {
 		struct ws_member m;
 		struct ws_err e = { 0 };
 		int rc = ws_source_next(s, &m, &e);
@@ -423,7 +471,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 				d->stopped = true;
 			break;
 		}
-		if (__atomic_add_fetch(&d->members, 1, __ATOMIC_RELAXED) > d->lim.max_members) {
+		if (__atomic_add_fetch(&d->root->members, 1, __ATOMIC_RELAXED) > d->lim.max_members) {
 			ws_artifact_fail(a, d->label, WS_E_LIMIT, "archive holds more than the limit of %u members",
 					  d->lim.max_members);
 			d->stopped = true;
@@ -457,7 +505,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}
-		if (drive_member(d, name, &m.rd, m.size, level, scratch) == -2 && !s->independent)
+		if (drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent)
 			break;                           /* the source cannot go past a broken member */
 	}
 	free(name);
@@ -561,21 +609,263 @@ int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t n
 	return pack_scan(a, fd, head, nhead, kind, true, so, NULL);
 }
 
-/* ---- the zip reader's nested members ----------------------------------------------------- */
+/* ---- random-access sources: members as tasks, merged in member order ---------------------- */
 
-int ws_source_zip_member(struct ws_artifact *t, const char *name, struct ws_reader *r, uint64_t size,
-			 const struct ws_scan_opts *so, uint64_t *total, uint64_t *members)
+#define RUNNERS_MAX 64
+#define BESIDE_TASK UINT32_MAX
+
+/* What one member's task left, merged into the artifact in member order. */
+struct rres {
+	struct ws_artifact *tmp;       /* its objects and errors */
+	enum ws_member_state state;
+	uint8_t md[WS_DIGEST_MAX];
+	size_t dl;                     /* 0: no digest */
+	uint64_t got;                  /* bytes read */
+};
+
+struct rjob {
+	struct ws_drive *d;
+	struct ws_rsource *s;
+	struct ws_pool *pool;
+	struct ws_group runners;       /* the runners, and under them what their scans spawn */
+	struct rres *res;
+	uint32_t *task;                /* member indices, largest first; BESIDE_TASK: s->beside */
+	uint32_t ntask, next;
+};
+
+static bool skipped(const struct ws_rsource *s, uint32_t i)
 {
-	struct ws_drive d;
-	ws_drive_init(&d, t, so);
-	/* what the archive has read so far counts against the same limits: each nested member
-	 * must not get a whole budget of its own */
-	uint64_t t0 = __atomic_load_n(total, __ATOMIC_RELAXED), m0 = __atomic_load_n(members, __ATOMIC_RELAXED);
-	d.total = t0;
-	d.members = m0;
-	int rc = ws_drive_member(&d, name, r, size, 1);
-	__atomic_add_fetch(total, d.total - t0, __ATOMIC_RELAXED);
-	__atomic_add_fetch(members, d.members - m0, __ATOMIC_RELAXED);
-	ws_drive_finish(&d);
-	return rc;
+	return (s->skip && s->skip[i]) || (s->same_as && s->same_as[i] != UINT32_MAX);
+}
+
+/* One member on runner h (NULL when the runner could not open one: herr says why). */
+static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint32_t i, uint8_t *scratch)
+{
+	struct ws_drive *d = j->d;
+	struct ws_rsource *s = j->s;
+	struct rres *r = &j->res[i];
+	const char *name = s->names[i];
+	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED))
+		return;                                /* the total limit: the rest is skipped */
+	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
+	if (!t)
+		return;
+	t->path = d->a->path;                  /* borrowed: the scanner names errors with it */
+	ws_sanitize(nb, sizeof nb, name, strlen(name));
+	if (s->zip_style)
+		ws_fmt(where, sizeof where, "%s", d->label);
+	else
+		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
+	if (ws_path_escapes(name, s->windows_names))
+		ws_artifact_error(t, d->label, "member name '%s' escapes the archive", nb);
+	if (!h) {
+		if (s->zip_style)
+			ws_artifact_fail(t, where, herr->code, "cannot read member '%s': %s", nb, herr->msg);
+		else
+			ws_artifact_fail(t, where, herr->code, "%s", herr->msg);
+		return;
+	}
+	uint64_t size = s->size ? s->size[i] : UINT64_MAX;
+	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
+		member_over(d, t, where, nb, s->zip_style);
+		return;
+	}
+	const char *algo = ws_pkgcheck_algo(d->check, name);
+	struct ws_digest *dg = !algo ? NULL : strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
+	if (algo && !dg) {
+		ws_artifact_fail(t, where, WS_E_MEMORY, "out of memory");
+		return;
+	}
+	struct ws_member m = { 0 };
+	struct ws_err e = { 0 };
+	int rc = s->ops->open(s, h, i, dg, &m, &e);
+	if (rc == 0) {
+		r->state = WS_MEMBER_ABSENT;
+		ws_digest_free(dg);
+		return;
+	}
+	if (rc < 0) {
+		ws_artifact_fail(t, where, e.code ? e.code : WS_E_IO, "%s", e.code ? e.msg : "cannot open");
+		ws_digest_free(dg);
+		return;
+	}
+	struct mout o = { .dg = dg, .hashed = m.hashed, .drain = s->drain || d->check, .zip_style = s->zip_style,
+			  .hash_only = s->hash_only && s->hash_only[i], .nest = s->nest };
+	struct ws_drive md = *d;               /* the member's own walk; totals stay the root's */
+	md.a = t;
+	md.stopped = false;
+	bool over = m.size != UINT64_MAX && m.size > d->lim.max_member_bytes;
+	if (over)
+		member_over(d, t, where, nb, s->zip_style);
+	else
+		drive_member(&md, name, &m.rd, m.size, 1, scratch, &o);
+	struct ws_err ce = { 0 };
+	bool checked = s->ops->close(s, h, &ce) == 0;   /* after it the source no longer feeds dg */
+	if (!checked)
+		ws_artifact_fail(t, where, ce.code, "%s", ce.msg);
+	if (!over && o.end && !o.failed && checked) {
+		r->state = WS_MEMBER_READ;
+		if (dg && !(r->dl = ws_digest_final(dg, r->md)))
+			r->state = WS_MEMBER_UNREAD;
+	}
+	r->got = t->bytes_inflated;
+	ws_digest_free(dg);
+}
+
+struct runner {
+	struct rjob *j;
+	bool first;
+};
+
+/* Takes tasks off the shared list until none are left; opens its handle on first use. */
+static void run_tasks(void *arg)
+{
+	struct runner *w = arg;
+	struct rjob *j = w->j;
+	struct ws_rsource *s = j->s;
+	void *h = NULL;
+	bool tried = false;
+	struct ws_err herr = { 0 };
+	uint8_t *scratch = NULL;
+	for (;;) {
+		uint32_t k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+		if (k >= j->ntask)
+			break;
+		uint32_t i = j->task[k];
+		if (i == BESIDE_TASK) {
+			s->ops->beside(s);
+			continue;
+		}
+		if (!tried) {
+			tried = true;
+			h = s->ops->runner_open(s, w->first, &j->d->scan, &herr);
+			if (h && !(scratch = ws_malloc(SCRATCH))) {
+				s->ops->runner_close(s, h);
+				h = NULL;
+				ws_err_set(&herr, WS_E_MEMORY, "out of memory");
+			}
+		}
+		run_member(j, h, &herr, i, scratch);
+	}
+	if (h)
+		s->ops->runner_close(s, h);
+	free(scratch);
+}
+
+static int cmp_task(const void *x, const void *y, void *ctx)
+{
+	const struct rjob *j = ctx;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	uint64_t sa = a == BESIDE_TASK ? UINT64_MAX : j->s->cost[a];
+	uint64_t sb = b == BESIDE_TASK ? UINT64_MAX : j->s->cost[b];
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Moves a member's objects and errors into the artifact, then tells the package check. */
+static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *res, uint32_t i)
+{
+	struct ws_artifact *a = d->a;
+	struct rres *r = &res[i];
+	if (s->skip && s->skip[i])
+		return;
+	if (r->tmp) {
+		struct ws_artifact *t = r->tmp;
+		for (uint32_t k = 0; k < t->nobjects; k++) {
+			struct ws_object *o = ws_artifact_add_object(a);
+			if (!o) {
+				ws_object_clear(&t->objects[k]);
+				continue;
+			}
+			*o = t->objects[k];
+		}
+		free(t->objects);
+		t->objects = NULL;
+		t->nobjects = 0;
+		for (uint32_t k = 0; k < t->nerrors; k++)
+			ws_artifact_fail(a, t->errors[k].where, t->errors[k].code, "%s", t->errors[k].message);
+		/* a zip counts a member that holds an archive once, whatever it holds */
+		if (s->zip_style && t->members_scanned > 1)
+			t->members_scanned = 1;
+		a->members_scanned += t->members_scanned;
+		a->bytes_inflated += t->bytes_inflated;
+		t->path = NULL;
+		ws_artifact_free(t);
+		r->tmp = NULL;
+	}
+	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
+	ws_pkgcheck_member(d->check, a, d->label, s->names[i], v->state, v->md, v->dl, v->got);
+}
+
+int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
+{
+	struct ws_artifact *a = d->a;
+	uint32_t nerr0 = a->nerrors;
+	struct rjob j = { .d = d, .s = s, .pool = d->scan.pool };
+	if (__atomic_add_fetch(&d->root->members, s->n, __ATOMIC_RELAXED) > d->lim.max_members) {
+		ws_artifact_fail(a, d->label, WS_E_LIMIT, "archive holds more than the limit of %u members", d->lim.max_members);
+		d->stopped = true;
+		return -1;
+	}
+	j.res = s->n ? ws_calloc(s->n, sizeof *j.res) : NULL;
+	j.task = ws_calloc((size_t)s->n + 1, sizeof *j.task);
+	if ((s->n && !j.res) || !j.task) {
+		ws_artifact_fail(a, d->label, WS_E_MEMORY, "out of memory");
+		free(j.res);
+		free(j.task);
+		return -1;
+	}
+	if (!j.pool)
+		j.pool = ws_pool_new(1);             /* no threads: everything in place */
+	ws_group_init(&j.runners, d->scan.group);
+	/* the members' payload tasks hang below this source's runners */
+	struct ws_drive rd = *d;
+	rd.scan.pool = j.pool;
+	rd.scan.group = &j.runners;
+	rd.scan.lim = &d->lim;
+	j.d = &rd;
+	rd.root = d->root;
+	if (s->ops->beside)
+		j.task[j.ntask++] = BESIDE_TASK;
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!skipped(s, i))
+			j.task[j.ntask++] = i;
+	/* largest first: the long members start early and the threads finish together; with
+	 * one thread, member order */
+	int runners = ws_pool_width(j.pool);
+	if (runners > 1 && s->cost)
+		qsort_r(j.task, j.ntask, sizeof *j.task, cmp_task, &j);
+	if ((uint32_t)runners > j.ntask)
+		runners = j.ntask ? (int)j.ntask : 1;
+	if (runners > RUNNERS_MAX)
+		runners = RUNNERS_MAX;
+	struct runner w[RUNNERS_MAX];
+	for (int t = 1; t < runners; t++) {
+		w[t] = (struct runner){ .j = &j };
+		ws_pool_add(j.pool, &j.runners, run_tasks, &w[t]);
+	}
+	w[0] = (struct runner){ .j = &j, .first = true };
+	run_tasks(&w[0]);
+	ws_group_wait(j.pool, &j.runners);
+	/* merged in member order: the output does not depend on --jobs */
+	for (uint32_t i = 0; i < s->n; i++)
+		merge_member(d, s, j.res, i);
+	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)) {
+		d->stopped = true;
+		if (s->zip_style) {
+			char sz[48];
+			ws_artifact_fail(a, d->label, WS_E_LIMIT, "archive inflates past the %s total limit; members after it were skipped",
+					  ws_fmt_size(sz, sizeof sz, d->lim.max_total_bytes));
+		}
+	}
+	for (uint32_t i = 0; i < s->n; i++)
+		if (j.res[i].tmp) {
+			j.res[i].tmp->path = NULL;
+			ws_artifact_free(j.res[i].tmp);
+		}
+	free(j.res);
+	free(j.task);
+	return a->nerrors > nerr0 ? -1 : 0;
 }

@@ -1,11 +1,13 @@
-/* source_files.c - a source over files on disk: a given list (the loose files of an
- * environment) or every regular file below a directory (an OCI layout given as a
- * directory), yielded in order, each read through its own descriptor with pread so that
- * the scanner can re-read an earlier range (ws_reader.reread). Symbolic links are not
- * followed out of a walk; a file that cannot be opened is an error of kind io. */
+/* source_files.c - sources over files on disk: every regular file below a directory (an
+ * OCI layout given as a directory), yielded in order, and a given list (an installed
+ * distribution's files, the loose files of an environment) as a random-access source,
+ * each file read through its own descriptor with pread so that the scanner can re-read an
+ * earlier range (ws_reader.reread). Symbolic links are not followed out of a walk; a file
+ * that cannot be opened is an error of kind io. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -127,22 +129,6 @@ static bool push(struct fsrc *s, uint32_t *cap, const char *path)
 	return true;
 }
 
-struct ws_source *ws_files_open(char *const *files, size_t n, size_t strip, struct ws_err *err)
-{
-	struct fsrc *s = fsrc_new(err);
-	uint32_t cap = 0;
-	if (!s)
-		return NULL;
-	s->strip = strip;
-	for (size_t i = 0; i < n; i++)
-		if (!push(s, &cap, files[i])) {
-			fsrc_close(&s->s);
-			ws_err_set(err, WS_E_MEMORY, "out of memory");
-			return NULL;
-		}
-	return &s->s;
-}
-
 static int cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
@@ -220,4 +206,226 @@ struct ws_source *ws_dir_open(const char *dir, size_t max_files, struct ws_err *
 	s->strip = dl + 1;
 	free(root);
 	return &s->s;
+}
+
+/* ---- the same files, random access ---------------------------------------------------- */
+
+struct frs {
+	struct ws_rsource s;
+	bool listed;                   /* a file not there is absent, not an error */
+	char **paths;
+	uint64_t *cost;                /* sizes seen before reading, for largest-first order */
+	uint64_t *opened;              /* sizes when opened, UINT64_MAX: absent or not opened */
+	uint32_t *same_as;
+	bool *hash_only;
+};
+
+/* One runner's file: one member at a time. */
+struct frunner {
+	int fd;
+	uint64_t pos, size;
+	bool eof;
+	struct ws_err err;
+};
+
+static long frs_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct frunner *h = ctx;
+	ssize_t r;
+	do
+		r = pread(h->fd, buf, n, (off_t)h->pos);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return ws_err_set(err, WS_E_IO, "cannot read: %s", strerror(errno));
+	h->eof = r == 0;
+	h->pos += (uint64_t)r;
+	return (long)r;
+}
+
+static int frs_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct frunner *h = ctx;
+	while (n) {
+		ssize_t r = pread(h->fd, buf, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return ws_err_set(err, WS_E_IO, "cannot re-read: %s", r < 0 ? strerror(errno) : "the file is shorter");
+		buf += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+static void *frs_runner_open(struct ws_rsource *s, bool first, const struct ws_scan_opts *so, struct ws_err *err)
+{
+	struct frunner *h = ws_calloc(1, sizeof *h);
+	if (!h) {
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
+		return NULL;
+	}
+	h->fd = -1;
+	return h;
+}
+
+static void frs_runner_close(struct ws_rsource *s, void *runner)
+{
+	struct frunner *h = runner;
+	if (h->fd >= 0)
+		close(h->fd);
+	free(h);
+}
+
+static int frs_open(struct ws_rsource *src, void *runner, uint32_t i, struct ws_digest *dg, struct ws_member *m,
+		    struct ws_err *err)
+{
+	struct frs *s = src->impl;
+	struct frunner *h = runner;
+	struct stat st;
+	int fd = open(s->paths[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return s->listed && (errno == ENOENT || errno == ENOTDIR) ? 0
+									  : ws_err_set(err, WS_E_IO, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	*h = (struct frunner){ .fd = fd, .size = (uint64_t)st.st_size };
+	s->opened[i] = h->size;
+	memset(m, 0, sizeof *m);
+	m->name = src->names[i];
+	m->size = h->size;
+	m->regular = true;
+	m->rd = (struct ws_reader){ .read = frs_read, .reread = frs_reread, .ctx = h, .err = &h->err };
+	return 1;
+}
+
+static int frs_close(struct ws_rsource *s, void *runner, struct ws_err *err)
+{
+	struct frunner *h = runner;
+	int rc = 0;
+	if (h->eof && h->pos != h->size)             /* it changed while it was read */
+		rc = ws_err_set(err, WS_E_FORMAT, "member ends after %llu bytes, not the %llu its header declares",
+				(unsigned long long)h->pos, (unsigned long long)h->size);
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = -1;
+	return rc;
+}
+
+static const struct ws_rsource_ops frs_ops = {
+	.runner_open = frs_runner_open,
+	.runner_close = frs_runner_close,
+	.open = frs_open,
+	.close = frs_close,
+};
+
+/* Marks each file met before (by device and inode, never through a link) as that member
+ * again, or as read for its digest only. */
+static bool frs_dedup(struct frs *s, const char *const *algos)
+{
+	struct ws_strpool files = { 0 }, digests = { 0 };
+	uint32_t *first_file = NULL, *first_digest = NULL, fcap = 0, dcap = 0;
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < s->s.n; i++) {
+		struct stat st;
+		char key[160];
+		if (lstat(s->paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+			continue;                    /* absent, or a link: read under each name */
+		snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+		uint32_t n0 = files.n, f = ws_strpool_intern(&files, key, strlen(key));
+		if (f == UINT32_MAX || !ws_grow((void **)&first_file, &fcap, files.n, sizeof *first_file)) {
+			ok = false;
+			break;
+		}
+		if (f == n0)
+			first_file[f] = i;
+		const char *algo = algos ? algos[i] : NULL;
+		if (!algo) {
+			if (f != n0)
+				s->same_as[i] = first_file[f];   /* found, and nothing to hash */
+			continue;
+		}
+		size_t kl = strlen(key);
+		snprintf(key + kl, sizeof key - kl, ":%.32s", algo);
+		uint32_t d0 = digests.n, k = ws_strpool_intern(&digests, key, strlen(key));
+		if (k == UINT32_MAX || !ws_grow((void **)&first_digest, &dcap, digests.n, sizeof *first_digest)) {
+			ok = false;
+			break;
+		}
+		if (k == d0)
+			first_digest[k] = i;
+		if (k != d0)
+			s->same_as[i] = first_digest[k];
+		else if (f != n0)
+			s->hash_only[i] = true;          /* scanned under its first name */
+	}
+	ws_strpool_free(&files);
+	ws_strpool_free(&digests);
+	free(first_file);
+	free(first_digest);
+	return ok;
+}
+
+struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size_t n, const char *const *algos,
+				    bool listed, struct ws_err *err)
+{
+	struct frs *s = ws_calloc(1, sizeof *s);
+	if (!s || n >= UINT32_MAX)
+		goto nomem;
+	s->s.ops = &frs_ops;
+	s->s.impl = s;
+	s->s.n = (uint32_t)n;
+	s->listed = listed;
+	if (n && (!(s->paths = ws_calloc(n, sizeof *s->paths)) || !(s->s.names = ws_calloc(n, sizeof *s->s.names)) ||
+		  !(s->cost = ws_calloc(n, sizeof *s->cost)) || !(s->opened = ws_calloc(n, sizeof *s->opened)) ||
+		  !(s->same_as = ws_calloc(n, sizeof *s->same_as)) || !(s->hash_only = ws_calloc(n, sizeof *s->hash_only))))
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		if (!(s->paths[i] = ws_strdup(paths[i])) || !(s->s.names[i] = ws_strdup(names[i])))
+			goto nomem;
+		s->cost[i] = stat(paths[i], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+		s->opened[i] = UINT64_MAX;
+		s->same_as[i] = UINT32_MAX;
+	}
+	if (!frs_dedup(s, algos))
+		goto nomem;
+	s->s.cost = s->cost;
+	s->s.same_as = s->same_as;
+	s->s.hash_only = s->hash_only;
+	return &s->s;
+nomem:
+	ws_files_rsource_free(s ? &s->s : NULL);
+	ws_err_set(err, WS_E_MEMORY, "out of memory");
+	return NULL;
+}
+
+uint64_t ws_files_rsource_size(const struct ws_rsource *src, uint32_t i)
+{
+	const struct frs *s = src->impl;
+	if (s->same_as[i] != UINT32_MAX)
+		i = s->same_as[i];
+	return s->opened[i];
+}
+
+void ws_files_rsource_free(struct ws_rsource *src)
+{
+	if (!src)
+		return;
+	struct frs *s = src->impl ? src->impl : (struct frs *)src;
+	for (uint32_t i = 0; i < s->s.n; i++) {
+		if (s->paths)
+			free(s->paths[i]);
+		if (s->s.names)
+			free(s->s.names[i]);
+	}
+	free(s->paths);
+	free(s->s.names);
+	free(s->cost);
+	free(s->opened);
+	free(s->same_as);
+	free(s->hash_only);
+	free(s);
 }

@@ -1,18 +1,15 @@
-/* zipsrc.c - wheels and zips through libzip: each member streamed, scanned and checked
- * against RECORD.
+/* zipsrc.c - wheels and zips through libzip, as a random-access source of the one driver
+ * (ws_source.h): open the archive (libzip's errors in this project's words), list its
+ * members, choose the dist-info and read METADATA / WHEEL / RECORD from it, and open member
+ * i as a stream (zipstream.c: inflate, CRC-32, the entry's declared size, read-ahead). The
+ * driver runs the members as tasks on the pool, counts the limits, hashes each member for
+ * the RECORD check (recordcheck.c) and merges in central-directory order; the whole file's
+ * sha256 runs as one more task beside the members.
  *
- * Per archive:  open (libzip checks the central directory against the local headers)
- *               -> names, dist-info METADATA / WHEEL / RECORD read first
- *               -> members as tasks on the pool (one runner per thread, each its own zip_t),
- *                  each a member stream (zipstream.c: inflate, CRC-32, limits, digest)
- *                  -> the first 4 KiB sniffed -> ws_scan_stream when device code may be inside
- *               -> results merged in central-directory order, RECORD verdicts last.
  * Memory per runner: two 256 KiB buffers and one inflate state, whatever the member sizes.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +19,7 @@
 #include <zip.h>
 
 #include "ws_inflate.h"
+#include "ws_pkgcheck.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -29,45 +27,29 @@
 
 #define RECORD_MAX ((uint64_t)64 << 20)
 #define META_MAX ((uint64_t)16 << 20)
-#define MAX_THREADS 64
 #define NAME_SHOWN 160                   /* member names are cut to this in messages */
 
-
-/* What one member left behind, merged into the artifact in index order. */
-struct mres {
-	char *name;
-	uint64_t comp_size;
-	int64_t rec;                 /* RECORD row, -1 if unlisted */
-	struct ws_artifact *tmp;     /* objects and errors of this member */
-	bool dir, scanned, complete;
-	char digest[WS_DIGEST_MAX * 2];
-	uint64_t size;               /* bytes inflated */
-};
-
+/* One archive: the source the driver reads, and what was read before it. */
 struct job {
+	struct ws_rsource s;
 	struct ws_artifact *a;
 	const char *label;           /* a->path, or "(memory)" */
 	struct ws_zsrc src;
 	struct ws_zip_opts o;
-	struct ws_limits lim;
-	struct ws_scan_opts scan;
+	zip_t *za;                   /* the opener's handle, lent to the first runner */
+	struct ws_zip_budget bg;     /* progress of every member stream */
+	struct ws_pool *pool;        /* large members read ahead here when it has threads */
+	char **names;
+	uint64_t *size, *cost;
+	bool *dir;
 	struct ws_record_index rec;
 	bool have_rec;
 	char *di;                    /* "name-1.0.dist-info/" chosen for the facts */
 	zip_uint64_t n;
-	struct mres *res;
-	struct ws_zip_budget bg;     /* limits and totals every member stream shares */
-	uint64_t members_seen;       /* the zip's members and those of archives inside (atomic) */
-	/* members as tasks on the shared pool */
-	int pool_width;              /* threads that may run tasks at once (1: all in place) */
-	struct ws_group members;     /* the runners, and under them read-ahead and payloads */
-	uint32_t *task;              /* member indices, largest first; HASH_TASK hashes the file */
-	uint32_t ntask, next;
 	char file_hex[65];
 	char file_err[WS_ERRMAX];
 	int file_rc;
 };
-#define HASH_TASK UINT32_MAX
 
 void ws_zip_opts_default(struct ws_zip_opts *o)
 {
@@ -81,111 +63,6 @@ static const char *shown(char buf[NAME_SHOWN], const char *name)
 	ws_sanitize(buf, NAME_SHOWN, name, strlen(name));
 	return buf;
 }
-
-/* ---- one member, start to end ------------------------------------------ */
-
-static int default_scan(void *ctx, struct ws_artifact *a, const char *member, struct ws_reader *r, uint64_t size,
-			const struct ws_scan_opts *opt)
-{
-	return ws_scan_stream(a, member, r, size, opt);
-}
-
-static bool scannable(enum ws_content c)
-{
-	return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || c == WS_CONTENT_AR || c == WS_CONTENT_FATBIN ||
-	       c == WS_CONTENT_PTX || c == WS_CONTENT_PE;
-}
-
-static void do_member(struct job *j, zip_t *za, zip_uint64_t i, struct ws_zbuf *b)
-{
-	struct mres *r = &j->res[i];
-	char nb[NAME_SHOWN], sz[48];
-	const char *name = shown(nb, r->name);
-	zip_stat_t st;
-	struct ws_mstream m;
-
-	if (r->dir || __atomic_load_n(&j->bg.over_total, __ATOMIC_RELAXED))
-		return;
-	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
-	if (!t)
-		return;
-	t->path = j->a->path;                 /* borrowed: the scanner names errors with it */
-	if (ws_path_escapes(r->name, true))
-		ws_artifact_error(t, j->label, "member name '%s' escapes the archive", name);
-	zip_stat_init(&st);
-	if (zip_stat_index(za, i, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
-		ws_artifact_error(t, j->label, "cannot read the entry of member '%s'", name);
-		return;
-	}
-	if (st.size > j->lim.max_member_bytes) {
-		ws_artifact_fail(t, j->label, WS_E_LIMIT, "member '%s' inflates past the %s limit", name,
-				  ws_fmt_size(sz, sizeof sz, j->lim.max_member_bytes));
-		return;
-	}
-	const struct ws_record_line *rl = r->rec >= 0 ? &j->rec.line[r->rec] : NULL;
-	const char *algo = j->o.verify_record && rl && ws_digest_known(rl->algo) ? rl->algo : NULL;
-	if (ws_mstream_open(&m, &j->bg, za, i, &st, name, b, algo, false) == 0) {
-		/* sniff: the first bytes say whether the scanner wants this member */
-		while (m.out_len < WS_SNIFF_BYTES && !m.end && !m.failed) {
-			long k = ws_mstream_fill(&m, b->out + m.out_len, WS_ZIP_OUT_BUF - m.out_len);
-			if (k > 0)
-				m.out_len += (size_t)k;
-		}
-		bool scan = !m.failed && scannable(ws_sniff(b->out, m.out_len));
-		bool nested = !scan && !m.failed && j->o.nested && ws_source_nested(b->out, m.out_len);
-		/* large members read ahead on the pool when it has threads; the hash runs
-		 * beside the scanner, or beside the inflate when nothing scans */
-		if (j->pool_width > 1 && !m.failed && !m.end && st.size >= WS_ZIP_READAHEAD_MIN && (scan || j->o.verify_record))
-			ws_mstream_readahead(&m, !scan, j->o.pool, &j->members);
-		if (nested) {
-			struct ws_reader rd = { .read = ws_mstream_read, .ctx = &m, .err = &m.error };
-			r->scanned = true;
-			ws_source_zip_member(t, r->name, &rd, st.size, &j->scan, &j->bg.total, &j->members_seen);
-			if (__atomic_load_n(&j->bg.total, __ATOMIC_RELAXED) > j->lim.max_total_bytes)
-				__atomic_store_n(&j->bg.over_total, 1, __ATOMIC_RELAXED);
-		} else if (scan) {
-			struct ws_reader rd = { .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &m,
-						.err = &m.error };
-			ws_zip_member_fn fn = j->o.scan_member ? j->o.scan_member : default_scan;
-			r->scanned = true;
-			fn(j->o.scan_member_ctx, t, r->name, &rd, st.size, &j->scan);   /* its problems are on t */
-		}
-		/* The scanner may stop early; verification needs every byte hashed. */
-		if (m.pp) {
-			if (j->o.verify_record)
-				while (ws_mstream_next_block(&m))
-					;
-			ws_mstream_stop_readahead(&m);
-		} else if (j->o.verify_record) {
-			while (!m.end && !m.failed) {
-				m.out_pos = m.out_len = 0;
-				ws_mstream_fill(&m, b->out, WS_ZIP_OUT_BUF);
-			}
-		}
-	}
-	if (m.failed) {
-		ws_artifact_report(t, j->label, &m.error);   /* unless the scanner has, naming the object */
-	} else if (m.end) {
-		if ((st.valid & ZIP_STAT_SIZE) && m.produced != st.size)
-			ws_artifact_fail(t, j->label, WS_E_INTEGRITY, "member '%s' inflates to %llu bytes, not the %llu its entry declares",
-					  name, (unsigned long long)m.produced, (unsigned long long)st.size);
-		else if ((st.valid & ZIP_STAT_CRC) && m.crc != st.crc)
-			ws_artifact_fail(t, j->label, WS_E_INTEGRITY, "member '%s' fails its crc-32 check (zip says %08x, data gives %08x)",
-					  name, (unsigned)st.crc, (unsigned)m.crc);
-		else
-			r->complete = true;
-		if (r->complete && m.dg) {
-			uint8_t md[WS_DIGEST_MAX];
-			size_t dl = ws_digest_final(m.dg, md);
-			if (!dl || !ws_b64url_nopad(md, dl, r->digest, sizeof r->digest))
-				r->digest[0] = '\0';
-		}
-	}
-	r->size = m.produced;
-	ws_mstream_close(&m);
-}
-
-/* ---- threads ----------------------------------------------------------- */
 
 static int hash_source(const struct ws_zsrc *s, char hex[65], char *err, size_t errlen)
 {
@@ -201,96 +78,123 @@ static int hash_source(const struct ws_zsrc *s, char hex[65], char *err, size_t 
 	return rc;
 }
 
-/* A runner takes members off the shared list until none are left, with its own zip_t
- * (libzip handles are not shared between threads) opened on first use; the first runner
- * borrows the opener's handle, which nobody else touches meanwhile. */
+/* ---- the source: one runner per thread, each its own zip_t ------------------------------ */
+
+/* libzip handles are not shared between threads: a runner opens its own, but the first
+ * borrows the opener's, which nobody else touches meanwhile. */
 struct runner {
-	struct job *j;
 	zip_t *za;
+	bool own;
+	struct ws_zbuf b;
+	struct ws_mstream ms;        /* the member being read */
+	zip_stat_t st;
+	char shown[NAME_SHOWN];
+	struct ws_pool *pool;
+	struct ws_group *group;      /* the runners': read-ahead waits run their payloads */
 };
 
-static void run_tasks(void *arg)
+static void *zr_open(struct ws_rsource *s, bool first, const struct ws_scan_opts *so, struct ws_err *err)
 {
-	struct runner *w = arg;
-	struct job *j = w->j;
-	struct ws_zbuf b = { 0 };
-	zip_t *za = w->za;
-	bool own = false, bufs = false;
-	for (;;) {
-		uint32_t k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-		if (k >= j->ntask)
-			break;
-		uint32_t t = j->task[k];
-		if (t == HASH_TASK) {
-			j->file_rc = hash_source(&j->src, j->file_hex, j->file_err, sizeof j->file_err);
-			continue;
-		}
-		if (!za) {
-			char err[WS_ERRMAX];
-			za = ws_zip_open_source(&j->src, 0, err, sizeof err);
-			own = za != NULL;
-		}
-		if (!bufs)
-			bufs = ws_zbuf_init(&b);
-		if (!za || !bufs) {
-			struct mres *r = &j->res[t];
-			char nb[NAME_SHOWN];
-			if ((r->tmp = ws_calloc(1, sizeof *r->tmp)))
-				ws_artifact_fail(r->tmp, j->label, WS_E_IO, "cannot read member '%s': %s", shown(nb, r->name),
-						  za ? "out of memory" : "cannot reopen the archive");
-			continue;
-		}
-		do_member(j, za, t, &b);
+	struct job *j = s->impl;
+	struct runner *h = ws_calloc(1, sizeof *h);
+	char e[WS_ERRMAX];
+	if (!h || !ws_zbuf_init(&h->b)) {
+		if (h)
+			ws_zbuf_fini(&h->b);
+		free(h);
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
+		return NULL;
 	}
-	ws_zbuf_fini(&b);
-	if (own)
-		zip_discard(za);
+	h->za = first ? j->za : ws_zip_open_source(&j->src, 0, e, sizeof e);
+	h->own = !first;
+	if (!h->za) {
+		ws_zbuf_fini(&h->b);
+		free(h);
+		ws_err_set(err, WS_E_IO, "cannot reopen the archive");
+		return NULL;
+	}
+	h->pool = so->pool;
+	h->group = so->group;
+	return h;
 }
 
-static int cmp_task(const void *x, const void *y, void *ctx)
+static void zr_close(struct ws_rsource *s, void *runner)
 {
-	const struct job *j = ctx;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	uint64_t sa = a == HASH_TASK ? UINT64_MAX : j->res[a].comp_size;
-	uint64_t sb = b == HASH_TASK ? UINT64_MAX : j->res[b].comp_size;
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	struct runner *h = runner;
+	ws_zbuf_fini(&h->b);
+	if (h->own)
+		zip_discard(h->za);
+	free(h);
 }
 
-/* Runs every member (and the file hash when asked) as tasks: one runner per thread the
- * pool has (never more than there are members), all pulling from one list. With one
- * thread everything runs here, in central-directory order. */
-static void run_members(struct job *j, zip_t *za, bool hash_task)
+static int zm_open(struct ws_rsource *s, void *runner, uint32_t i, struct ws_digest *dg, struct ws_member *m,
+		   struct ws_err *err)
 {
-	j->task = ws_calloc((size_t)j->n + 1, sizeof *j->task);
-	if (!j->task) {
-		ws_artifact_fail(j->a, j->label, WS_E_MEMORY, "out of memory");
-		return;
+	struct job *j = s->impl;
+	struct runner *h = runner;
+	shown(h->shown, j->names[i]);
+	zip_stat_init(&h->st);
+	if (zip_stat_index(h->za, i, 0, &h->st) != 0 || !(h->st.valid & ZIP_STAT_SIZE))
+		return ws_err_set(err, WS_E_FORMAT, "cannot read the entry of member '%s'", h->shown);
+	if (ws_mstream_open(&h->ms, &j->bg, h->za, i, &h->st, h->shown, &h->b, NULL, false) != 0) {
+		ws_err_set(err, h->ms.error.code, "%s", h->ms.error.msg);
+		ws_mstream_close(&h->ms);
+		return -1;
 	}
-	j->ntask = 0;
-	if (hash_task)
-		j->task[j->ntask++] = HASH_TASK;
-	for (zip_uint64_t i = 0; i < j->n; i++)
-		if (!j->res[i].dir)
-			j->task[j->ntask++] = (uint32_t)i;
-	/* largest first: the long members start early and the threads finish together */
-	int runners = j->pool_width;
-	if (runners > 1)
-		qsort_r(j->task, j->ntask, sizeof *j->task, cmp_task, j);
-	if ((uint32_t)runners > j->ntask)
-		runners = j->ntask ? (int)j->ntask : 1;
-	if (runners > MAX_THREADS)
-		runners = MAX_THREADS;
-	struct runner w[MAX_THREADS];
-	for (int t = 1; t < runners; t++) {
-		w[t] = (struct runner){ .j = j };
-		ws_pool_add(j->o.pool, &j->members, run_tasks, &w[t]);
-	}
-	w[0] = (struct runner){ .j = j, .za = za };
-	run_tasks(&w[0]);
-	ws_group_wait(j->o.pool, &j->members);
+	/* the stream hashes what it inflates: with read-ahead, off the scanner's thread */
+	h->ms.dg = dg;
+	if (ws_pool_width(h->pool) > 1 && h->st.size >= WS_ZIP_READAHEAD_MIN)
+		ws_mstream_readahead(&h->ms, false, h->pool, h->group);
+	memset(m, 0, sizeof *m);
+	m->name = j->names[i];
+	m->size = h->st.size;
+	m->regular = true;
+	m->hashed = dg != NULL;
+	m->rd = (struct ws_reader){ .read = ws_mstream_read, .reread = ws_mstream_reread, .ctx = &h->ms,
+				    .err = &h->ms.error };
+	return 1;
 }
+
+/* The entry's own claims, once the member has been inflated to its end. */
+static int zm_close(struct ws_rsource *s, void *runner, struct ws_err *err)
+{
+	struct runner *h = runner;
+	struct ws_mstream *m = &h->ms;
+	int rc = 0;
+	ws_mstream_stop_readahead(m);
+	m->dg = NULL;                          /* the driver's */
+	if (m->end && !m->failed) {
+		if (m->produced != h->st.size)
+			rc = ws_err_set(err, WS_E_INTEGRITY, "member '%s' inflates to %llu bytes, not the %llu its entry declares",
+					h->shown, (unsigned long long)m->produced, (unsigned long long)h->st.size);
+		else if ((h->st.valid & ZIP_STAT_CRC) && m->crc != h->st.crc)
+			rc = ws_err_set(err, WS_E_INTEGRITY, "member '%s' fails its crc-32 check (zip says %08x, data gives %08x)",
+					h->shown, (unsigned)h->st.crc, (unsigned)m->crc);
+	}
+	ws_mstream_close(m);
+	return rc;
+}
+
+static void zip_hash(struct ws_rsource *s)
+{
+	struct job *j = s->impl;
+	j->file_rc = hash_source(&j->src, j->file_hex, j->file_err, sizeof j->file_err);
+}
+
+static const struct ws_rsource_ops zip_ops = {
+	.runner_open = zr_open,
+	.runner_close = zr_close,
+	.open = zm_open,
+	.close = zm_close,
+};
+
+static const struct ws_rsource_ops zip_ops_hashed = {
+	.runner_open = zr_open,
+	.runner_close = zr_close,
+	.open = zm_open,
+	.close = zm_close,
+	.beside = zip_hash,
+};
 
 /* ---- archive ----------------------------------------------------------- */
 
@@ -327,7 +231,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 	/* the dist-info of the distribution the file name says, else the first one */
 	for (int pass = 0; pass < 2 && !j->di; pass++) {
 		for (zip_uint64_t i = 0; i < j->n; i++) {
-			const char *nm = j->res[i].name;
+			const char *nm = j->names[i];
 			if (!ws_distinfo_file(nm, "RECORD", &pl) && !ws_distinfo_file(nm, "WHEEL", &pl))
 				continue;
 			const char *dash = memchr(nm, '-', pl);
@@ -341,7 +245,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 		goto out;
 	pl = strlen(j->di);
 	for (zip_uint64_t i = 0; i < j->n; i++) {
-		const char *nm = j->res[i].name;
+		const char *nm = j->names[i];
 		if (strncmp(nm, j->di, pl) != 0)
 			continue;
 		for (int f = 0; f < 3; f++)
@@ -374,7 +278,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 		size_t len = 0;
 		if (found[f] < 0 || (f == 0 && !j->o.verify_record))
 			continue;
-		const char *nm = j->res[found[f]].name;
+		const char *nm = j->names[found[f]];
 		char *p = ws_mstream_slurp(&j->bg, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
 				   err, sizeof err);
 		if (!p) {
@@ -400,82 +304,55 @@ out:
 	free(fn.python_tag); free(fn.abi_tag); free(fn.platform_tag);
 }
 
-/* Moves one member's objects and errors into the artifact, then judges it against RECORD. */
-static void merge_member(struct job *j, struct mres *r, bool *seen)
+/* The member list: names, declared and compressed sizes, directories. */
+static bool list_members(struct job *j)
 {
-	struct ws_artifact *a = j->a;
-	if (r->tmp) {
-		struct ws_artifact *t = r->tmp;
-		for (uint32_t k = 0; k < t->nobjects; k++) {
-			struct ws_object *d = ws_artifact_add_object(a);
-			if (!d) {
-				ws_object_clear(&t->objects[k]);
-				continue;
-			}
-			*d = t->objects[k];
-		}
-		free(t->objects);
-		t->objects = NULL;
-		t->nobjects = 0;
-		for (uint32_t k = 0; k < t->nerrors; k++)
-			ws_artifact_fail(a, t->errors[k].where, t->errors[k].code, "%s", t->errors[k].message);
-		t->path = NULL;
-		ws_artifact_free(t);
-		r->tmp = NULL;
+	size_t n = (size_t)j->n;
+	if (!n)
+		return true;
+	if (!(j->names = ws_calloc(n, sizeof *j->names)) || !(j->size = ws_calloc(n, sizeof *j->size)) ||
+	    !(j->cost = ws_calloc(n, sizeof *j->cost)) || !(j->dir = ws_calloc(n, sizeof *j->dir)))
+		return false;
+	for (zip_uint64_t i = 0; i < j->n; i++) {
+		zip_stat_t st;
+		zip_stat_init(&st);
+		bool ok = zip_stat_index(j->za, i, 0, &st) == 0;
+		const char *nm = ok && (st.valid & ZIP_STAT_NAME) ? st.name : "";
+		size_t len = strlen(nm);
+		if (!(j->names[i] = ws_strdup(nm)))
+			return false;
+		j->size[i] = ok && (st.valid & ZIP_STAT_SIZE) ? st.size : UINT64_MAX;
+		j->cost[i] = ok && (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+		j->dir[i] = len > 0 && nm[len - 1] == '/';
 	}
-	if (r->scanned)
-		a->members_scanned++;
-	a->bytes_inflated += r->size;
-	if (!j->have_rec || !j->o.verify_record || r->dir)
-		return;
-	struct ws_record *rec = &a->record;
-	if (r->rec < 0) {
-		size_t pl = strlen(j->di);
-		bool own = strncmp(r->name, j->di, pl) == 0 &&
-			   (strcmp(r->name + pl, "RECORD") == 0 || strcmp(r->name + pl, "RECORD.jws") == 0 ||
-			    strcmp(r->name + pl, "RECORD.p7s") == 0);
-		if (!own)
-			ws_strv_push(&rec->unlisted, &rec->nunlisted, r->name);
-		return;
-	}
-	seen[r->rec] = true;
-	if (!r->complete)
-		return;                           /* unreadable: already an error of its own */
-	ws_record_verify(a, j->label, &j->rec.line[r->rec], r->name, r->digest, r->size, false);
+	return true;
 }
 
 static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const struct ws_zip_opts *opt)
 {
 	struct job j = { .a = a, .src = *src };
 	char err[WS_ERRMAX];
-	zip_t *za = NULL;
 	struct ws_zbuf b = { 0 };
 	uint32_t nerr0 = a->nerrors;
 	bool wheel = false;
+	struct ws_scan_opts so = { .want_kernels = true };
+	struct ws_limits lim;
 
 	if (opt)
 		j.o = *opt;
 	else
 		ws_zip_opts_default(&j.o);
 	if (j.o.scan)
-		j.scan = *j.o.scan;
+		so = *j.o.scan;
+	if (so.lim)
+		lim = *so.lim;
 	else
-		j.scan.want_kernels = true;
-	if (j.scan.lim)
-		j.lim = *j.scan.lim;
-	else
-		ws_limits_default(&j.lim);
-	j.scan.lim = &j.lim;
-	j.bg.lim = &j.lim;
+		ws_limits_default(&lim);
+	so.lim = &lim;
+	so.pool = j.pool = j.o.pool ? j.o.pool : ws_pool_new(1);   /* no threads: everything in place */
+	so.group = j.o.group;
 	j.bg.progress = j.o.progress;
 	j.label = a->path ? a->path : "(memory)";
-	if (!j.o.pool)
-		j.o.pool = ws_pool_new(1);        /* no threads: everything in place */
-	j.pool_width = ws_pool_width(j.o.pool);
-	ws_group_init(&j.members, j.o.group);
-	/* members' payload tasks hang below this archive's runners */
-	j.scan.pool = j.o.pool;
-	j.scan.group = &j.members;
 	if (!a->type)
 		a->type = "zip";
 
@@ -486,94 +363,59 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	} else {
 		a->size = src->len;
 	}
-	za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
-	if (!za) {
+	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
+	if (!j.za) {
 		ws_artifact_error(a, j.label, "%s", err);
 		if (j.o.hash_file && hash_source(src, a->sha256, err, sizeof err) != 0)
 			a->sha256[0] = '\0';
 		goto out;
 	}
-	zip_int64_t n = zip_get_num_entries(za, 0);
-	if (n < 0 || (uint64_t)n > j.lim.max_members) {
+	zip_int64_t n = zip_get_num_entries(j.za, 0);
+	if (n < 0 || (uint64_t)n > lim.max_members) {
 		ws_artifact_fail(a, j.label, WS_E_LIMIT, "archive holds %lld members, more than the limit of %u", (long long)n,
-				  j.lim.max_members);
+				  lim.max_members);
 		goto out;
 	}
 	j.n = (zip_uint64_t)n;
-	j.members_seen = j.n;
-	if (n && !(j.res = ws_calloc((size_t)n, sizeof *j.res))) {
+	if (!list_members(&j) || !ws_zbuf_init(&b)) {
 		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
 		goto out;
 	}
-	for (zip_uint64_t i = 0; i < j.n; i++) {
-		zip_stat_t st;
-		zip_stat_init(&st);
-		const char *nm = zip_stat_index(za, i, 0, &st) == 0 && (st.valid & ZIP_STAT_NAME) ? st.name : "";
-		size_t len = strlen(nm);
-		j.res[i].name = ws_strdup(nm);
-		j.res[i].comp_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
-		j.res[i].dir = len > 0 && nm[len - 1] == '/';
-		j.res[i].rec = -1;
-		if (!j.res[i].name) {
-			ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
-			goto out;
-		}
-	}
-	if (!ws_zbuf_init(&b)) {
-		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
-		goto out;
-	}
-	read_distinfo(&j, za, &b, &wheel);
+	read_distinfo(&j, j.za, &b, &wheel);
 	a->type = wheel ? "wheel" : "zip";
-	if (j.have_rec)
-		for (zip_uint64_t i = 0; i < j.n; i++)
-			j.res[i].rec = ws_record_find(&j.rec, j.res[i].name);
-
 	ws_zbuf_fini(&b);                    /* each runner keeps its own */
-	run_members(&j, za, j.o.hash_file);
+
+	j.s = (struct ws_rsource){ .ops = j.o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = &j, .n = (uint32_t)j.n,
+				   .names = j.names, .size = j.size, .cost = j.cost, .skip = j.dir,
+				   .windows_names = true, .nest = j.o.nested, .drain = j.o.verify_record,
+				   .zip_style = true };
+	struct ws_drive d;
+	ws_drive_init(&d, a, &so);
+	d.label = j.label;
+	d.scan_member = j.o.scan_member;
+	d.scan_member_ctx = j.o.scan_member_ctx;
+	if (j.have_rec && j.o.verify_record &&
+	    !(d.check = ws_pkgcheck_record(WS_RECORD_WHEEL, &j.rec, NULL, j.di)))
+		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
+	j.file_rc = -1;
+	ws_drive_random(&d, &j.s);
 	if (j.o.hash_file && j.file_rc == 0)
 		memcpy(a->sha256, j.file_hex, sizeof a->sha256);
 	if (j.o.hash_file && j.file_rc != 0)
 		ws_artifact_fail(a, j.label, WS_E_IO, "cannot hash the file: %s", j.file_err);
-
-	/* merge in central-directory order: the output does not depend on jobs */
-	bool *seen = j.have_rec && j.rec.n ? ws_calloc(j.rec.n, sizeof *seen) : NULL;
-	if (j.have_rec && j.rec.n && !seen) {
-		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
-		j.have_rec = false;
-	}
-	for (zip_uint64_t i = 0; i < j.n; i++)
-		merge_member(&j, &j.res[i], seen);
-	if (__atomic_load_n(&j.bg.over_total, __ATOMIC_RELAXED)) {
-		char sz[48];
-		ws_artifact_fail(a, j.label, WS_E_LIMIT, "archive inflates past the %s total limit; members after it were skipped",
-				  ws_fmt_size(sz, sizeof sz, j.lim.max_total_bytes));
-	}
-	if (j.have_rec && j.o.verify_record) {
-		struct ws_record *rec = &a->record;
-		for (uint32_t k = 0; k < j.rec.n; k++)
-			if (!seen[k])
-				ws_strv_push(&rec->missing, &rec->nmissing, j.rec.line[k].path);
-		rec->checked = true;
-		ws_record_conclude(rec);
-	}
-	free(seen);
+	ws_drive_finish(&d);
 out:
-	if (j.res)
-		for (zip_uint64_t i = 0; i < j.n; i++) {
-			free(j.res[i].name);
-			if (j.res[i].tmp) {
-				j.res[i].tmp->path = NULL;
-				ws_artifact_free(j.res[i].tmp);
-			}
-		}
-	free(j.res);
-	free(j.task);
+	for (zip_uint64_t i = 0; j.names && i < j.n; i++)
+		free(j.names[i]);
+	free(j.names);
+	free(j.size);
+	free(j.cost);
+	free(j.dir);
 	free(j.di);
 	ws_record_index_free(&j.rec);
 	ws_zbuf_fini(&b);
-	if (za)
-		zip_discard(za);
+	if (j.za)
+		zip_discard(j.za);
 	return a->nerrors > nerr0 ? -1 : 0;
 }
 

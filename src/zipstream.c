@@ -1,7 +1,7 @@
 /* zipstream.c - one zip member as a stream (see ws_zipstream.h): raw deflate read
  * through libzip's ZIP_FL_COMPRESSED and inflated here (ISA-L where built with it),
- * CRC-32 and digest over what comes out, every size checked against the entry's claim
- * and the archive's limits. */
+ * CRC-32 and digest over what comes out, every size checked against the entry's claim.
+ * The archive's limits are counted by the driver that reads the stream (source.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,18 +226,7 @@ long ws_mstream_fill(struct ws_mstream *m, uint8_t *dst, size_t cap)
 			       ws_fmt_size(sz, sizeof sz, m->declared));
 	}
 	m->produced += made;
-	if (!m->quiet) {
-		const struct ws_limits *lim = m->bg->lim;
-		char sz[48];
-		if (m->produced > lim->max_member_bytes)
-			return ms_fail(m, WS_E_LIMIT, "member '%s' inflates past the %s limit", m->name,
-				       ws_fmt_size(sz, sizeof sz, lim->max_member_bytes));
-		uint64_t t = __atomic_add_fetch(&m->bg->total, made, __ATOMIC_RELAXED);
-		if (t > lim->max_total_bytes) {
-			__atomic_store_n(&m->bg->over_total, 1, __ATOMIC_RELAXED);
-			return ms_fail(m, WS_E_LIMIT, "member '%s' stopped: the archive inflates past the %s total limit", m->name,
-				       ws_fmt_size(sz, sizeof sz, lim->max_total_bytes));
-		}
+	if (!m->quiet) {                       /* the limits are the driver's (source.c) */
 		m->crc = ws_crc32(m->crc, dst, made);
 		if (m->dg && !m->defer_hash)
 			ws_digest_update(m->dg, dst, made);

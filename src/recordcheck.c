@@ -1,0 +1,182 @@
+/* recordcheck.c - a distribution's own record as a package check: a wheel's RECORD against
+ * the members the zip source yields, an installed distribution's RECORD and an installed
+ * conda package's record (conda-meta) against the files the files source yields. The rows
+ * are read before any member, so each member is judged as the driver tells it, in member
+ * order; the rules of one row against one file are record.c's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_env.h"
+#include "ws_pkgcheck.h"
+#include "ws_util.h"
+#include "ws_zip.h"
+
+#define SHOWN 160
+
+struct ws_recordcheck {
+	enum ws_record_kind kind;
+	struct ws_record_index rec;    /* WHEEL, INSTALLED */
+	struct ws_conda_pkg pkg;       /* CONDA */
+	uint32_t *by_path;             /* CONDA: file indices sorted by path */
+	bool *seen;                    /* WHEEL: rows a member matched */
+	char *distinfo;                /* WHEEL: "name-1.0.dist-info/" */
+};
+
+static int cmp_file(const void *x, const void *y, void *ctx)
+{
+	const struct ws_conda_pkg *p = ctx;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int c = strcmp(p->files[a].path, p->files[b].path);
+	return c ? c : (a > b) - (a < b);      /* the first row of a path is the one that counts */
+}
+
+struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_record_index *rows,
+					  struct ws_conda_pkg *pkg, const char *distinfo)
+{
+	/* everything is allocated before rows or pkg are taken: on failure they stay the caller's */
+	struct ws_recordcheck *r = ws_calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->kind = kind;
+	bool ok = true;
+	if (kind == WS_RECORD_WHEEL)
+		ok = (r->distinfo = ws_strdup(distinfo ? distinfo : "")) &&
+		     (!rows || !rows->n || (r->seen = ws_calloc(rows->n, sizeof *r->seen)));
+	else if (kind == WS_RECORD_CONDA && pkg && pkg->nfiles)
+		ok = pkg->nfiles < UINT32_MAX && (r->by_path = ws_calloc(pkg->nfiles, sizeof *r->by_path));
+	if (!ok) {
+		ws_recordcheck_free(r);
+		return NULL;
+	}
+	if (rows) {
+		r->rec = *rows;
+		memset(rows, 0, sizeof *rows);
+	}
+	if (pkg) {
+		r->pkg = *pkg;
+		memset(pkg, 0, sizeof *pkg);
+	}
+	if (r->by_path) {
+		for (size_t i = 0; i < r->pkg.nfiles; i++)
+			r->by_path[i] = (uint32_t)i;
+		qsort_r(r->by_path, r->pkg.nfiles, sizeof *r->by_path, cmp_file, &r->pkg);
+	}
+	return r;
+}
+
+static const struct ws_conda_file *conda_file(const struct ws_recordcheck *r, const char *name)
+{
+	size_t lo = 0, hi = r->pkg.nfiles;
+	while (lo < hi) {                       /* the first row with this path */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(r->pkg.files[r->by_path[mid]].path, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->pkg.nfiles && !strcmp(r->pkg.files[r->by_path[lo]].path, name))
+		return &r->pkg.files[r->by_path[lo]];
+	return NULL;
+}
+
+const char *ws_recordcheck_algo(const struct ws_recordcheck *r, const char *name)
+{
+	if (r->kind == WS_RECORD_CONDA) {
+		const struct ws_conda_file *f = conda_file(r, name);
+		return f && f->sha256[0] ? "sha256" : NULL;
+	}
+	int64_t k = ws_record_find(&r->rec, name);
+	if (k < 0)
+		return NULL;
+	const char *algo = r->rec.line[k].algo;
+	return algo[0] && ws_digest_known(algo) ? algo : NULL;
+}
+
+/* A wheel's RECORD does not list itself, nor its signatures. */
+static bool own_record(const struct ws_recordcheck *r, const char *name)
+{
+	size_t pl = strlen(r->distinfo);
+	return pl && strncmp(name, r->distinfo, pl) == 0 &&
+	       (!strcmp(name + pl, "RECORD") || !strcmp(name + pl, "RECORD.jws") || !strcmp(name + pl, "RECORD.p7s"));
+}
+
+static void conda_member(struct ws_recordcheck *r, struct ws_artifact *a, const char *label, const char *name,
+			 enum ws_member_state st, const uint8_t *md, size_t dl, uint64_t size)
+{
+	struct ws_record *rec = &a->record;
+	const struct ws_conda_file *f = conda_file(r, name);
+	char shown[SHOWN], hex[WS_DIGEST_MAX * 2 + 1] = "";
+	if (!f)
+		return;
+	if (st == WS_MEMBER_ABSENT) {
+		ws_strv_push(&rec->missing, &rec->nmissing, f->path);
+		return;
+	}
+	if (st != WS_MEMBER_READ)
+		return;
+	ws_sanitize(shown, sizeof shown, f->path, strlen(f->path));
+	if (dl)
+		ws_hex(md, dl, hex);
+	bool bad = false;
+	if (f->sha256[0] && strcmp(hex, f->sha256) != 0) {
+		ws_artifact_fail(a, label, WS_E_INTEGRITY, "installed file '%s' differs from its conda record (sha256 mismatch)", shown);
+		bad = true;
+	} else if (f->size >= 0 && (uint64_t)f->size != size) {
+		ws_artifact_fail(a, label, WS_E_INTEGRITY, "installed file '%s' differs from its conda record (%lld bytes recorded, "
+				  "the file has %llu)", shown, (long long)f->size, (unsigned long long)size);
+		bad = true;
+	}
+	if (bad)
+		ws_strv_push(&rec->mismatched, &rec->nmismatched, f->path);
+}
+
+void ws_recordcheck_member(struct ws_recordcheck *r, struct ws_artifact *a, const char *label, const char *name,
+			   enum ws_member_state st, const uint8_t *md, size_t dl, uint64_t size)
+{
+	struct ws_record *rec = &a->record;
+	if (r->kind == WS_RECORD_CONDA) {
+		conda_member(r, a, label, name, st, md, dl, size);
+		return;
+	}
+	int64_t k = ws_record_find(&r->rec, name);
+	if (k < 0) {
+		if (r->kind == WS_RECORD_WHEEL && !own_record(r, name))
+			ws_strv_push(&rec->unlisted, &rec->nunlisted, name);
+		return;
+	}
+	const struct ws_record_line *row = &r->rec.line[k];
+	if (st == WS_MEMBER_ABSENT) {
+		ws_strv_push(&rec->missing, &rec->nmissing, row->path);
+		return;
+	}
+	if (r->seen)
+		r->seen[k] = true;
+	if (st != WS_MEMBER_READ)
+		return;                               /* unreadable: already an error of its own */
+	char digest[WS_DIGEST_MAX * 2] = "";
+	if (dl && !ws_b64url_nopad(md, dl, digest, sizeof digest))
+		digest[0] = '\0';
+	ws_record_verify(a, label, row, name, digest, size, r->kind == WS_RECORD_INSTALLED);
+}
+
+void ws_recordcheck_finish(struct ws_recordcheck *r, struct ws_artifact *a)
+{
+	struct ws_record *rec = &a->record;
+	for (uint32_t k = 0; r->seen && k < r->rec.n; k++)
+		if (!r->seen[k])
+			ws_strv_push(&rec->missing, &rec->nmissing, r->rec.line[k].path);
+	rec->checked = true;
+	ws_record_conclude(rec);
+}
+
+void ws_recordcheck_free(struct ws_recordcheck *r)
+{
+	if (!r)
+		return;
+	ws_record_index_free(&r->rec);
+	ws_conda_free(&r->pkg);
+	free(r->by_path);
+	free(r->seen);
+	free(r->distinfo);
+	free(r);
+}
