@@ -117,9 +117,8 @@ int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, str
 			const struct ws_limits *lim, char *err, size_t errlen);
 /* Same for a large compressed cubin: the decoded bytes go into a sparse image that keeps
  * only the ELF header, section table, symbol and string tables and notes; the result is
- * what ws_cubin_inspect gives on the whole cubin (src/core/cubin_stream.c). Returns 1, with
- * nothing recorded, when the cubin's layout is too unusual for the image (no section
- * table, or tables out of order): ws_entry_inspect then decodes it whole. */
+ * what ws_cubin_inspect gives on the whole cubin (src/core/cubin_stream.c), without ever
+ * holding the whole cubin: one with no usable section table is read from its header. */
 static inline bool ws_sass_streamed(const struct ws_entry *e)
 {
 	return e->kind == WS_KIND_SASS && e->compression != WS_COMP_NONE &&

@@ -15,8 +15,10 @@
  *   - once the table is in, every section the reader needs that has not streamed past
  *     (cuBLASLt's cask cubins put the table first and the notes last).
  * A needed section that streamed past before the table arrived (a symbol table beyond
- * the prefix) costs a second pass that keeps exactly the needed ranges. Anything
- * unusual (no table, extended section numbering) falls back to the whole decode.
+ * the prefix) costs a second pass that keeps exactly the needed ranges. A cubin with no
+ * usable table is read from its header alone (all the reader would look at), never
+ * decoded whole at its full size. With extended section numbering the count is in
+ * section 0, which is kept and read as it streams in; the table follows it.
  *
  * The mapping belongs to the thread and is reused: the prefix is rewritten whole by
  * every entry, so its pages stay resident (no page faults per entry); the other kept
@@ -53,7 +55,9 @@ struct keep {
 	bool table_added, needs_added;
 	struct range table;
 	bool missed;                 /* a needed section streamed past unkept: pass 2 */
-	bool unusual;                /* no usable section table: decode whole instead */
+	bool unusual;                /* no usable section table: the header is all there is */
+	bool section0_pending;       /* extended numbering: the count is in section 0, at section0 */
+	uint64_t section0;
 	bool oom;
 	struct ws_decoder *dc;        /* whose stream buffer and image this pass uses */
 };
@@ -119,13 +123,36 @@ static void find_table(struct keep *k)
 	char err[WS_ERRMAX];
 	uint64_t size;
 	k->table_added = true;
-	if (ws_elf_header(k->img, EHDR_SIZE, &h, err, sizeof err) != 0 || h.shoff == 0 || h.shnum == 0 ||
+	bool header = ws_elf_header(k->img, EHDR_SIZE, &h, err, sizeof err) == 0;
+	if (header && h.shnum == 0 && h.shoff != 0 && ws_in_bounds(h.shoff, SHDR_SIZE, k->size)) {
+		/* Extended numbering: section 0's sh_size holds the count. Keep section 0 and
+		 * learn the table's extent when the stream reaches it (table_from_section0). */
+		k->section0 = h.shoff;
+		k->section0_pending = true;
+		add_range(k, h.shoff, SHDR_SIZE);
+		return;
+	}
+	if (!header || h.shoff == 0 || h.shnum == 0 ||
 	    !ws_in_bounds(h.shoff, size = (uint64_t)h.shnum * SHDR_SIZE, k->size)) {
-		k->unusual = true;           /* none, extended numbering, or not ours to judge */
+		k->unusual = true;           /* none, or not ours to judge */
 		return;
 	}
 	k->table = (struct range){h.shoff, h.shoff + size};
 	add_range(k, h.shoff, size);
+}
+
+/* Section 0 has streamed in: its sh_size is the section count. The rest of the table
+ * follows it, so none of it has streamed past yet. */
+static void table_from_section0(struct keep *k)
+{
+	uint64_t count = ws_le64(k->img + k->section0 + 32), size;
+	k->section0_pending = false;
+	if (count == 0 || count > UINT64_MAX / SHDR_SIZE || !ws_in_bounds(k->section0, size = count * SHDR_SIZE, k->size)) {
+		k->unusual = true;
+		return;
+	}
+	k->table = (struct range){k->section0, k->section0 + size};
+	add_range(k, k->section0, size);
 }
 
 static int by_offset(const void *a, const void *b)
@@ -236,7 +263,12 @@ static int keep_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 			copy_ranges(k, nr, p, from, to);
 			nr = k->nr;
 		}
-		if (!k->unusual && !k->needs_added && to >= k->table.end) {
+		if (k->section0_pending && to >= k->section0 + SHDR_SIZE) {
+			table_from_section0(k);
+			copy_ranges(k, nr, p, from, to);
+			nr = k->nr;
+		}
+		if (!k->unusual && !k->section0_pending && !k->needs_added && to >= k->table.end) {
 			add_needed(k, true);
 			copy_ranges(k, nr, p, from, to);
 		}
@@ -272,8 +304,12 @@ int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, s
 		goto oom;
 	if (stream_pass(&k, p, n, e, lim, err, errlen) < 0)
 		goto out;
-	if (k.unusual || !k.table_added) {
-		rc = 1;                             /* the caller decodes it whole */
+	if (k.unusual || !k.table_added || k.section0_pending) {
+		/* No table to follow (none, out of bounds, or a header that is not ELF): the reader
+		 * looks at the header alone, which the prefix holds, so it finds what it would
+		 * find in the whole cubin; decoding it whole would cost its full size in memory. */
+		e->content_size = k.size;
+		rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err, errlen);
 		goto out;
 	}
 	/* the sink has added the needed sections: every byte, the table's last among them,

@@ -27,10 +27,7 @@ int ws_entry_inspect(struct ws_decoder *dc, const uint8_t *p, size_t n, struct w
 {
 	if (ws_ptx_streamed(e))
 		return ws_ptx_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
-	if (ws_sass_streamed(e)) {
-		int rc = ws_cubin_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
-		if (rc != 1)
-			return rc;
-	}
+	if (ws_sass_streamed(e))
+		return ws_cubin_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
 	return ws_entry_inspect_whole(dc, p, n, e, pool, lim, err, errlen);
 }
