@@ -67,6 +67,8 @@ struct ws_limits {
 	uint32_t max_kernels;          /* kernels in one entry */
 	uint32_t max_sections;         /* ELF sections in one host object */
 	uint32_t max_members;          /* members in one zip / ar archive */
+	uint32_t max_kernel_name;      /* bytes of one kernel name */
+	uint64_t max_kernel_names;     /* bytes of the kernel names one object keeps (when printed) */
 };
 void ws_limits_default(struct ws_limits *lim);
 
@@ -198,10 +200,15 @@ struct ws_strpool {
 	uint32_t hcap;
 	bool hash_only;                /* keep hashes, not names: distinct counts at a fraction
 					* of the memory (C++ kernel names run to kilobytes) */
+	uint64_t bytes;                /* bytes of the strings kept */
+	uint64_t max_bytes;            /* 0, or the most string bytes kept: past it a new string
+					* is not added (UINT32_MAX) and over is set */
+	bool over;
 };
 void ws_strpool_init(struct ws_strpool *p);
 void ws_strpool_free(struct ws_strpool *p);
-/* Returns the index of s (adding a copy if new), or UINT32_MAX on allocation failure. */
+/* Returns the index of s (adding a copy if new), or UINT32_MAX on allocation failure or
+ * when the copy would pass max_bytes (then p->over is set). */
 uint32_t ws_strpool_intern(struct ws_strpool *p, const char *s, size_t len);
 /* Adds string (or hash) i of src to p; returns its index in p, UINT32_MAX when out of memory. */
 uint32_t ws_strpool_adopt(struct ws_strpool *p, const struct ws_strpool *src, uint32_t i);
@@ -308,6 +315,8 @@ struct ws_artifact {
 
 void ws_wheel_info_free(struct ws_wheel_info *w);
 void ws_entry_clear(struct ws_entry *e);
+/* The entry error for a kernel name that max_kernel_names left out (a limit, not memory). */
+void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, char *err, size_t errlen);
 void ws_fatbin_clear(struct ws_fatbin *f);
 void ws_object_clear(struct ws_object *o);
 void ws_artifact_free(struct ws_artifact *a);

@@ -67,6 +67,7 @@ int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const
 	t->res.nkernels = 0;
 	ws_strpool_init(&t->names);
 	t->names.hash_only = q->hash_only;
+	t->names.max_bytes = q->lim->max_kernel_names;
 	q->tasks[q->n++] = t;
 	if (ws_pool_reserve(q->pool, n ? n : 1)) {
 		if ((t->payload = ws_malloc(n ? n : 1)) != NULL) {

@@ -129,8 +129,12 @@ static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *
 			rc = (ws_fmt(err, errlen, "%s: kernel names overlap in the string table", e->name), -1);
 		else if (named >= lim->max_kernels)
 			rc = (ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1);
+		else if (nul - off > lim->max_kernel_name)
+			rc = (ws_fmt(err, errlen, "%s: a kernel name of %zu bytes (more than %u)", e->name, nul - off,
+				     lim->max_kernel_name), -1);
 		else if ((ks[i].idx = ws_strpool_intern(pool, names + off, nul - off)) == UINT32_MAX)
-			rc = (ws_fmt(err, errlen, "out of memory listing kernels"), -1);
+			rc = pool->over ? (ws_kernel_names_over(e, lim, err, errlen), -1)
+					: (ws_fmt(err, errlen, "out of memory listing kernels"), -1);
 		else
 			named++;
 	}

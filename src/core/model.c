@@ -16,6 +16,8 @@ void ws_limits_default(struct ws_limits *lim)
 	lim->max_kernels = 1u << 20;
 	lim->max_sections = 65535;
 	lim->max_members = 1u << 20;
+	lim->max_kernel_name = 64u << 10;             /* 64 KiB: the longest real name seen is 2.5 KB */
+	lim->max_kernel_names = (uint64_t)64 << 20;   /* 64 MiB: cuBLASLt's 18,000 names are 2.3 MB */
 }
 
 /* 64 bits: with hash_only pools two names are taken as equal when their hashes are, so
@@ -41,8 +43,10 @@ void ws_strpool_free(struct ws_strpool *p)
 	free(p->h64);
 	free(p->hash);
 	bool hash_only = p->hash_only;
+	uint64_t max_bytes = p->max_bytes;
 	memset(p, 0, sizeof *p);
 	p->hash_only = hash_only;
+	p->max_bytes = max_bytes;
 }
 
 static bool strpool_rehash(struct ws_strpool *p, uint32_t hcap)
@@ -91,6 +95,10 @@ static uint32_t strpool_put(struct ws_strpool *p, uint64_t h, const char *s, siz
 	uint32_t k, found = strpool_probe(p, h, s, len, &k);
 	if (found != UINT32_MAX)
 		return found;
+	if (!p->hash_only && p->max_bytes && (len >= p->max_bytes || p->bytes > p->max_bytes - len - 1)) {
+		p->over = true;
+		return UINT32_MAX;
+	}
 	uint32_t cap = p->cap;
 	if (!ws_grow((void **)&p->str, &cap, p->n + 1, sizeof *p->str) ||
 	    !ws_grow((void **)&p->h64, &p->cap, p->n + 1, sizeof *p->h64))
@@ -98,6 +106,8 @@ static uint32_t strpool_put(struct ws_strpool *p, uint64_t h, const char *s, siz
 	char *c = NULL;
 	if (!p->hash_only && !(c = ws_strndup(s, len)))
 		return UINT32_MAX;
+	if (c)
+		p->bytes += len + 1;
 	p->str[p->n] = c;
 	p->h64[p->n] = h;
 	p->hash[k] = ++p->n;
@@ -126,6 +136,12 @@ void ws_wheel_info_free(struct ws_wheel_info *w)
 	free(w->python_tag); free(w->abi_tag); free(w->platform_tag);
 	free(w->meta_name); free(w->meta_version); free(w->generator); free(w->requires_torch);
 	free(w);
+}
+
+void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, char *err, size_t errlen)
+{
+	ws_fmt(err, errlen, "%s: the kernel names kept for this object pass %llu MiB: the rest are not listed",
+	       e->name, (unsigned long long)(lim->max_kernel_names >> 20));
 }
 
 void ws_entry_clear(struct ws_entry *e)

@@ -38,7 +38,12 @@ static int add_kernel(struct ws_entry *e, uint32_t *cap, struct ws_strpool *pool
 {
 	if (e->nkernels >= lim->max_kernels)
 		return ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1;
+	if (len > lim->max_kernel_name)
+		return ws_fmt(err, errlen, "%s: a kernel name of %zu bytes (more than %u)", e->name, len,
+			      lim->max_kernel_name), -1;
 	uint32_t idx = ws_strpool_intern(pool, name, len);
+	if (idx == UINT32_MAX && pool->over)
+		return ws_kernel_names_over(e, lim, err, errlen), -1;
 	if (idx == UINT32_MAX || !ws_grow((void **)&e->kernels, cap, e->nkernels + 1, sizeof *e->kernels))
 		return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
 	e->kernels[e->nkernels++] = idx;

@@ -314,7 +314,11 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 		for (uint32_t k = 0; k < r->nkernels; k++) {
 			uint32_t idx = ws_strpool_adopt(&o->kernels, &t->names, r->kernels[k]);
 			if (idx == UINT32_MAX) {
-				entry_error(s, o, e, "out of memory listing kernels");
+				char msg[WS_ERRMAX];
+				if (o->kernels.over)
+					ws_kernel_names_over(e, &s->lim, msg, sizeof msg);
+				entry_error(s, o, e, o->kernels.over ? msg : "out of memory listing kernels");
+				e->kernels_known = false;
 				break;
 			}
 			e->kernels[e->nkernels++] = idx;
@@ -465,6 +469,7 @@ static struct ws_object *new_object(struct scan *s, const char *member, const ch
 		return NULL;
 	o->type = type;
 	o->kernels.hash_only = !s->opt->list_kernels;
+	o->kernels.max_bytes = s->lim.max_kernel_names;
 	if (member && !(o->member = ws_strdup(member))) {
 		s->a->nobjects--;
 		return NULL;

@@ -211,6 +211,48 @@ static void test_ptx(void)
 	ws_strpool_free(&pool);
 }
 
+/* Kernel names have bounds: one name (max_kernel_name) and the bytes a pool keeps
+ * (max_kernel_names, past which the entry is an error, never a shorter list). */
+static void test_kernel_name_bounds(void)
+{
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	lim.max_kernel_name = 16;
+	lim.max_kernel_names = 40;
+	struct ws_strpool pool;
+	ws_strpool_init(&pool);
+	pool.max_bytes = lim.max_kernel_names;
+	char err[WS_ERRMAX];
+	static const char longname[] = ".version 8.0\n.target sm_90\n.entry k_seventeen_chars(\n)\n{}\n";
+	struct ws_entry e = {.kind = WS_KIND_PTX};
+	strcpy(e.name, "compute_90");
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)longname, sizeof longname, &e, &pool, &lim, err, sizeof err), -1);
+	CHECK(strstr(err, "a kernel name of 17 bytes (more than 16)") != NULL, "%s", err);
+	ws_entry_clear(&e);
+	/* four names of 11 bytes kept (48 with their NULs): the fourth passes 40 */
+	static const char many[] = ".version 8.0\n.target sm_90\n.entry k_aaaaaaaaa(\n)\n{}\n.entry k_bbbbbbbbb(\n)\n{}\n"
+				   ".entry k_ccccccccc(\n)\n{}\n.entry k_ddddddddd(\n)\n{}\n";
+	e = (struct ws_entry){.kind = WS_KIND_PTX};
+	strcpy(e.name, "compute_90");
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)many, sizeof many, &e, &pool, &lim, err, sizeof err), -1);
+	CHECK(strstr(err, "kernel names kept for this object pass") != NULL, "%s", err);
+	CHECK(!e.kernels_known, "a cut list is not a known list");
+	CHECK(pool.over && pool.bytes <= 40, "pool keeps %llu bytes", (unsigned long long)pool.bytes);
+	ws_entry_clear(&e);
+	/* a pool that keeps hashes only has nothing to bound */
+	struct ws_strpool hashes;
+	ws_strpool_init(&hashes);
+	hashes.hash_only = true;
+	hashes.max_bytes = 40;
+	e = (struct ws_entry){.kind = WS_KIND_PTX};
+	strcpy(e.name, "compute_90");
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)many, sizeof many, &e, &hashes, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(e.nkernels, 4);
+	ws_entry_clear(&e);
+	ws_strpool_free(&hashes);
+	ws_strpool_free(&pool);
+}
+
 /* A large zstd PTX read as a stream finds what the whole-buffer reading finds, across
  * chunk boundaries and past a line longer than the stream buffer. */
 static void test_ptx_stream(void)
@@ -845,6 +887,7 @@ int main(void)
 	test_find();
 	test_payload();
 	test_ptx();
+	test_kernel_name_bounds();
 	test_ptx_stream();
 	test_payload_stream();
 	test_cubin_stream();
