@@ -321,18 +321,62 @@ static const struct ws_rsource_ops frs_ops = {
 	.close = frs_close,
 };
 
+/* path with every "//" run and "/./" step made one "/": one name however it is spelled
+ * (".." is left alone: through a link it need not mean the parent). NULL: no memory. */
+static char *spelled_once(const char *path)
+{
+	char *out = ws_strdup(path);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; path[i];) {
+		if (path[i] == '/' && o && out[o - 1] == '/') {
+			i++;                                  /* "//" */
+		} else if (path[i] == '.' && o && out[o - 1] == '/' && (path[i + 1] == '/' || !path[i + 1])) {
+			i += path[i + 1] ? 2 : 1;             /* "/./" or a final "/." */
+		} else {
+			out[o++] = path[i++];
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
 /* Marks each file met before (by device and inode, never through a link) as that member
- * again, or as read for its digest only. */
+ * again, or as read for its digest only; and a link met before under another spelling
+ * of the same name as that member. */
 static bool frs_dedup(struct frs *s, const char *const *algos)
 {
-	struct ws_strpool files = { 0 }, digests = { 0 };
-	uint32_t *first_file = NULL, *first_digest = NULL, fcap = 0, dcap = 0;
+	struct ws_strpool files = { 0 }, digests = { 0 }, links = { 0 };
+	uint32_t *first_file = NULL, *first_digest = NULL, *first_link = NULL, fcap = 0, dcap = 0, lcap = 0;
 	bool ok = true;
 	for (uint32_t i = 0; ok && i < s->s.n; i++) {
 		struct stat st;
 		char key[160];
-		if (lstat(s->paths[i], &st) != 0 || !S_ISREG(st.st_mode))
-			continue;                    /* absent, or a link: read under each name */
+		if (lstat(s->paths[i], &st) != 0)
+			continue;                    /* absent */
+		if (S_ISLNK(st.st_mode)) {
+			/* A link is read under each of its names, but one name spelled many ways
+			 * ("a//l", "a/./l") is one name: read once. */
+			char *norm = spelled_once(s->paths[i]);
+			if (!norm) {
+				ok = false;
+				break;
+			}
+			uint32_t n0 = links.n, l = ws_strpool_intern(&links, norm, strlen(norm));
+			free(norm);
+			if (l == UINT32_MAX || !ws_grow((void **)&first_link, &lcap, links.n, sizeof *first_link)) {
+				ok = false;
+				break;
+			}
+			if (l == n0)
+				first_link[l] = i;
+			else if (!algos || !algos[i] || !algos[first_link[l]] || !strcmp(algos[i], algos[first_link[l]]))
+				s->same_as[i] = first_link[l];
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
 		snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 		uint32_t n0 = files.n, f = ws_strpool_intern(&files, key, strlen(key));
 		if (f == UINT32_MAX || !ws_grow((void **)&first_file, &fcap, files.n, sizeof *first_file)) {
@@ -363,8 +407,10 @@ static bool frs_dedup(struct frs *s, const char *const *algos)
 	}
 	ws_strpool_free(&files);
 	ws_strpool_free(&digests);
+	ws_strpool_free(&links);
 	free(first_file);
 	free(first_digest);
+	free(first_link);
 	return ok;
 }
 

@@ -85,6 +85,33 @@ else
 	echo "skipped: the memory check (no /usr/bin/time)"; skip=$((skip + 1))
 fi
 
+# a link named by a RECORD in several spellings ("pkg//lnk", "pkg/./lnk") is one name: read
+# and reported once, however many rows spell it (each would read the file again)
+mkdir -p "$tmp/links/pkg" "$tmp/links/pkg-1.0.dist-info"
+cp testdata/fixtures/g5-size.fatbin "$tmp/links/pkg/k.fatbin"
+ln -s k.fatbin "$tmp/links/pkg/lnk"
+python3 - "$tmp/links" <<'PY'
+import base64, hashlib, os, sys
+root = sys.argv[1]
+data = open(os.path.join(root, "pkg/k.fatbin"), "rb").read()
+h = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+rows = ["pkg/k.fatbin"] + ["pkg/lnk", "pkg//lnk", "pkg/./lnk", "pkg/.//./lnk"]
+with open(os.path.join(root, "pkg-1.0.dist-info/RECORD"), "w") as f:
+    for r in rows:
+        f.write("%s,sha256=%s,%d\n" % (r, h, len(data)))
+    f.write("pkg-1.0.dist-info/RECORD,,\n")
+open(os.path.join(root, "pkg-1.0.dist-info/METADATA"), "w").write("Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n")
+PY
+"$WS_BIN" --no-progress --json -r "$tmp/links" >"$tmp/o" 2>"$tmp/e"
+python3 - "$tmp/o" <<'PY' && ok || bad "a link spelled four ways"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [x for x in d["artifacts"] if x["path"].endswith("pkg-1.0.dist-info")][0]
+members = sorted(o.get("member") for o in a["objects"])
+assert members == ["pkg/k.fatbin", "pkg/lnk"], members
+assert a["record"]["ok"], a["record"]
+PY
+
 # a torch extension cache: the directory says what it is and which CUDA it was built for
 mkdir -p "$tmp/cache/torch_extensions/py311_cu124/fused_adam"
 cp testdata/fixtures/old-only.so "$tmp/cache/torch_extensions/py311_cu124/fused_adam/fused_adam.so"

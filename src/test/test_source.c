@@ -460,8 +460,10 @@ static void test_random_order(void)
 			once &= rs.opens[i] == 1;
 		CHECK(once, "jobs %d: every member opened once", jobs);
 		CHECK(rs.overlaps == 0, "jobs %d: one member at a time per runner", jobs);
-		CHECK(rs.firsts == 1 && rs.runners >= 1 && rs.runners <= jobs, "jobs %d: %d runners, %d first", jobs, rs.runners,
-		      rs.firsts);
+		/* with one thread the driver's runner takes every member; with more, the pool's
+		 * runners may take them all before it starts (then it opens nothing) */
+		CHECK((jobs == 1 ? rs.firsts == 1 : rs.firsts <= 1) && rs.runners >= 1 && rs.runners <= jobs,
+		      "jobs %d: %d runners, %d first", jobs, rs.runners, rs.firsts);
 		CHECK(a->nerrors == 0 && a->members_scanned == RN, "jobs %d: %u errors, %llu scanned", jobs, a->nerrors,
 		      (unsigned long long)a->members_scanned);
 		ws_drive_finish(&d);
