@@ -183,10 +183,12 @@ static size_t conda_prefix(const char *path)
 
 /* Remembers that the file at index k lies in the environment `site`: the deepest one wins
  * (a site-packages inside a conda prefix). */
-static void note_site(char **site_of, size_t k, char *site)
+static void note_site(char **site_of, size_t *site_len, size_t k, char *site, size_t len)
 {
-	if (!site_of[k] || strlen(site) > strlen(site_of[k]))
+	if (!site_of[k] || len > site_len[k]) {
 		site_of[k] = site;
+		site_len[k] = len;           /* kept: sites nest thousands deep, paths run long */
+	}
 }
 
 static ssize_t find_input(const struct ws_inputs *in, size_t first, const char *path)
@@ -220,9 +222,15 @@ static void below(const struct ws_inputs *in, size_t first, const char *dir, siz
 			b = mid;
 	}
 	*lo = a;
-	while (a < in->n && !strncmp(in->v[a].path, dir, dl) && in->v[a].path[dl] == '/')
-		a++;
-	*hi = a;
+	b = in->n;
+	while (a < b) {                          /* the first path past every "dir/..." */
+		size_t mid = a + (b - a) / 2;
+		if (!strncmp(in->v[mid].path, dir, dl) && in->v[mid].path[dl] == '/')
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*hi = a;                                 /* by search: sites nest thousands deep */
 }
 
 /* Marks the inputs "root/ROW" for the rows an environment's record lists as owned (1): rows
@@ -270,6 +278,7 @@ static int group_environments(struct ws_inputs *in, size_t first)
 	size_t n = in->n - first;
 	uint8_t *owner = NULL;               /* 1 owned by a RECORD, 2 loose in an environment */
 	char **site_of = NULL;
+	size_t *site_len = NULL;
 	struct ws_inputs add_in = {0};
 	struct ws_strpool done_meta = {0}, done_site = {0};
 	int rc = -1;
@@ -279,7 +288,8 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		any = record_site(in->v[i].path) != 0 || conda_prefix(in->v[i].path) != 0;
 	if (!any)
 		return 0;
-	if (!(owner = ws_calloc(n, 1)) || !(site_of = ws_calloc(n, sizeof *site_of)))
+	if (!(owner = ws_calloc(n, 1)) || !(site_of = ws_calloc(n, sizeof *site_of)) ||
+	    !(site_len = ws_calloc(n, sizeof *site_len)))
 		goto out;
 	/* conda packages first: the dist-info of a package conda installed is conda's */
 	for (size_t i = first; i < in->n; i++) {
@@ -317,7 +327,7 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		if (first_visit(&done_site, prefix, pl, &oom)) {  /* the same prefix notes nothing new */
 			below(in, first, prefix, pl, &lo, &hi);
 			for (size_t k = lo; k < hi; k++)
-				note_site(site_of, k - first, prefix);
+				note_site(site_of, site_len, k - first, prefix, pl);
 		}
 		if (oom)
 			goto out;
@@ -358,7 +368,7 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		if (first_visit(&done_site, site, sl, &oom)) {
 			below(in, first, site, sl, &lo, &hi);
 			for (size_t k = lo; k < hi; k++)
-				note_site(site_of, k - first, site);
+				note_site(site_of, site_len, k - first, site, sl);
 		}
 		if (oom)
 			goto out;
@@ -425,6 +435,7 @@ out:
 	free(add_in.v);
 	free(owner);
 	free(site_of);
+	free(site_len);
 	ws_strpool_free(&done_meta);
 	ws_strpool_free(&done_site);
 	return rc;
