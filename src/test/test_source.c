@@ -438,7 +438,7 @@ static void drive_mem(struct mem_rs *rs, struct ws_artifact *a, struct ws_limits
 }
 
 /* Objects arrive in member order whatever runs where; each member is opened once, by at
- * most one runner per thread, the first borrowing the driver's thread. */
+ * most one runner per thread, at most one of them the driver's own. */
 static void test_random_order(void)
 {
 	for (int jobs = 1; jobs <= 2; jobs++) {
@@ -460,7 +460,8 @@ static void test_random_order(void)
 			once &= rs.opens[i] == 1;
 		CHECK(once, "jobs %d: every member opened once", jobs);
 		CHECK(rs.overlaps == 0, "jobs %d: one member at a time per runner", jobs);
-		CHECK(rs.firsts == 1 && rs.runners >= 1 && rs.runners <= jobs, "jobs %d: %d runners, %d first", jobs, rs.runners,
+		/* a runner opens its handle at its first member: the driver's own may find none left */
+		CHECK(rs.firsts <= 1 && rs.runners >= 1 && rs.runners <= jobs, "jobs %d: %d runners, %d first", jobs, rs.runners,
 		      rs.firsts);
 		CHECK(a->nerrors == 0 && a->members_scanned == RN, "jobs %d: %u errors, %llu scanned", jobs, a->nerrors,
 		      (unsigned long long)a->members_scanned);
