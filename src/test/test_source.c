@@ -438,7 +438,7 @@ static void drive_mem(struct mem_rs *rs, struct ws_artifact *a, struct ws_limits
 }
 
 /* Objects arrive in member order whatever runs where; each member is opened once, by at
- * most one runner per thread, the first borrowing the driver's thread. */
+ * most one runner per thread, at most one of them the driver's own. */
 static void test_random_order(void)
 {
 	for (int jobs = 1; jobs <= 2; jobs++) {
