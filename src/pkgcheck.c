@@ -2,8 +2,9 @@
  * stream: a .deb's md5sums (control.tar) against data.tar's files, a conda package's
  * info/paths.json sha256 and sizes against its files, and info/index.json's name and
  * version. The manifest may come before or after the files it lists (a .conda's pkg
- * tarball often comes first), so every member's digest is kept (a path and 64 hex
- * digits) and compared once the package is read. A distribution's RECORD (a wheel's,
+ * tarball often comes first), so every member path's digest is kept and compared once
+ * the package is read: one record per path (keyed by its 64-bit keyed hash, not its
+ * bytes), however often a tarball repeats it, at most SEEN_MAX of them. A distribution's RECORD (a wheel's,
  * an installed one's) is the same kind of check with its rows known first:
  * recordcheck.c, reached through the same calls. */
 #include <stdio.h>
@@ -18,19 +19,30 @@
 #define MANIFEST_MAX ((size_t)64 << 20)     /* md5sums, paths.json: the largest seen are ~10 MB */
 #define INDEX_MAX ((size_t)1 << 20)
 #define NAME_SHOWN 160
+/* Paths kept per package (about 80 bytes each): the largest packages seen hold ~100,000
+ * files. Past it the check is incomplete, and says so. */
+#define SEEN_MAX ((uint32_t)1 << 18)
 
+/* One member path, however many copies the tarball holds: an extractor keeps the last,
+ * and every copy is held to the manifest, so the last copy's digest and size are kept,
+ * and whether an earlier one differed from it (and an earlier size that did). */
 struct seen {
-	char *path;
-	char hex[65];
-	uint64_t size;
+	char hex[65];                  /* the last copy's */
+	bool mixed;                    /* an earlier copy's digest or size differs */
+	uint32_t copies;
+	uint64_t size;                 /* the last copy's */
+	uint64_t odd_size;             /* an earlier copy's size that differs (size_mixed) */
+	bool size_mixed;
 };
 
 struct ws_pkgcheck {
 	struct ws_recordcheck *record; /* a RECORD: everything below is unused */
 	enum ws_pack kind;
 	const char *algo;              /* "md5" (deb) or "sha256" (conda) */
+	struct ws_strpool paths_seen;  /* hash_only: index i is v[i] */
 	struct seen *v;
-	uint32_t n, cap;
+	uint32_t cap;
+	bool over;                     /* SEEN_MAX reached: said at the end */
 	struct ws_conda_pkg paths;     /* conda: info/paths.json */
 	bool have_paths;
 	char *md5sums;                 /* deb: the md5sums file */
@@ -50,6 +62,7 @@ struct ws_pkgcheck *ws_pkgcheck_new(enum ws_pack kind, const char *path)
 		return NULL;
 	c->kind = kind;
 	c->algo = kind == WS_PACK_DEB ? "md5" : "sha256";
+	c->paths_seen.hash_only = true;
 	return c;
 }
 
@@ -132,14 +145,32 @@ void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *
 
 void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size)
 {
-	if (!c || c->record || !ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v))
+	if (!c || c->record || c->over)
 		return;
-	struct seen *s = &c->v[c->n];
-	if (!(s->path = ws_strdup(name)))
-		return;
+	struct ws_strpool *p = &c->paths_seen;
+	uint32_t n0 = p->n, i = ws_strpool_find(p, name, strlen(name));
+	if (i == UINT32_MAX) {
+		if (n0 >= SEEN_MAX) {
+			c->over = true;
+			return;
+		}
+		if (!ws_grow((void **)&c->v, &c->cap, n0 + 1, sizeof *c->v) ||
+		    (i = ws_strpool_intern(p, name, strlen(name))) == UINT32_MAX)
+			return;
+		memset(&c->v[i], 0, sizeof c->v[i]);
+	}
+	struct seen *s = &c->v[i];
+	if (s->copies && (s->size != size || strcmp(s->hex, hex) != 0)) {
+		s->mixed = true;
+		if (s->size != size && !s->size_mixed) {
+			s->size_mixed = true;
+			s->odd_size = s->size;
+		}
+	}
+	if (s->copies < UINT32_MAX)
+		s->copies++;
 	snprintf(s->hex, sizeof s->hex, "%s", hex);
 	s->size = size;
-	c->n++;
 }
 
 void ws_pkgcheck_member(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
@@ -156,25 +187,11 @@ void ws_pkgcheck_member(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 	}
 }
 
-static int cmp_seen(const void *x, const void *y)
+/* The record of the member path, or NULL. */
+static const struct seen *find_seen(const struct ws_pkgcheck *c, const char *path)
 {
-	return strcmp(((const struct seen *)x)->path, ((const struct seen *)y)->path);
-}
-
-/* The members named path, sorted together: the first and (in *count) how many. A tarball
- * may hold one path many times and an extractor keeps the last, so every copy is checked. */
-static const struct seen *find_seen(const struct ws_pkgcheck *c, const char *path, size_t *count)
-{
-	struct seen key = { .path = (char *)path };
-	const struct seen *s = c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_seen) : NULL;
-	*count = 0;
-	if (!s)
-		return NULL;
-	while (s > c->v && !strcmp(s[-1].path, path))
-		s--;
-	while (s + *count < c->v + c->n && !strcmp(s[*count].path, path))
-		(*count)++;
-	return s;
+	uint32_t i = ws_strpool_find(&c->paths_seen, path, strlen(path));
+	return i == UINT32_MAX ? NULL : &c->v[i];
 }
 
 static void mismatch(struct ws_artifact *a, const char *label, const char *path, const char *what)
@@ -204,12 +221,14 @@ static void check_md5sums(struct ws_pkgcheck *c, struct ws_artifact *a, const ch
 			*le = 0;
 			while (path[0] == '.' && path[1] == '/')
 				path += 2;
-			size_t k = 0, copies;
-			const struct seen *s = find_seen(c, path, &copies);
-			while (k < copies && !(s[k].hex[0] && strcmp(s[k].hex, hex) != 0))
-				k++;
-			if (k < copies)
+			const struct seen *s = find_seen(c, path);
+			if (s && strcmp(s->hex, hex) != 0) {
 				mismatch(a, label, path, "does not match its md5sums entry");
+			} else if (s && s->mixed) {
+				char msg[128];
+				ws_fmt(msg, sizeof msg, "an earlier copy (of %u) does not match its md5sums entry", s->copies);
+				mismatch(a, label, path, msg);
+			}
 		}
 		p = le + 1;
 	}
@@ -219,22 +238,24 @@ static void check_paths(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 {
 	for (size_t i = 0; i < c->paths.nfiles; i++) {
 		const struct ws_conda_file *f = &c->paths.files[i];
-		size_t copies;
-		const struct seen *v = find_seen(c, f->path, &copies);
-		for (size_t k = 0; k < copies; k++) {
-			const struct seen *s = &v[k];
-			if (!s->hex[0])
-				continue;            /* links and directories are not members with bytes */
-			if (f->size >= 0 && (uint64_t)f->size != s->size) {
-				char msg[128];
-				ws_fmt(msg, sizeof msg, "is %llu bytes, not the %lld info/paths.json gives",
-				       (unsigned long long)s->size, (long long)f->size);
-				mismatch(a, label, f->path, msg);
-				break;
-			} else if (f->sha256[0] && strcmp(f->sha256, s->hex) != 0) {
-				mismatch(a, label, f->path, "does not match its sha256 in info/paths.json");
-				break;
-			}
+		const struct seen *s = find_seen(c, f->path);
+		char msg[160];
+		if (!s)
+			continue;
+		if (f->size >= 0 && (uint64_t)f->size != s->size) {
+			ws_fmt(msg, sizeof msg, "is %llu bytes, not the %lld info/paths.json gives",
+			       (unsigned long long)s->size, (long long)f->size);
+			mismatch(a, label, f->path, msg);
+		} else if (f->sha256[0] && strcmp(f->sha256, s->hex) != 0) {
+			mismatch(a, label, f->path, "does not match its sha256 in info/paths.json");
+		} else if (s->mixed && f->size >= 0 && s->size_mixed) {
+			ws_fmt(msg, sizeof msg, "an earlier copy (of %u) is %llu bytes, not the %lld info/paths.json gives",
+			       s->copies, (unsigned long long)s->odd_size, (long long)f->size);
+			mismatch(a, label, f->path, msg);
+		} else if (s->mixed && f->sha256[0]) {
+			ws_fmt(msg, sizeof msg, "an earlier copy (of %u) does not match its sha256 in info/paths.json",
+			       s->copies);
+			mismatch(a, label, f->path, msg);
 		}
 	}
 }
@@ -247,8 +268,9 @@ void ws_pkgcheck_finish(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 		ws_recordcheck_finish(c->record, a);
 		return;
 	}
-	if (c->n)
-		qsort(c->v, c->n, sizeof *c->v, cmp_seen);
+	if (c->over && (c->md5sums || c->have_paths))
+		ws_artifact_fail(a, label, WS_E_LIMIT, "more than %u member paths: the %s check is incomplete", SEEN_MAX,
+				 c->md5sums ? "md5sums" : "info/paths.json");
 	if (c->md5sums)
 		check_md5sums(c, a, label);
 	if (c->have_paths)
@@ -270,8 +292,7 @@ void ws_pkgcheck_free(struct ws_pkgcheck *c)
 	if (!c)
 		return;
 	ws_recordcheck_free(c->record);
-	for (uint32_t i = 0; i < c->n; i++)
-		free(c->v[i].path);
+	ws_strpool_free(&c->paths_seen);
 	free(c->v);
 	ws_conda_free(&c->paths);
 	free(c->md5sums);

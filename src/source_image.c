@@ -26,9 +26,13 @@
 /* what one archive's manifests may make us follow: each descriptor costs a lookup, each
  * layer an entry in the report, and an index may name itself many times over */
 #define IMAGES_MAX 1000
-/* Names (tags) kept per image: each new one is compared with those kept, so the count is
- * bounded (a 4 MiB manifest.json can tag one config 90,000 times). */
+/* Names (tags) kept per image (a 4 MiB manifest.json can tag one config 90,000 times),
+ * the longest name kept (docker refuses a reference over 255 bytes) and the bytes of
+ * names kept per archive: an index named many times over names every image under it
+ * each time, and every name is a copy in the report. */
 #define NAMES_MAX 256
+#define NAME_LEN_MAX 255
+#define NAME_BYTES_MAX ((size_t)1 << 20)
 #define FOLLOW_MAX 100000
 #define FAILS_SHOWN 32
 #define JSON_TOTAL_MAX ((size_t)16 << 20)   /* blobs' JSON parsed and kept, all of them */
@@ -61,11 +65,22 @@ struct ws_imgcheck {
 	bool over;                     /* FOLLOW_MAX was reached and said */
 	uint32_t nfail;                /* image errors said: a few dozen tell the story */
 	size_t json_total;             /* bytes of blob JSON parsed (JSON_TOTAL_MAX) */
+	/* keyed sets, so that a name or a manifest is placed in one lookup however many */
+	struct ws_strpool by_manifest;  /* manifest digests: image of each in image_of */
+	struct ws_strpool by_config;    /* config digests: the first image of each in image_of_config */
+	struct ws_strpool names;        /* "<image index> <name>": every name given, hashes only */
+	uint32_t *image_of, *image_of_config;
+	uint32_t image_of_cap, image_of_config_cap;
+	size_t name_bytes;              /* NAME_BYTES_MAX */
+	bool long_said, names_said;
 };
 
 struct ws_imgcheck *ws_imgcheck_new(void)
 {
-	return ws_calloc(1, sizeof(struct ws_imgcheck));
+	struct ws_imgcheck *c = ws_calloc(1, sizeof(struct ws_imgcheck));
+	if (c)
+		c->names.hash_only = true;
+	return c;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -269,19 +284,60 @@ static struct ws_image *new_image(struct ws_imgcheck *c, uint32_t *cap)
 	return im;
 }
 
-static void add_name(struct ws_image *im, const char *name)
+/* Gives im the name, unless it has it, or the name or the archive's names are past
+ * their bounds (said once each: the report lists fewer names than the archive gives). */
+static void add_name(struct ws_imgcheck *c, struct ws_image *im, const char *name)
 {
 	if (!name || !*name || im->nnames >= NAMES_MAX)
 		return;
-	for (uint32_t i = 0; i < im->nnames; i++)
-		if (!strcmp(im->names[i], name))
-			return;
+	size_t len = strlen(name);
+	if (len > NAME_LEN_MAX) {
+		if (!c->long_said)
+			image_fail(c, im, NULL, WS_E_LIMIT, "a name of %zu bytes is not kept (at most %d)", len, NAME_LEN_MAX);
+		c->long_said = true;
+		return;
+	}
+	char key[16 + NAME_LEN_MAX + 1];
+	int kl = snprintf(key, sizeof key, "%u %s", (unsigned)(im - c->a->images), name);
+	uint32_t n0 = c->names.n;
+	if (kl < 0 || (size_t)kl >= sizeof key || ws_strpool_find(&c->names, key, (size_t)kl) != UINT32_MAX)
+		return;
+	if (c->name_bytes + len + 1 > NAME_BYTES_MAX) {
+		if (!c->names_said)
+			ws_artifact_fail(c->a, c->label, WS_E_LIMIT, "image names pass %zu KiB in all; the rest are not listed",
+					  NAME_BYTES_MAX >> 10);
+		c->names_said = true;
+		return;
+	}
+	if (ws_strpool_intern(&c->names, key, (size_t)kl) == UINT32_MAX || c->names.n == n0)
+		return;
 	char **v = realloc(im->names, (im->nnames + 1) * sizeof *v);
 	if (!v)
 		return;
 	im->names = v;
-	if ((v[im->nnames] = ws_strdup(name)))
+	if ((v[im->nnames] = ws_strdup(name))) {
 		im->nnames++;
+		c->name_bytes += len + 1;
+	}
+}
+
+/* The image already made of a manifest (by_manifest) or with a config (by_config), or
+ * NULL. */
+static struct ws_image *image_by(struct ws_imgcheck *c, const struct ws_strpool *p, const uint32_t *of, const char *digest)
+{
+	uint32_t i = ws_strpool_find(p, digest, strlen(digest));
+	return i == UINT32_MAX ? NULL : &c->a->images[of[i]];
+}
+
+/* Files image idx under digest in p, unless an earlier image holds it. */
+static void image_file(struct ws_strpool *p, uint32_t **of, uint32_t *cap, const char *digest, uint32_t idx)
+{
+	uint32_t n0 = p->n;
+	if (!digest[0] || !ws_grow((void **)of, cap, n0 + 1, sizeof **of))
+		return;
+	uint32_t i = ws_strpool_intern(p, digest, strlen(digest));
+	if (i != UINT32_MAX && p->n > n0)
+		(*of)[i] = idx;
 }
 
 /* A layer of im: the blob must be there, of the size the manifest gives, and a tarball. */
@@ -380,23 +436,24 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 		return;
 	}
 	/* one manifest under several names (a tag each) is one image */
-	for (uint32_t i = 0; i < c->a->nimages; i++)
-		if (!strcmp(c->a->images[i].manifest, d->digest)) {
-			add_name(&c->a->images[i], nm);
-			return;
-		}
-	struct ws_image *im = new_image(c, cap);
-	if (!im)
+	struct ws_image *im = image_by(c, &c->by_manifest, c->image_of, d->digest);
+	if (im) {
+		add_name(c, im, nm);
 		return;
-	add_name(im, nm);
-	ws_fmt(im->manifest, sizeof im->manifest, "%s", d->digest);
+	}
+	if (!(im = new_image(c, cap)))
+		return;
 	uint32_t idx = (uint32_t)(im - c->a->images);
+	ws_fmt(im->manifest, sizeof im->manifest, "%s", d->digest);
+	add_name(c, im, nm);
+	image_file(&c->by_manifest, &c->image_of, &c->image_of_cap, im->manifest, idx);
 	if (!b->user)
 		b->user = (int32_t)idx + 1;
 	const struct ws_imgdoc *m = b->doc;
 	struct blob *cb = descriptor_blob(c, im, &m->config, "config");
 	if (cb) {
 		ws_fmt(im->config, sizeof im->config, "%s", m->config.digest);
+		image_file(&c->by_config, &c->image_of_config, &c->image_of_config_cap, im->config, idx);
 		if (!cb->user)
 			cb->user = (int32_t)idx + 1;
 	}
@@ -431,20 +488,18 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 		if (e->config)
 			digest_of_path(e->config, config);
 		/* docker 25+ writes index.json too: the same image, named by its tags here */
-		struct ws_image *im = NULL;
-		for (uint32_t k = 0; config[0] && k < c->a->nimages && !im; k++)
-			if (!strcmp(c->a->images[k].config, config))
-				im = &c->a->images[k];
+		struct ws_image *im = config[0] ? image_by(c, &c->by_config, c->image_of_config, config) : NULL;
 		if (im) {
 			for (uint32_t k = 0; k < e->ntags; k++)
-				add_name(im, e->tags[k]);
+				add_name(c, im, e->tags[k]);
 			continue;
 		}
 		if (!(im = new_image(c, cap)))
 			return;
-		for (uint32_t k = 0; k < e->ntags; k++)
-			add_name(im, e->tags[k]);
 		uint32_t idx = (uint32_t)(im - c->a->images);
+		for (uint32_t k = 0; k < e->ntags; k++)
+			add_name(c, &c->a->images[idx], e->tags[k]);
+		im = &c->a->images[idx];
 		if (e->config) {
 			struct blob *cb = ws_path_escapes(e->config, false) ? NULL : find_blob(c, e->config);
 			if (ws_path_escapes(e->config, false))
@@ -454,6 +509,7 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 			else if (cb && !cb->user)
 				cb->user = (int32_t)idx + 1;
 			memcpy(im->config, config, sizeof im->config);
+			image_file(&c->by_config, &c->image_of_config, &c->image_of_config_cap, im->config, idx);
 		}
 		/* the legacy layout's only checksums: the config's diff_ids, one per layer.tar */
 		const struct blob *cb = e->config && !ws_path_escapes(e->config, false) ? find_blob(c, e->config) : NULL;
@@ -535,6 +591,11 @@ void ws_imgcheck_free(struct ws_imgcheck *c)
 		free(c->v[i].doc_err);
 	}
 	free(c->v);
+	ws_strpool_free(&c->by_manifest);
+	ws_strpool_free(&c->by_config);
+	ws_strpool_free(&c->names);
+	free(c->image_of);
+	free(c->image_of_config);
 	if (c->have_index)
 		ws_imgdoc_free(&c->index);
 	if (c->have_docker)
