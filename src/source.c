@@ -244,6 +244,10 @@ void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_sc
 		ws_limits_default(&d->lim);
 	d->scan.lim = &d->lim;
 	d->root = d;
+	if (!d->scan.budget) {                   /* the artifact is this walk's */
+		d->scan.budget = &d->own_budget;
+		ws_budget_add_input(d->scan.budget, a->size);
+	}
 }
 
 /* What a random-access member's task lends drive_member and gets back from it. */
@@ -455,9 +459,12 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		struct ws_member m;
 		struct ws_err e = { 0 };
 		int rc = ws_source_next(s, &m, &e);
-		if (level == 1 && d->progress) {
+		if (level == 1 && (d->progress || d->input_is_read)) {
 			uint64_t now = ws_archive_bytes_read(s);
-			__atomic_add_fetch(d->progress, now - reported, __ATOMIC_RELAXED);
+			if (d->progress)
+				__atomic_add_fetch(d->progress, now - reported, __ATOMIC_RELAXED);
+			if (d->input_is_read)
+				ws_budget_add_input(d->scan.budget, now - reported);
 			reported = now;
 		}
 		if (rc == 0)
@@ -500,6 +507,8 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		memcpy(name + pl, m.name, nl + 1);
 		if (!nl && pl)
 			name[pl - 1] = 0;
+		if (level == 1 && s->independent && m.size != UINT64_MAX)
+			ws_budget_add_input(d->scan.budget, m.size);   /* a file as stored */
 		if (ws_path_escapes(m.name, false)) {
 			char nb[NAME_SHOWN];
 			ws_sanitize(nb, sizeof nb, m.name, nl);
@@ -526,7 +535,7 @@ void ws_drive_finish(struct ws_drive *d)
 /* ---- whole files and streams ------------------------------------------------------------ */
 
 static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		     bool hash, const struct ws_scan_opts *so, uint64_t *progress)
+		     bool hash, bool stream, const struct ws_scan_opts *so, uint64_t *progress)
 {
 	uint32_t nerr0 = a->nerrors;
 	struct ws_err e = { 0 };
@@ -534,6 +543,7 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 	a->type = ws_pack_type(kind);
 	ws_drive_init(&d, a, so);
 	d.progress = progress;
+	d.input_is_read = stream;
 	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, hash, &e);
 	if (!src) {
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
@@ -587,7 +597,7 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 		ws_group_init(&g, so->group);
 		ws_pool_add(so->pool, &g, hash_task, &fh);
 	}
-	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, so, progress);
+	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, false, so, progress);
 	if (beside) {
 		ws_group_wait(so->pool, &g);
 		if (fh.rc == 0)
@@ -606,7 +616,7 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
 		    const struct ws_scan_opts *so)
 {
-	return pack_scan(a, fd, head, nhead, kind, true, so, NULL);
+	return pack_scan(a, fd, head, nhead, kind, true, true, so, NULL);
 }
 
 /* ---- random-access sources: members as tasks, merged in member order ---------------------- */
@@ -652,6 +662,8 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	if (!t)
 		return;
 	t->path = d->a->path;                  /* borrowed: the scanner names errors with it */
+	t->budget = d->scan.budget;            /* members together hold one artifact's errors */
+	t->max_errors = d->lim.max_artifact_errors;
 	ws_sanitize(nb, sizeof nb, name, strlen(name));
 	if (s->zip_style)
 		ws_fmt(where, sizeof where, "%s", d->label);
@@ -680,6 +692,8 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	struct ws_member m = { 0 };
 	struct ws_err e = { 0 };
 	int rc = s->ops->open(s, h, i, dg, &m, &e);
+	if (rc > 0 && s->stored_members && m.size != UINT64_MAX)
+		ws_budget_add_input(d->scan.budget, m.size);    /* before it is decoded */
 	if (rc == 0) {
 		r->state = WS_MEMBER_ABSENT;
 		ws_digest_free(dg);
