@@ -1,5 +1,5 @@
 /* budget.c - what one artifact may spend over all its members, objects and threads:
- * decoded entry bytes and containers, counted atomically; the first to find the budget
+ * decoded entry bytes, containers and entries, counted atomically; the first to find the budget
  * spent is told so, to record the one error about it. */
 #include "wheelscan.h"
 
@@ -41,5 +41,14 @@ enum ws_budget_take ws_budget_container(struct ws_budget *b, const struct ws_lim
 		return WS_BUDGET_SPENT;
 	if (__atomic_add_fetch(&b->containers, 1, __ATOMIC_RELAXED) > lim->max_artifact_containers)
 		return spend(&b->containers_spent);
+	return WS_BUDGET_OK;
+}
+
+enum ws_budget_take ws_budget_entry(struct ws_budget *b, const struct ws_limits *lim)
+{
+	if (__atomic_load_n(&b->entries_spent, __ATOMIC_RELAXED))
+		return WS_BUDGET_SPENT;
+	if (__atomic_add_fetch(&b->entries, 1, __ATOMIC_RELAXED) > lim->max_artifact_entries)
+		return spend(&b->entries_spent);
 	return WS_BUDGET_OK;
 }

@@ -21,7 +21,8 @@ void ws_limits_default(struct ws_limits *lim)
 	 * entries (an 8 KB zstd entry decodes to 255 MiB) costs at most a few seconds. */
 	lim->max_decoded_base = (uint64_t)1 << 30;
 	lim->max_decoded_ratio = 64;
-	lim->max_artifact_containers = 1u << 20;   /* as per object: a torch wheel holds ~100,000 */
+	lim->max_artifact_containers = 1u << 20;   /* as per object: a CUDA toolkit wheel holds 3,400 */
+	lim->max_artifact_entries = 1u << 20;      /* each costs ~200 bytes; cuFFT holds 24,000 */
 	lim->max_artifact_errors = 10000;
 }
 

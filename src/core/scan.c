@@ -286,6 +286,19 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 			window_error(s, o, "fatbin entry header");
 			return limit;
 		}
+		enum ws_budget_take et = ws_budget_entry(s->budget, &s->lim);
+		if (et != WS_BUDGET_OK) {
+			if (et == WS_BUDGET_SPENT_NOW)
+				ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
+						 "more than %u fatbin entries in the artifact: the remaining entries were not read",
+						 s->lim.max_artifact_entries);
+			ws_fmt(msg, sizeof msg, "fatbin at offset %llu: entries after %u not read (the artifact's entry limit)",
+			       (unsigned long long)f->offset, f->nentries);
+			f->error = ws_strdup(msg);
+			shrink_entries(f, cap);
+			count_kernels(f);
+			return limit;
+		}
 		struct ws_entry *e = add_entry(f, &cap);
 		if (!e) {
 			obj_fail(s, o, WS_E_MEMORY, "out of memory");
