@@ -247,8 +247,9 @@ struct ws_drive {
 	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
 	struct ws_imgcheck *image;     /* a container image's digests and manifests (ws_image.h) */
 	int layer_levels;              /* 1 while a layer of an image is read: not a level */
-	bool input_is_read;            /* a stream of unknown size: what the top source reads is
-					* the artifact's input for its budget */
+	struct ws_source *input_src;   /* a stream of unknown size (standard input): the bytes its
+					* top source has read are the artifact's input for its budget */
+	uint64_t input_seen;           /* of those, told to the budget so far */
 	struct ws_budget own_budget;   /* scan.budget when the options bring none */
 };
 

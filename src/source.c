@@ -146,6 +146,17 @@ static void stop_at_limit(struct mread *m, bool total, uint64_t v)
 		__atomic_store_n(&m->d->root->stopped, true, __ATOMIC_RELAXED);
 }
 
+/* A stream's size is known only as it is read: the budget learns of its bytes as they come,
+ * before the entries they hold are decoded. */
+static void count_input(struct ws_drive *d)
+{
+	uint64_t now = ws_archive_bytes_read(d->input_src);
+	if (now > d->input_seen) {
+		ws_budget_add_input(d->scan.budget, now - d->input_seen);
+		d->input_seen = now;
+	}
+}
+
 /* Reads from the source, counting and hashing. */
 static long up_read(struct mread *m, uint8_t *buf, size_t n)
 {
@@ -168,6 +179,8 @@ static long up_read(struct mread *m, uint8_t *buf, size_t n)
 		return 0;
 	}
 	const struct ws_limits *lim = &m->d->lim;
+	if (m->d->input_src)
+		count_input(m->d);
 	m->got += (uint64_t)r;
 	uint64_t total = __atomic_add_fetch(&m->d->root->total, (uint64_t)r, __ATOMIC_RELAXED);
 	if (m->got > lim->max_member_bytes) {
@@ -459,12 +472,9 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		struct ws_member m;
 		struct ws_err e = { 0 };
 		int rc = ws_source_next(s, &m, &e);
-		if (level == 1 && (d->progress || d->input_is_read)) {
+		if (level == 1 && d->progress) {
 			uint64_t now = ws_archive_bytes_read(s);
-			if (d->progress)
-				__atomic_add_fetch(d->progress, now - reported, __ATOMIC_RELAXED);
-			if (d->input_is_read)
-				ws_budget_add_input(d->scan.budget, now - reported);
+			__atomic_add_fetch(d->progress, now - reported, __ATOMIC_RELAXED);
 			reported = now;
 		}
 		if (rc == 0)
@@ -543,12 +553,13 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 	a->type = ws_pack_type(kind);
 	ws_drive_init(&d, a, so);
 	d.progress = progress;
-	d.input_is_read = stream;
 	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, hash, &e);
 	if (!src) {
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
 		return -1;
 	}
+	if (stream)
+		d.input_src = src;
 	d.check = ws_pkgcheck_new(kind, a->path);
 	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
 		d.image = ws_imgcheck_new();
