@@ -69,8 +69,35 @@ struct ws_limits {
 	uint32_t max_members;          /* members in one zip / ar archive */
 	uint32_t max_kernel_name;      /* bytes of one kernel name */
 	uint64_t max_kernel_names;     /* bytes of the kernel names one object keeps (when printed) */
+	uint64_t max_decoded_base;     /* entry bytes one artifact may decode: this plus ... */
+	uint32_t max_decoded_ratio;    /* ... this many times the artifact's bytes as stored */
+	uint32_t max_artifact_containers; /* containers in all objects of one artifact */
+	uint32_t max_artifact_entries; /* entries in all its containers */
+	uint32_t max_artifact_errors;  /* errors recorded on one artifact, its members' included */
 };
 void ws_limits_default(struct ws_limits *lim);
+
+/* What one artifact (a wheel, a tarball, a file) may spend over all its members, objects
+ * and threads, where the limits above bound one entry or one object: entry bytes decoded
+ * (a bomb of many small entries, each within the per-entry limit), containers and errors
+ * (each costs memory until the artifact is freed). Counters are atomic; zero it, then
+ * tell it the artifact's size with ws_budget_add_input (src/core/budget.c). */
+struct ws_budget {
+	uint64_t input;                /* bytes of the artifact as stored (read so far for a stream) */
+	uint64_t decoded;              /* entry bytes decoded or handed to a decoder */
+	uint64_t containers, entries;
+	uint32_t errors;               /* recorded on members' own artifacts before their merge */
+	bool decoded_spent, containers_spent, entries_spent; /* set once: its one error is recorded */
+};
+enum ws_budget_take { WS_BUDGET_OK = 0, WS_BUDGET_SPENT, WS_BUDGET_SPENT_NOW /* record its error */ };
+void ws_budget_add_input(struct ws_budget *b, uint64_t n);
+/* The decoded-bytes limit: max_decoded_base + max_decoded_ratio x input, saturated. */
+uint64_t ws_budget_decoded_max(const struct ws_budget *b, const struct ws_limits *lim);
+/* Takes n decoded bytes / one container / one entry from the budget; SPENT_NOW for the
+ * one caller that found it spent first, SPENT for every one after. */
+enum ws_budget_take ws_budget_decode(struct ws_budget *b, const struct ws_limits *lim, uint64_t n);
+enum ws_budget_take ws_budget_container(struct ws_budget *b, const struct ws_limits *lim);
+enum ws_budget_take ws_budget_entry(struct ws_budget *b, const struct ws_limits *lim);
 
 /* One decoded fatbin entry. */
 struct ws_entry {
@@ -311,6 +338,10 @@ struct ws_artifact {
 	uint32_t nalts;
 	struct ws_image *images;       /* type "image": the images it holds */
 	uint32_t nimages;
+	/* A member's own artifact, before its merge: the artifact's budget (borrowed), whose
+	 * error count bounds what all members hold at once. NULL elsewhere. */
+	struct ws_budget *budget;
+	uint32_t max_errors;           /* with budget: its limit */
 };
 
 void ws_wheel_info_free(struct ws_wheel_info *w);

@@ -63,6 +63,8 @@ typedef void (*ws_container_fn)(void *ctx, struct ws_object *o, struct ws_fatbin
 
 struct ws_scan_opts {
 	const struct ws_limits *lim;
+	struct ws_budget *budget;    /* the artifact's, shared by its members and threads; NULL:
+				      * the scan keeps one of its own (the input is the artifact) */
 	bool want_kernels;           /* decode payloads for kernel names (default true) */
 	bool list_kernels;           /* keep every kernel name; otherwise names are kept as
 				      * 64-bit hashes, enough to count distinct kernels */

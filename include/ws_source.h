@@ -191,6 +191,8 @@ struct ws_rsource {
 	bool zip_style;                /* member errors are named in the message ("member 'x'
 					* ..."), at the artifact, as zip errors always were; a
 					* member holding an archive counts as one scanned */
+	bool stored_members;           /* members are files as stored (nothing inflates): their
+					* sizes are the artifact's input for its budget */
 };
 
 /* Given files as a random-access source: member i is paths[i] named names[i], opened
@@ -245,6 +247,10 @@ struct ws_drive {
 	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
 	struct ws_imgcheck *image;     /* a container image's digests and manifests (ws_image.h) */
 	int layer_levels;              /* 1 while a layer of an image is read: not a level */
+	struct ws_source *input_src;   /* a stream of unknown size (standard input): the bytes its
+					* top source has read are the artifact's input for its budget */
+	uint64_t input_seen;           /* of those, told to the budget so far */
+	struct ws_budget own_budget;   /* scan.budget when the options bring none */
 };
 
 void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_scan_opts *so);

@@ -244,6 +244,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 		}
 	}
 	a->size = n;
+	ws_budget_add_input(so->budget, n);
 	enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
 	if (ws_sha256_mem(p, n, a->sha256, NULL, 0) < 0)
 		a->sha256[0] = 0;
@@ -296,6 +297,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		return a;
 	}
 	a->size = (uint64_t)st.st_size;
+	ws_budget_add_input(so->budget, a->size);   /* what its entries may decode scales with it */
 	uint8_t head[WS_SNIFF_BYTES];
 	ssize_t got = pread(fd, head, sizeof head, 0);
 	if (got < 0) {
@@ -383,7 +385,8 @@ static bool store_still_good(struct runner *R, struct job *j)
 
 static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
-	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels};
+	struct ws_budget budget = {0};       /* one per artifact, over all its members and threads */
+	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels, .budget = &budget};
 	/* kernel names are shown only in JSON, -v and --kernels; otherwise hashes will do */
 	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
 			 R->cfg->verbose > 0 || R->cfg->kernels || R->db;   /* a store keeps the names */

@@ -146,6 +146,17 @@ static void stop_at_limit(struct mread *m, bool total, uint64_t v)
 		__atomic_store_n(&m->d->root->stopped, true, __ATOMIC_RELAXED);
 }
 
+/* A stream's size is known only as it is read: the budget learns of its bytes as they come,
+ * before the entries they hold are decoded. */
+static void count_input(struct ws_drive *d)
+{
+	uint64_t now = ws_archive_bytes_read(d->input_src);
+	if (now > d->input_seen) {
+		ws_budget_add_input(d->scan.budget, now - d->input_seen);
+		d->input_seen = now;
+	}
+}
+
 /* Reads from the source, counting and hashing. */
 static long up_read(struct mread *m, uint8_t *buf, size_t n)
 {
@@ -168,6 +179,8 @@ static long up_read(struct mread *m, uint8_t *buf, size_t n)
 		return 0;
 	}
 	const struct ws_limits *lim = &m->d->lim;
+	if (m->d->input_src)
+		count_input(m->d);
 	m->got += (uint64_t)r;
 	uint64_t total = __atomic_add_fetch(&m->d->root->total, (uint64_t)r, __ATOMIC_RELAXED);
 	if (m->got > lim->max_member_bytes) {
@@ -244,6 +257,10 @@ void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_sc
 		ws_limits_default(&d->lim);
 	d->scan.lim = &d->lim;
 	d->root = d;
+	if (!d->scan.budget) {                   /* the artifact is this walk's */
+		d->scan.budget = &d->own_budget;
+		ws_budget_add_input(d->scan.budget, a->size);
+	}
 }
 
 /* What a random-access member's task lends drive_member and gets back from it. */
@@ -500,6 +517,8 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		memcpy(name + pl, m.name, nl + 1);
 		if (!nl && pl)
 			name[pl - 1] = 0;
+		if (level == 1 && s->independent && m.size != UINT64_MAX)
+			ws_budget_add_input(d->scan.budget, m.size);   /* a file as stored */
 		if (ws_path_escapes(m.name, false)) {
 			char nb[NAME_SHOWN];
 			ws_sanitize(nb, sizeof nb, m.name, nl);
@@ -526,7 +545,7 @@ void ws_drive_finish(struct ws_drive *d)
 /* ---- whole files and streams ------------------------------------------------------------ */
 
 static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		     bool hash, const struct ws_scan_opts *so, uint64_t *progress)
+		     bool hash, bool stream, const struct ws_scan_opts *so, uint64_t *progress)
 {
 	uint32_t nerr0 = a->nerrors;
 	struct ws_err e = { 0 };
@@ -539,6 +558,8 @@ static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t 
 		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
 		return -1;
 	}
+	if (stream)
+		d.input_src = src;
 	d.check = ws_pkgcheck_new(kind, a->path);
 	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
 		d.image = ws_imgcheck_new();
@@ -587,7 +608,7 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 		ws_group_init(&g, so->group);
 		ws_pool_add(so->pool, &g, hash_task, &fh);
 	}
-	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, so, progress);
+	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, false, so, progress);
 	if (beside) {
 		ws_group_wait(so->pool, &g);
 		if (fh.rc == 0)
@@ -606,7 +627,7 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
 		    const struct ws_scan_opts *so)
 {
-	return pack_scan(a, fd, head, nhead, kind, true, so, NULL);
+	return pack_scan(a, fd, head, nhead, kind, true, true, so, NULL);
 }
 
 /* ---- random-access sources: members as tasks, merged in member order ---------------------- */
@@ -652,6 +673,8 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	if (!t)
 		return;
 	t->path = d->a->path;                  /* borrowed: the scanner names errors with it */
+	t->budget = d->scan.budget;            /* members together hold one artifact's errors */
+	t->max_errors = d->lim.max_artifact_errors;
 	ws_sanitize(nb, sizeof nb, name, strlen(name));
 	if (s->zip_style)
 		ws_fmt(where, sizeof where, "%s", d->label);
@@ -680,6 +703,8 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	struct ws_member m = { 0 };
 	struct ws_err e = { 0 };
 	int rc = s->ops->open(s, h, i, dg, &m, &e);
+	if (rc > 0 && s->stored_members && m.size != UINT64_MAX)
+		ws_budget_add_input(d->scan.budget, m.size);    /* before it is decoded */
 	if (rc == 0) {
 		r->state = WS_MEMBER_ABSENT;
 		ws_digest_free(dg);

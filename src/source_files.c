@@ -423,6 +423,7 @@ struct ws_rsource *ws_files_rsource(char *const *paths, char *const *names, size
 	s->s.ops = &frs_ops;
 	s->s.impl = s;
 	s->s.n = (uint32_t)n;
+	s->s.stored_members = true;
 	s->listed = listed;
 	if (n && (!(s->paths = ws_calloc(n, sizeof *s->paths)) || !(s->s.names = ws_calloc(n, sizeof *s->s.names)) ||
 		  !(s->cost = ws_calloc(n, sizeof *s->cost)) || !(s->opened = ws_calloc(n, sizeof *s->opened)) ||

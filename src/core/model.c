@@ -18,6 +18,14 @@ void ws_limits_default(struct ws_limits *lim)
 	lim->max_members = 1u << 20;
 	lim->max_kernel_name = 64u << 10;             /* 64 KiB: the longest real name seen is 2.5 KB */
 	lim->max_kernel_names = (uint64_t)64 << 20;   /* 64 MiB: cuBLASLt's 18,000 names are 2.3 MB */
+	/* A real library decodes at most a few times its size as stored (cuBLASLt: 2.6 GB from
+	 * 541 MB); 64 times plus 1 GiB leaves every one far inside, while a bomb of small
+	 * entries (an 8 KB zstd entry decodes to 255 MiB) costs at most a few seconds. */
+	lim->max_decoded_base = (uint64_t)1 << 30;
+	lim->max_decoded_ratio = 64;
+	lim->max_artifact_containers = 1u << 20;   /* as per object: a CUDA toolkit wheel holds 3,400 */
+	lim->max_artifact_entries = 1u << 20;      /* each costs ~200 bytes; cuFFT holds 24,000 */
+	lim->max_artifact_errors = 10000;
 }
 
 /* 64 bits: with hash_only pools two names are taken as equal when their hashes are, so
@@ -396,6 +404,10 @@ void ws_artifact_fail(struct ws_artifact *a, const char *where, enum ws_errcode 
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (a->nerrors >= 10000)                  /* a hostile input must not flood memory */
+		return;
+	/* a member's own artifact: all members together hold no more than one artifact */
+	if (a->budget && (__atomic_load_n(&a->budget->errors, __ATOMIC_RELAXED) >= a->max_errors ||
+			  __atomic_add_fetch(&a->budget->errors, 1, __ATOMIC_RELAXED) > a->max_errors))
 		return;
 	if (!grow_pow2((void **)&a->errors, a->nerrors, sizeof *a->errors))
 		return;

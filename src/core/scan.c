@@ -34,6 +34,8 @@ struct scan {
 	const char *member;            /* the input's name inside its artifact, or NULL */
 	struct ws_decodeq *q;          /* payloads decoded on threads, or NULL: inline */
 	struct ws_decoder *dc;         /* inline decoding's, borrowed on first use */
+	struct ws_budget *budget;      /* the artifact's (opt's, or own below) */
+	struct ws_budget own;
 };
 
 /* "path!member" (or "path") for error lines, into buf. */
@@ -135,6 +137,33 @@ static void entry_error(const struct scan *s, struct ws_object *o, struct ws_ent
 	obj_error(s, o, msg);
 }
 
+/* Takes the bytes an entry decodes to (n) from the artifact's budget before it is
+ * decoded. Spent: the entry is not decoded (its kernels stay unknown, never "none"), and
+ * the first to find it spent records the one error about it, naming the artifact. */
+static bool budget_decode(struct scan *s, struct ws_entry *e, uint64_t n)
+{
+	/* a compressed entry takes what it decodes to, once that claim is possible (one that
+	 * is not is refused by the decoder, unread, with its own error) */
+	char err[WS_ERRMAX];
+	if (e->compression != WS_COMP_NONE) {
+		if (ws_payload_check(e, (size_t)n, &s->lim, err, sizeof err) < 0)
+			return true;
+		n = e->uncompressed_size;
+	}
+	enum ws_budget_take t = ws_budget_decode(s->budget, &s->lim, n);
+	if (t == WS_BUDGET_OK)
+		return true;
+	if (t == WS_BUDGET_SPENT_NOW) {
+		ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
+				 "decoded entry bytes exceed %llu: a decompression bomb? the remaining entries were not decoded",
+				 (unsigned long long)ws_budget_decoded_max(s->budget, &s->lim));
+	}
+	if (!e->error)
+		e->error = ws_strdup("not decoded: the artifact's decoded-bytes limit is spent");
+	e->kernels_known = false;
+	return false;
+}
+
 /* Decodes a SASS or PTX payload for its kernels and version facts. */
 static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry *e,
 			    const uint8_t *p, size_t n)
@@ -208,6 +237,14 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 				       s->lim.max_containers));
 		return limit;
 	}
+	enum ws_budget_take bt = ws_budget_container(s->budget, &s->lim);
+	if (bt != WS_BUDGET_OK) {
+		if (bt == WS_BUDGET_SPENT_NOW)
+			ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
+					 "more than %u fatbin containers in the artifact: the remaining containers were not read",
+					 s->lim.max_artifact_containers);
+		return limit;
+	}
 	struct ws_fatbin *f = ws_object_add_fatbin(o);
 	if (!f) {
 		obj_fail(s, o, WS_E_MEMORY, "out of memory");
@@ -249,6 +286,19 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 			window_error(s, o, "fatbin entry header");
 			return limit;
 		}
+		enum ws_budget_take et = ws_budget_entry(s->budget, &s->lim);
+		if (et != WS_BUDGET_OK) {
+			if (et == WS_BUDGET_SPENT_NOW)
+				ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
+						 "more than %u fatbin entries in the artifact: the remaining entries were not read",
+						 s->lim.max_artifact_entries);
+			ws_fmt(msg, sizeof msg, "fatbin at offset %llu: entries after %u not read (the artifact's entry limit)",
+			       (unsigned long long)f->offset, f->nentries);
+			f->error = ws_strdup(msg);
+			shrink_entries(f, cap);
+			count_kernels(f);
+			return limit;
+		}
 		struct ws_entry *e = add_entry(f, &cap);
 		if (!e) {
 			obj_fail(s, o, WS_E_MEMORY, "out of memory");
@@ -268,7 +318,9 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 					window_error(s, o, "fatbin entry payload");
 					return limit;
 				}
-				if (!s->q)
+				if (!budget_decode(s, e, ps))
+					;
+				else if (!s->q)
 					inspect_payload(s, o, e, p, (size_t)ps);
 				else if (s->opt->offload->push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
 							 e, p, (size_t)ps) < 0)
@@ -675,6 +727,10 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 		return;
 	}
 	f->size = o->size = e->payload_size = e->content_size = got;
+	if (!budget_decode(s, e, got)) {
+		e->content_size = 0;
+		return;
+	}
 	int r = c == WS_CONTENT_CUBIN ? ws_cubin_inspect(p, got, e, &o->kernels, &s->lim, err, sizeof err)
 				      : ws_ptx_inspect(p, got, e, &o->kernels, &s->lim, err, sizeof err);
 	if (r < 0) {
@@ -845,11 +901,15 @@ static void scan_object(struct scan *s, const char *member, uint64_t origin, uin
 static int scan_input(struct ws_artifact *a, const char *member, struct ws_window *w,
 		      const struct ws_scan_opts *opt)
 {
-	struct scan s = {.a = a, .opt = opt, .w = w, .member = member};
+	struct scan s = {.a = a, .opt = opt, .w = w, .member = member, .budget = opt->budget};
 	if (opt->lim)
 		s.lim = *opt->lim;
 	else
 		ws_limits_default(&s.lim);
+	if (!s.budget) {                        /* the input is the whole artifact */
+		s.budget = &s.own;
+		ws_budget_add_input(s.budget, w->size == UINT64_MAX ? 0 : w->size);
+	}
 	uint32_t errors = a->nerrors;
 	size_t got;
 	const uint8_t *p = ws_window_peek(w, 0, WS_SNIFF_BYTES, &got);

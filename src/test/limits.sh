@@ -67,5 +67,60 @@ PY
 "$WS_BIN" --no-progress "$t/x86.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 check "SASS entry of an x86-64 ELF: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "SASS entry of an x86-64 ELF: named" 'grep -q "cubin machine is 62, not EM_CUDA" "$t/e"'
-echo "$pass passed, $fail failed"
+# ---- the artifact budget: what one artifact may spend over all its members ----------------
+# CPU seconds and peak RSS (KiB) of a scan, from the kernel's accounting of the child
+usage() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:], stdout=open(sys.argv[-1] + ".out", "w"), stderr=open(sys.argv[-1] + ".err", "w"))
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(rc, "%.2f" % (u.ru_utime + u.ru_stime), u.ru_maxrss)' "$WS_BIN" --no-progress "$@"
+}
+below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v <= l) }'; }
+skip=0
+case "${WS_BUILD:-build}" in *san*) san=1 cpu_max=20;; *) san=0 cpu_max=4;; esac
+# 512 zstd entries of 8 KB, each 255 MiB of PTX, in a 6 KB zip: 4 decode (1 GiB + 64 x
+# 5,700 bytes), the rest are not decoded and say so; 32 s of CPU without the budget
+read -r rc cpu kib <<EOF
+$(usage --json testdata/hostile/budget-decoded-bomb.zip "$t/bomb")
+EOF
+check "decoded bomb: exit 3 ($rc)" '[ "$rc" -eq 3 ]'
+check "decoded bomb: $cpu s CPU, at most $cpu_max" 'below "$cpu" "$cpu_max"'
+check "decoded bomb: the limit is named once" '[ "$(grep -c "decoded entry bytes exceed 1074106624: a decompression bomb? the remaining entries were not decoded" "$t/bomb.err")" = 1 ]'
+d=$(python3 -c 'import json,sys
+e = [x for o in json.load(open(sys.argv[1]))["artifacts"][0]["objects"] for f in o["fatbins"] for x in f["entries"]]
+print(sum(x["kernels"] == [] and "error" not in x for x in e), sum(x["kernels"] is None and "limit is spent" in x.get("error", "") for x in e))' "$t/bomb.out" 2>/dev/null)
+check "decoded bomb: 4 entries decoded, 508 not and their kernels unknown ($d)" '[ "$d" = "4 508" ]'
+# members whose containers, entries or errors add up past one artifact's: 8 x 600,000
+# containers (1.7 GB without the budget), 8 x 655,360 entries (1 GB), 100 members of 12,285
+# errors (and entries: 450 MB, the errors held until the merge)
+python3 - "$t" <<'PY'
+import struct, sys, zipfile
+lto = struct.pack("<HHIQIIHHI", 8, 0x0101, 64, 0, 0, 0, 0, 9, 90).ljust(64, b"\0")
+both = struct.pack("<HHIQIIHHIIIQ", 1, 0x0101, 64, 0, 0, 0, 0, 8, 90, 0, 0, 0xA011).ljust(64, b"\0")
+def cont(body):
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+for name, n, m in (("containers", 8, cont(b"") * 600000), ("entries", 8, cont(lto * 4096) * 160),
+                   ("errors", 100, cont(lto + both * 4095) * 3)):
+    with zipfile.ZipFile("%s/%s.zip" % (sys.argv[1], name), "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for i in range(n):
+            z.writestr("m%d.fatbin" % i, m)
+PY
+for c in "containers 600000 more than 1048576 fatbin containers in the artifact: the remaining containers were not read" \
+	 "entries 300000 more than 1048576 fatbin entries in the artifact: the remaining entries were not read" \
+	 "errors 340000 entry claims both LZ4 and zstd compression"; do
+	k=${c%% *} c=${c#* } rss=${c%% *} msg=${c#* }
+	read -r rc cpu kib <<EOF
+$(usage "$t/$k.zip" "$t/$k")
+EOF
+	check "$k: exit 3 ($rc)" '[ "$rc" -eq 3 ]'
+	check "$k: named" 'grep -q -F "$msg" "$t/$k.err"'
+	if [ $san = 1 ]; then
+		skip=$((skip + 1)); echo "skipped: $k: peak RSS under a sanitizer (its shadow memory)"
+	else
+		check "$k: peak RSS $kib KiB, at most $rss" 'below "$kib" "$rss"'
+	fi
+done
+n=$(grep -c "entry claims both" "$t/errors.err")
+check "errors: at most 10,000 recorded ($n)" '[ "$n" -le 10000 ]'
+echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
