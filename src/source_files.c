@@ -28,26 +28,24 @@ struct fsrc {
 	struct ws_err merr;            /* the current member's failure */
 };
 
-static long file_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
+/* The next bytes of fd at *pos (what struct ws_reader's read returns), for both sources. */
+static long pread_next(int fd, uint64_t *pos, uint8_t *buf, size_t n, struct ws_err *err)
 {
-	struct fsrc *s = ctx;
 	ssize_t r;
-	if (s->fd < 0)
-		return ws_err_set(err, s->merr.code, "%s", s->merr.msg);
 	do
-		r = pread(s->fd, buf, n, (off_t)s->pos);
+		r = pread(fd, buf, n, (off_t)*pos);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return ws_err_set(err, WS_E_IO, "cannot read: %s", strerror(errno));
-	s->pos += (uint64_t)r;
+	*pos += (uint64_t)r;
 	return (long)r;
 }
 
-static int file_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
+/* Exactly n bytes of fd at off (struct ws_reader's reread), for both sources. */
+static int pread_exact(int fd, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
 {
-	struct fsrc *s = ctx;
 	while (n) {
-		ssize_t r = pread(s->fd, buf, n, (off_t)off);
+		ssize_t r = pread(fd, buf, n, (off_t)off);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -57,6 +55,20 @@ static int file_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct w
 		off += (uint64_t)r;
 	}
 	return 0;
+}
+
+static long file_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct fsrc *s = ctx;
+	if (s->fd < 0)
+		return ws_err_set(err, s->merr.code, "%s", s->merr.msg);
+	return pread_next(s->fd, &s->pos, buf, n, err);
+}
+
+static int file_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
+{
+	struct fsrc *s = ctx;
+	return pread_exact(s->fd, off, buf, n, err);
 }
 
 static int fsrc_next(struct ws_source *src, struct ws_member *m, struct ws_err *err)
@@ -231,31 +243,15 @@ struct frunner {
 static long frs_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct frunner *h = ctx;
-	ssize_t r;
-	do
-		r = pread(h->fd, buf, n, (off_t)h->pos);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return ws_err_set(err, WS_E_IO, "cannot read: %s", strerror(errno));
+	long r = pread_next(h->fd, &h->pos, buf, n, err);
 	h->eof = r == 0;
-	h->pos += (uint64_t)r;
-	return (long)r;
+	return r;
 }
 
 static int frs_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws_err *err)
 {
 	struct frunner *h = ctx;
-	while (n) {
-		ssize_t r = pread(h->fd, buf, n, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return ws_err_set(err, WS_E_IO, "cannot re-read: %s", r < 0 ? strerror(errno) : "the file is shorter");
-		buf += r;
-		n -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
+	return pread_exact(h->fd, off, buf, n, err);
 }
 
 static void *frs_runner_open(struct ws_rsource *s, bool first, const struct ws_scan_opts *so, struct ws_err *err)
