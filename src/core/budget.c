@@ -35,20 +35,22 @@ enum ws_budget_take ws_budget_decode(struct ws_budget *b, const struct ws_limits
 	return WS_BUDGET_OK;
 }
 
+/* Takes one of a counted thing (containers, entries) of which max may be taken. */
+static enum ws_budget_take take_one(uint64_t *count, bool *spent, uint64_t max)
+{
+	if (__atomic_load_n(spent, __ATOMIC_RELAXED))
+		return WS_BUDGET_SPENT;
+	if (__atomic_add_fetch(count, 1, __ATOMIC_RELAXED) > max)
+		return spend(spent);
+	return WS_BUDGET_OK;
+}
+
 enum ws_budget_take ws_budget_container(struct ws_budget *b, const struct ws_limits *lim)
 {
-	if (__atomic_load_n(&b->containers_spent, __ATOMIC_RELAXED))
-		return WS_BUDGET_SPENT;
-	if (__atomic_add_fetch(&b->containers, 1, __ATOMIC_RELAXED) > lim->max_artifact_containers)
-		return spend(&b->containers_spent);
-	return WS_BUDGET_OK;
+	return take_one(&b->containers, &b->containers_spent, lim->max_artifact_containers);
 }
 
 enum ws_budget_take ws_budget_entry(struct ws_budget *b, const struct ws_limits *lim)
 {
-	if (__atomic_load_n(&b->entries_spent, __ATOMIC_RELAXED))
-		return WS_BUDGET_SPENT;
-	if (__atomic_add_fetch(&b->entries, 1, __ATOMIC_RELAXED) > lim->max_artifact_entries)
-		return spend(&b->entries_spent);
-	return WS_BUDGET_OK;
+	return take_one(&b->entries, &b->entries_spent, lim->max_artifact_entries);
 }
