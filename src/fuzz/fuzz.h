@@ -27,6 +27,14 @@ static inline void fuzz_limits(struct ws_limits *lim)
 	lim->max_members = 4096;
 }
 
+/* The same for a target that reads archives: members and their sum kept small too. */
+static inline void fuzz_archive_limits(struct ws_limits *lim)
+{
+	fuzz_limits(lim);
+	lim->max_member_bytes = (uint64_t)16 << 20;
+	lim->max_total_bytes = (uint64_t)64 << 20;
+}
+
 static inline struct ws_artifact *fuzz_artifact(void)
 {
 	struct ws_artifact *a = calloc(1, sizeof *a);

@@ -30,9 +30,7 @@ static long mem_read(void *ctx, uint8_t *buf, size_t n, struct ws_err *err)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ws_limits lim;
-	fuzz_limits(&lim);
-	lim.max_member_bytes = (uint64_t)16 << 20;
-	lim.max_total_bytes = (uint64_t)64 << 20;
+	fuzz_archive_limits(&lim);
 	struct ws_scan_opts so = {.lim = &lim, .want_kernels = true};
 	struct fuzz_ro ro;
 	const uint8_t *p = fuzz_ro_copy(&ro, data, size);

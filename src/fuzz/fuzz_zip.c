@@ -6,9 +6,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ws_limits lim;
-	fuzz_limits(&lim);
-	lim.max_member_bytes = (uint64_t)16 << 20;
-	lim.max_total_bytes = (uint64_t)64 << 20;
+	fuzz_archive_limits(&lim);
 	struct ws_scan_opts so = {.lim = &lim, .want_kernels = true};
 	struct ws_zip_opts zo;
 	ws_zip_opts_default(&zo);

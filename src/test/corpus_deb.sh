@@ -19,26 +19,17 @@ dpkg-deb --fsys-tarfile "$WS_CORPUS/$deb" | tar -x -C "$tmp" "./$so"
 echo $? >"$tmp/rc"
 python3 - "$tmp" "$so" <<'PY'
 import json, sys
+sys.path.insert(0, "src/test")
+from objview import check, finish, view
 tmp, so = sys.argv[1], sys.argv[2]
 d = json.load(open(tmp + "/j"))
 rc = int(open(tmp + "/rc").read())
 deb, alone = d["artifacts"]
-passed = failed = 0
-def check(cond, what):
-    global passed, failed
-    if cond: passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
-def view(o):
-    return [(f["section"], f["role"], f["verdicts"], [(e["kind"], e["arch"], e["compression"], e["kernels"])
-             for e in f["entries"]]) for f in o["fatbins"]], o["verdicts"]
 check(rc == 0 and open(tmp + "/e").read() == "", "exit %d, stderr %r" % (rc, open(tmp + "/e").read()[:200]))
 check(deb["type"] == "deb" and deb["errors"] == [], "type %s, errors %s" % (deb["type"], deb["errors"]))
 check([o["member"] for o in deb["objects"]] == [so], "objects %s" % [o["member"] for o in deb["objects"]])
 check(len(deb["objects"]) == 1 and view(deb["objects"][0]) == view(alone["objects"][0]), "the library reads as it does alone")
 check(sum(len(f["entries"]) for f in alone["objects"][0]["fatbins"]) > 100, "the library holds its 116 entries")
 check(deb["verdicts"] == alone["verdicts"] == {"sm_120": "jit", "sm_90": "native"}, "verdicts %s" % deb["verdicts"])
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
 PY

@@ -1,7 +1,7 @@
-"""objview.py - what the package tests (archives.sh, images.sh) compare in a JSON report:
-each object as what decides its verdicts (containers, roles, entries, kernels), so that an
-object read from inside a package can be compared with the same object scanned alone; and
-the checks' count, printed as run-all reads it."""
+"""objview.py - what the package tests (archives.sh, images.sh, corpus_deb.sh) compare in a
+JSON report: each object as what decides its verdicts (containers, roles, entries,
+kernels), so that an object read from inside a package can be compared with the same object
+scanned alone; and the checks' count, printed as run-all reads it."""
 import json
 import sys
 
