@@ -88,6 +88,12 @@ int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uin
 #ifndef WS_STREAM_MIN                   /* fuzz and small-window test builds lower it */
 #define WS_STREAM_MIN ((uint64_t)2 << 20)
 #endif
+/* Whether streaming entry e (n payload bytes at p) holds less memory than decoding it
+ * whole. Not for a zstd frame whose window covers its whole content (nvcc writes most
+ * large cuBLASLt cubins so): libzstd's stream decoder then buffers the whole content
+ * itself and copies it out chunk by chunk, so decoding it whole costs the same memory,
+ * one copy less and no second pass. */
+bool ws_payload_stream_saves_memory(const struct ws_entry *e, const uint8_t *p, size_t n);
 /* Takes n decoded bytes; returns 0, or -1 to stop with the reason set in err. */
 typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n, struct ws_err *err);
 /* Decompresses an LZ4 or zstd entry chunk by chunk into sink, with the same size checks

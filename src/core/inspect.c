@@ -3,7 +3,8 @@
  * Small payloads are decoded whole into the thread's buffer; compressed ones of
  * WS_STREAM_MIN bytes or more are read as streams, so that memory per thread stays
  * bounded by the stream buffers, not by the largest entry (cuSPARSE: 30 MB of PTX,
- * 18 MB cubins). */
+ * 18 MB cubins), unless the stream would buffer the whole entry anyway
+ * (ws_payload_stream_saves_memory). */
 #include <stdio.h>
 
 #include "ws_decode.h"
@@ -25,9 +26,10 @@ int ws_entry_inspect_whole(struct ws_decoder *dc, const uint8_t *p, size_t n, st
 int ws_entry_inspect(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 		     const struct ws_limits *lim, char *err, size_t errlen)
 {
-	if (ws_ptx_streamed(e))
+	bool stream = (ws_ptx_streamed(e) || ws_sass_streamed(e)) && ws_payload_stream_saves_memory(e, p, n);
+	if (stream && e->kind == WS_KIND_PTX)
 		return ws_ptx_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
-	if (ws_sass_streamed(e))
+	if (stream)
 		return ws_cubin_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
 	return ws_entry_inspect_whole(dc, p, n, e, pool, lim, err, errlen);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <lz4.h>
+#define ZSTD_STATIC_LINKING_ONLY        /* the buffer-less decoder: stable since zstd 0.6 */
 #include <zstd.h>
 
 #include "ws_decode.h"
@@ -18,6 +19,8 @@
  * claim beyond that is a lie, refused before anything is allocated. */
 #define LZ4_MAX_RATIO 255u
 #define ZSTD_MAX_RATIO 32768u
+/* The largest window libzstd's stream decoder accepts by default (ZSTD_WINDOWLOG_LIMIT_DEFAULT). */
+#define ZSTD_STREAM_WINDOW_MAX ((uint64_t)1 << 27)
 
 /* Checks the header's compressed and decompressed sizes before anything is allocated. */
 int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim,
@@ -86,6 +89,78 @@ int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uin
 	}
 	*out = buf;
 	*outlen = (size_t)usz;
+	return 0;
+}
+
+/* The window a zstd frame's decoder must keep (RFC 8878 3.1.1.1): the whole content for a
+ * single-segment frame, else what the window descriptor says; 0 when p is no frame. */
+static uint64_t zstd_window(const uint8_t *p, size_t n, uint64_t content)
+{
+	if (n < 6 || ws_le32(p) != 0xFD2FB528u)
+		return 0;
+	if (p[4] & 0x20)
+		return content;
+	uint64_t base = (uint64_t)1 << (10 + (p[5] >> 3));
+	return base + base / 8 * (p[5] & 7);
+}
+
+bool ws_payload_stream_saves_memory(const struct ws_entry *e, const uint8_t *p, size_t n)
+{
+	if (e->compression != WS_COMP_ZSTD)
+		return true;
+	size_t csz = e->compressed_size < n ? e->compressed_size : n;
+	unsigned long long fcs = ZSTD_getFrameContentSize(p, csz);
+	uint64_t window = zstd_window(p, csz, fcs);
+	/* a frame the stream decoder refuses (a wrong size, a window past its limit) stays
+	 * the stream's to report */
+	return fcs != e->uncompressed_size || window > ZSTD_STREAM_WINDOW_MAX || window < fcs;
+}
+
+/* A zstd frame decoded block by block into a ring the decoder owns, each block handed to
+ * the sink where it lies: libzstd's stream decoder would decode into a ring of its own
+ * of the same size (the window and one block, or the whole content if smaller) and copy
+ * every block out, so this holds no more memory than it, copies nothing, and shares the
+ * decoder's buffer with whole-entry decoding instead of keeping a second one. The ring
+ * wraps as libzstd's own does (ZSTD_decompressStream's flush stage). */
+static int zstd_ring(struct ws_decoder *dc, ZSTD_DCtx *d, const ZSTD_frameHeader *fh, const struct ws_entry *e,
+		     const uint8_t *p, ws_chunk_fn sink, void *ctx, struct ws_err *serr, char *err, size_t errlen)
+{
+	size_t cap = ZSTD_decodingBufferSize_min(fh->windowSize, fh->frameContentSize);
+	if (ZSTD_isError(cap))
+		return ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(cap)), -1;
+	/* never more than the entry says it holds and a block: a frame that claims a larger
+	 * window or content fails at the entry's size before the ring could wrap */
+	if (cap > e->uncompressed_size + fh->blockSizeMax)
+		cap = (size_t)e->uncompressed_size + fh->blockSizeMax;
+	uint8_t *ring = ws_decoder_buf(dc, WS_DBUF_DECODE, cap);
+	if (!ring)
+		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;
+	size_t r = ZSTD_decompressBegin(d);
+	if (ZSTD_isError(r))
+		return ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(r)), -1;
+	bool wraps = fh->frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || cap < fh->frameContentSize;
+	size_t in = 0, pos = 0, csz = e->compressed_size;
+	uint64_t total = 0;
+	for (size_t need; (need = ZSTD_nextSrcSizeToDecompress(d)) != 0;) {
+		if (need > csz - in)
+			return ws_fmt(err, errlen, "zstd data ends early"), -1;
+		if (wraps && fh->blockSizeMax > cap - pos)
+			pos = 0;
+		size_t got = ZSTD_decompressContinue(d, ring + pos, cap - pos, p + in, need);
+		if (ZSTD_isError(got))
+			return ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(got)), -1;
+		in += need;
+		total += got;
+		if (total > e->uncompressed_size)
+			return ws_fmt(err, errlen, "zstd data decodes past the %llu bytes the header says",
+				      (unsigned long long)e->uncompressed_size), -1;
+		if (got && sink(ctx, ring + pos, got, serr) < 0)
+			return -1;
+		pos += got;
+	}
+	if (total != e->uncompressed_size)
+		return ws_fmt(err, errlen, "zstd data decodes to %llu bytes, header says %llu",
+			      (unsigned long long)total, (unsigned long long)e->uncompressed_size), -1;
 	return 0;
 }
 
@@ -254,6 +329,12 @@ static int payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const
 	if (ws_payload_check(e, n, lim, err, errlen) < 0)
 		return -1;
 	ZSTD_DCtx *d = ws_decoder_zstd(dc);
+	ZSTD_frameHeader fh;
+	if (d && ZSTD_getFrameHeader(&fh, p, e->compressed_size) == 0 && fh.frameType == ZSTD_frame &&
+	    fh.windowSize <= ZSTD_STREAM_WINDOW_MAX)
+		return zstd_ring(dc, d, &fh, e, p, sink, ctx, serr, err, errlen);
+	/* anything else (a skippable frame first, a window past the limit) as libzstd's
+	 * stream decoder sees it */
 	uint8_t *buf = ws_decoder_buf(dc, WS_DBUF_STREAM, WS_STREAM_CHUNK);
 	if (!d || !buf) {
 		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;

@@ -399,6 +399,84 @@ static void test_payload_stream(void)
 	free(zs);
 }
 
+/* zstd frames of every shape decode block by block into the decoder's own ring: one whose
+ * window is a small part of its content (the ring wraps many times), the usual windowed
+ * one, a single-segment one (no wrap: decoded whole instead when inspected, since a stream
+ * would buffer it whole too); one behind a skippable frame goes to libzstd's stream
+ * decoder, which stops after the skippable frame. */
+static size_t zstd_with(uint8_t *dst, size_t cap, const uint8_t *src, size_t n, int window_log)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 3);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, window_log);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+	size_t r = ZSTD_compress2(c, dst, cap, src, n);
+	ZSTD_freeCCtx(c);
+	return r;
+}
+
+static void test_zstd_ring(void)
+{
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	size_t n = (3u << 20) + 777;
+	uint8_t *src = malloc(n);
+	uint32_t x = 7;
+	for (size_t i = 0; i < n; i++) {         /* matches near and far (up to 1 MiB back) */
+		x = x * 1103515245u + 12345u;
+		src[i] = i >= (1u << 20) && (x >> 16) % 3 ? src[i - (1u << 20) + (x >> 28)] : (uint8_t)(x >> 24);
+	}
+	size_t zcap = ZSTD_compressBound(n) + 64;
+	uint8_t *z = malloc(zcap);
+	static const int logs[] = {10, 20, 22, -1};
+	for (int k = 0; k < 4; k++) {
+		size_t zn;
+		if (logs[k] > 0) {
+			zn = zstd_with(z, zcap, src, n, logs[k]);
+		} else {                          /* a skippable frame first */
+			static const uint8_t skip[12] = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 'n', 'o', 't', 'e'};
+			memcpy(z, skip, sizeof skip);
+			zn = sizeof skip + zstd_with(z + sizeof skip, zcap - sizeof skip, src, n, 20);
+		}
+		CHECK(!ZSTD_isError(zn), "window log %d", logs[k]);
+		struct ws_entry e = {.kind = WS_KIND_SASS, .compression = WS_COMP_ZSTD, .compressed_size = (uint32_t)zn,
+				     .uncompressed_size = n};
+		CHECK(ws_payload_stream_saves_memory(&e, z, zn) == (logs[k] != 22),
+		      "window log %d: a stream saves memory unless the window holds the whole content", logs[k]);
+		struct acc a = {malloc(n), 0, n};
+		struct ws_err err = {0};
+		if (logs[k] < 0) {
+			/* libzstd's stream decoder ends with the skippable frame, as it always has:
+			 * nvcc writes one plain frame, and anything else is not the entry it claims */
+			CHECK_EQ_INT(ws_payload_stream(dc, &e, z, zn, &lim, acc_sink, &a, &err), -1);
+			CHECK(strstr(err.msg, "decodes to 0 bytes") != NULL, "%s", err.msg);
+			free(a.p);
+			continue;
+		}
+		CHECK_EQ_INT(ws_payload_stream(dc, &e, z, zn, &lim, acc_sink, &a, &err), 0);
+		CHECK(a.n == n && memcmp(a.p, src, n) == 0, "window log %d: the stream differs from the data", logs[k]);
+		{
+			/* cut short, and one byte of the last block changed (its checksum then fails) */
+			e.compressed_size = (uint32_t)(zn - 100);
+			a.n = 0;
+			memset(&err, 0, sizeof err);
+			CHECK_EQ_INT(ws_payload_stream(dc, &e, z, zn - 100, &lim, acc_sink, &a, &err), -1);
+			CHECK(strstr(err.msg, "ends early") != NULL, "window log %d: %s", logs[k], err.msg);
+			e.compressed_size = (uint32_t)zn;
+			z[zn - 20] ^= 0x5a;
+			a.n = 0;
+			memset(&err, 0, sizeof err);
+			CHECK_EQ_INT(ws_payload_stream(dc, &e, z, zn, &lim, acc_sink, &a, &err), -1);
+			CHECK(strstr(err.msg, "corrupt zstd data") != NULL, "window log %d: %s", logs[k], err.msg);
+		}
+		free(a.p);
+	}
+	struct ws_entry l4 = {.compression = WS_COMP_LZ4, .compressed_size = 100, .uncompressed_size = n};
+	CHECK(ws_payload_stream_saves_memory(&l4, z, 100), "an LZ4 block is always streamed");
+	free(z);
+	free(src);
+}
+
 /* ---- large cubins read as a stream ---------------------------------------- */
 
 enum cubin_layout {
@@ -521,22 +599,27 @@ static void test_cubin_stream(void)
 		int lcap = LZ4_compressBound((int)n);
 		char *lz = malloc((size_t)lcap);
 		int ln = LZ4_compress_default((const char *)raw, lz, (int)n, lcap);
-		CHECK(!ZSTD_isError(zn) && ln > 0);
-		for (int c = 0; c < 2; c++) {
+		uint8_t *z1 = malloc(zcap);              /* single segment: decoded whole */
+		size_t z1n = zstd_with(z1, zcap, raw, n, 23);
+		CHECK(!ZSTD_isError(zn) && ln > 0 && !ZSTD_isError(z1n));
+		static const char *const how[] = {"zstd", "lz4", "single-segment zstd"};
+		for (int c = 0; c < 3; c++) {
 			struct ws_strpool p2;
 			ws_strpool_init(&p2);
-			struct ws_entry e = {.kind = WS_KIND_SASS, .compression = c ? WS_COMP_LZ4 : WS_COMP_ZSTD,
-					     .compressed_size = c ? (uint32_t)ln : (uint32_t)zn, .uncompressed_size = n};
+			const uint8_t *cp = c == 0 ? z : c == 1 ? (uint8_t *)lz : z1;
+			size_t cn = c == 0 ? zn : c == 1 ? (size_t)ln : z1n;
+			struct ws_entry e = {.kind = WS_KIND_SASS, .compression = c == 1 ? WS_COMP_LZ4 : WS_COMP_ZSTD,
+					     .compressed_size = (uint32_t)cn, .uncompressed_size = n};
 			strcpy(e.name, "sm_120");
 			CHECK(ws_sass_streamed(&e));
-			int rc = ws_entry_inspect(dc, c ? (uint8_t *)lz : z, c ? (size_t)ln : zn, &e, &p2, &lim,
-						  err, sizeof err);
-			CHECK(rc == 0, "layout %d %s: %s", l, c ? "lz4" : "zstd", err);
+			CHECK(ws_payload_stream_saves_memory(&e, cp, cn) == (c != 2), "layout %d %s", l, how[c]);
+			int rc = ws_entry_inspect(dc, cp, cn, &e, &p2, &lim, err, sizeof err);
+			CHECK(rc == 0, "layout %d %s: %s", l, how[c], err);
 			bool same = e.nkernels == whole.nkernels && e.toolkit == whole.toolkit &&
 				    e.elf_sm == whole.elf_sm && e.content_size == n && e.kernels_known;
 			for (uint32_t k = 0; same && k < e.nkernels; k++)
 				same = strcmp(p1.str[whole.kernels[k]], p2.str[e.kernels[k]]) == 0;
-			CHECK(same, "layout %d %s: streamed cubin reads differently (%u kernels, toolkit %u, sm %u, size %llu, known %d)", l, c ? "lz4" : "zstd", e.nkernels, e.toolkit, e.elf_sm, (unsigned long long)e.content_size, e.kernels_known);
+			CHECK(same, "layout %d %s: streamed cubin reads differently (%u kernels, toolkit %u, sm %u, size %llu, known %d)", l, how[c], e.nkernels, e.toolkit, e.elf_sm, (unsigned long long)e.content_size, e.kernels_known);
 			ws_entry_clear(&e);
 			/* the stream ends early: the error names the entry */
 			e = (struct ws_entry){.kind = WS_KIND_SASS, .compression = WS_COMP_ZSTD,
@@ -550,6 +633,7 @@ static void test_cubin_stream(void)
 		ws_entry_clear(&whole);
 		ws_strpool_free(&p1);
 		free(z);
+		free(z1);
 		free(lz);
 		free(raw);
 	}
@@ -890,6 +974,7 @@ int main(void)
 	test_kernel_name_bounds();
 	test_ptx_stream();
 	test_payload_stream();
+	test_zstd_ring();
 	test_cubin_stream();
 	test_strpool();
 	test_sniff();
