@@ -45,6 +45,12 @@ void ws_group_init(struct ws_group *g, struct ws_group *parent);
 /* Queues fn(arg) in g, or runs it now when the queue is full or there are no threads. */
 void ws_pool_add(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg);
 
+/* Queues fn(arg) in g as a filler: a thread takes it only when no other task is queued,
+ * so work that no result waits for early (a file's own checksum) fills the gaps the
+ * other tasks leave. fn does a short step and queues the next itself. Returns false when
+ * it was not queued (a full queue, no threads): the caller then does the step itself. */
+bool ws_pool_add_filler(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg);
+
 /* Returns when every task of g has finished; runs g's queued tasks meanwhile. */
 void ws_group_wait(struct ws_pool *p, struct ws_group *g);
 

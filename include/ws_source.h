@@ -24,7 +24,7 @@
  * A format's own rules stay in its source: a zip's CRC-32 and declared sizes are checked
  * by its member stream (zipstream.c) when the driver closes the member, its Windows
  * separators and drive letters escape the archive (windows_names), and its whole-file
- * sha256 is one more task beside the members.
+ * sha256 is taken in steps beside the members.
  *
  * Member names.  An object's member is its path inside the artifact. A member of an
  * archive that is itself a member is joined with '!': "dist/x.whl!pkg/lib/libx.so" in a
@@ -168,8 +168,10 @@ struct ws_rsource_ops {
 	 * checks of a member read to its end (a zip's CRC-32 and declared size); -1 with err
 	 * set when they fail. The source stops feeding dg before it returns. */
 	int (*close)(struct ws_rsource *s, void *runner, struct ws_err *err);
-	/* Optional: one more task beside the members (a zip's whole-file sha256). */
-	void (*beside)(struct ws_rsource *s);
+	/* Optional: work beside the members that no member waits for (a zip's whole-file
+	 * sha256), done a short step per call wherever a thread would otherwise idle; true
+	 * while steps remain. */
+	bool (*beside_step)(struct ws_rsource *s);
 };
 
 struct ws_rsource {

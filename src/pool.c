@@ -24,6 +24,7 @@ struct task {
 	void *arg;
 	struct ws_group *g;
 	uint64_t seq;                  /* first in, first out among equally deep tasks */
+	bool filler;                   /* runs only when no other task is queued */
 };
 
 struct ws_pool {
@@ -48,8 +49,19 @@ static bool within(const struct ws_group *g, const struct ws_group *top)
 	return false;
 }
 
-/* The queued task to run next: the deepest, oldest first; only tasks of top (and its
- * subgroups) when top is given, and only of its subgroups when below. -1 when none. */
+/* Whether queued task a should run before b: any task before a filler, then the deepest,
+ * then the oldest. */
+static bool before(const struct task *a, const struct task *b)
+{
+	if (a->filler != b->filler)
+		return !a->filler;
+	if (a->g->depth != b->g->depth)
+		return a->g->depth > b->g->depth;
+	return a->seq < b->seq;
+}
+
+/* The queued task to run next; only tasks of top (and its subgroups) when top is given,
+ * and only of its subgroups when below. -1 when none. */
 static long pick(const struct ws_pool *p, const struct ws_group *top, bool below)
 {
 	long best = -1;
@@ -57,8 +69,7 @@ static long pick(const struct ws_pool *p, const struct ws_group *top, bool below
 		const struct task *t = &p->q[i];
 		if (top && (!within(t->g, top) || (below && t->g == top)))
 			continue;
-		if (best < 0 || t->g->depth > p->q[best].g->depth ||
-		    (t->g->depth == p->q[best].g->depth && t->seq < p->q[best].seq))
+		if (best < 0 || before(t, &p->q[best]))
 			best = (long)i;
 	}
 	return best;
@@ -159,10 +170,25 @@ void ws_pool_add(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg
 		fn(arg);
 		return;
 	}
-	p->q[p->nq++] = (struct task){fn, arg, g, p->seq++};
+	p->q[p->nq++] = (struct task){fn, arg, g, p->seq++, false};
 	g->pending++;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
+}
+
+bool ws_pool_add_filler(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg)
+{
+	if (p->nth == 0)
+		return false;
+	pthread_mutex_lock(&p->mu);
+	bool queued = p->nq < p->cap;
+	if (queued) {
+		p->q[p->nq++] = (struct task){fn, arg, g, p->seq++, true};
+		g->pending++;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return queued;
 }
 
 bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms)

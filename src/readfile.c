@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,4 +103,96 @@ out:
 	ws_digest_free(d);
 	free(buf);
 	return rc;
+}
+
+#define HASH_STEP ((size_t)1 << 20)
+#define HASH_RELEASE ((size_t)1 << 20)   /* pages go back this many bytes at a time */
+
+struct ws_hash_steps {
+	struct ws_digest *d;
+	struct ws_filemap fm;
+	bool mapped;
+	const uint8_t *p;
+	size_t len, off, released;
+	int rc;                        /* 1 more to do, 0 done, -1 failed */
+	char hex[65];
+	char err[WS_ERRMAX];
+};
+
+static int steps_fail(struct ws_hash_steps *h, const char *why)
+{
+	ws_fmt(h->err, sizeof h->err, "%s", why);
+	return h->rc = -1;
+}
+
+struct ws_hash_steps *ws_hash_steps_new(const char *path, const uint8_t *p, size_t n)
+{
+	struct ws_hash_steps *h = ws_calloc(1, sizeof *h);
+	if (!h)
+		return NULL;
+	h->rc = 1;
+	h->p = p;
+	h->len = n;
+	if (!(h->d = ws_digest_new("sha256"))) {
+		steps_fail(h, "out of memory");
+		return h;
+	}
+	if (!path)
+		return h;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0) {
+		steps_fail(h, strerror(errno));
+		return h;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX &&
+	    ws_filemap_open(&h->fm, fd, (size_t)st.st_size) == 0) {
+		h->mapped = true;
+		h->p = h->fm.p;
+		h->len = h->fm.len;
+	} else {                               /* not mappable: read through at once */
+		h->rc = ws_sha256_fd(fd, h->hex, NULL, h->err, sizeof h->err) == 0 ? 0 : -1;
+	}
+	close(fd);
+	return h;
+}
+
+int ws_hash_steps_next(struct ws_hash_steps *h)
+{
+	if (h->rc != 1)
+		return h->rc;
+	size_t k = h->len - h->off < HASH_STEP ? h->len - h->off : HASH_STEP;
+	ws_digest_update(h->d, h->p + h->off, k);
+	h->off += k;
+	if (h->mapped && (h->off - h->released >= HASH_RELEASE || h->off == h->len)) {
+		/* the mapping is private and read-only for us: its pages can go back at once */
+		madvise(h->fm.p + h->released, h->off - h->released, MADV_DONTNEED);
+		h->released = h->off;
+	}
+	if (h->off < h->len)
+		return 1;
+	uint8_t md[WS_DIGEST_MAX];
+	if (ws_digest_final(h->d, md) != 32)
+		return steps_fail(h, "sha-256 failed");
+	ws_hex(md, 32, h->hex);
+	return h->rc = 0;
+}
+
+int ws_hash_steps_end(struct ws_hash_steps *h, char hex[65], char *err, size_t errlen)
+{
+	if (!h)
+		return ws_fmt(err, errlen, "out of memory"), -1;
+	bool cut = h->mapped && ws_filemap_close(&h->fm);
+	int rc = h->rc;
+	if (rc == 1)
+		ws_fmt(err, errlen, "the hash was not finished");
+	else if (cut)
+		ws_fmt(err, errlen, "the file shrank while it was read");
+	else if (rc < 0)
+		ws_fmt(err, errlen, "%s", h->err);
+	else
+		memcpy(hex, h->hex, 65);
+	ws_digest_free(h->d);
+	free(h);
+	return rc == 0 && !cut ? 0 : -1;
 }

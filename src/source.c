@@ -633,7 +633,6 @@ int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t n
 /* ---- random-access sources: members as tasks, merged in member order ---------------------- */
 
 #define RUNNERS_MAX 64
-#define BESIDE_TASK UINT32_MAX
 
 /* What one member's task left, merged into the artifact in member order. */
 struct rres {
@@ -650,8 +649,9 @@ struct rjob {
 	struct ws_pool *pool;
 	struct ws_group runners;       /* the runners, and under them what their scans spawn */
 	struct rres *res;
-	uint32_t *task;                /* member indices, largest first; BESIDE_TASK: s->beside */
+	uint32_t *task;                /* member indices, largest first */
 	uint32_t ntask, next;
+	struct ws_group beside;        /* the source's steps beside the members, as fillers */
 };
 
 static bool skipped(const struct ws_rsource *s, uint32_t i)
@@ -758,10 +758,6 @@ static void run_tasks(void *arg)
 		if (k >= j->ntask)
 			break;
 		uint32_t i = j->task[k];
-		if (i == BESIDE_TASK) {
-			s->ops->beside(s);
-			continue;
-		}
 		if (!tried) {
 			tried = true;
 			h = s->ops->runner_open(s, w->first, &j->d->scan, &herr);
@@ -782,11 +778,21 @@ static int cmp_task(const void *x, const void *y, void *ctx)
 {
 	const struct rjob *j = ctx;
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	uint64_t sa = a == BESIDE_TASK ? UINT64_MAX : j->s->cost[a];
-	uint64_t sb = b == BESIDE_TASK ? UINT64_MAX : j->s->cost[b];
+	uint64_t sa = j->s->cost[a], sb = j->s->cost[b];
 	if (sa != sb)
 		return sa > sb ? -1 : 1;
 	return a < b ? -1 : a > b;
+}
+
+/* The source's work beside the members, a step at a time, queued as a filler after each
+ * step so that it runs where the members leave a thread idle; where it cannot be queued
+ * (no threads, a full queue) the steps go on here. */
+static void beside_steps(void *arg)
+{
+	struct rjob *j = arg;
+	while (j->s->ops->beside_step(j->s))
+		if (ws_pool_add_filler(j->pool, &j->beside, beside_steps, j))
+			return;
 }
 
 /* Moves a member's objects and errors into the artifact, then tells the package check. */
@@ -852,8 +858,6 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 	rd.scan.lim = &d->lim;
 	j.d = &rd;
 	rd.root = d->root;
-	if (s->ops->beside)
-		j.task[j.ntask++] = BESIDE_TASK;
 	for (uint32_t i = 0; i < s->n; i++)
 		if (!skipped(s, i))
 			j.task[j.ntask++] = i;
@@ -871,9 +875,13 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 		w[t] = (struct runner){ .j = &j };
 		ws_pool_add(j.pool, &j.runners, run_tasks, &w[t]);
 	}
+	ws_group_init(&j.beside, &j.runners);
+	if (s->ops->beside_step && !ws_pool_add_filler(j.pool, &j.beside, beside_steps, &j))
+		beside_steps(&j);
 	w[0] = (struct runner){ .j = &j, .first = true };
 	run_tasks(&w[0]);
 	ws_group_wait(j.pool, &j.runners);
+	ws_group_wait(j.pool, &j.beside);
 	/* merged in member order: the output does not depend on --jobs */
 	for (uint32_t i = 0; i < s->n; i++)
 		merge_member(d, s, j.res, i);

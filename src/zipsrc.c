@@ -46,9 +46,7 @@ struct job {
 	bool have_rec;
 	char *di;                    /* "name-1.0.dist-info/" chosen for the facts */
 	zip_uint64_t n;
-	char file_hex[65];
-	char file_err[WS_ERRMAX];
-	int file_rc;
+	struct ws_hash_steps *hash;  /* the file's sha256, taken beside the members */
 };
 
 void ws_zip_opts_default(struct ws_zip_opts *o)
@@ -62,20 +60,6 @@ static const char *shown(char buf[NAME_SHOWN], const char *name)
 {
 	ws_sanitize(buf, NAME_SHOWN, name, strlen(name));
 	return buf;
-}
-
-static int hash_source(const struct ws_zsrc *s, char hex[65], char *err, size_t errlen)
-{
-	if (!s->path)
-		return ws_sha256_mem(s->mem, s->len, hex, err, errlen);
-	int fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		ws_fmt(err, errlen, "%s", strerror(errno));
-		return -1;
-	}
-	int rc = ws_sha256_fd(fd, hex, NULL, err, errlen);
-	close(fd);
-	return rc;
 }
 
 /* ---- the source: one runner per thread, each its own zip_t ------------------------------ */
@@ -144,7 +128,7 @@ static int zm_open(struct ws_rsource *s, void *runner, uint32_t i, struct ws_dig
 	/* the stream hashes what it inflates: with read-ahead, off the scanner's thread */
 	h->ms.dg = dg;
 	if (ws_pool_width(h->pool) > 1 && h->st.size >= WS_ZIP_READAHEAD_MIN)
-		ws_mstream_readahead(&h->ms, false, h->pool, h->group);
+		ws_mstream_readahead(&h->ms, true, h->pool, h->group);
 	memset(m, 0, sizeof *m);
 	m->name = j->names[i];
 	m->size = h->st.size;
@@ -175,10 +159,20 @@ static int zm_close(struct ws_rsource *s, void *runner, struct ws_err *err)
 	return rc;
 }
 
-static void zip_hash(struct ws_rsource *s)
+static int hash_whole(const struct ws_zsrc *src, char hex[65], char *err, size_t errlen)
+{
+	struct ws_hash_steps *h = ws_hash_steps_new(src->path, src->mem, src->len);
+	while (h && ws_hash_steps_next(h) == 1)
+		;
+	return ws_hash_steps_end(h, hex, err, errlen);
+}
+
+static bool zip_hash_step(struct ws_rsource *s)
 {
 	struct job *j = s->impl;
-	j->file_rc = hash_source(&j->src, j->file_hex, j->file_err, sizeof j->file_err);
+	if (!j->hash && !(j->hash = ws_hash_steps_new(j->src.path, j->src.mem, j->src.len)))
+		return false;                  /* reported as out of memory at the end */
+	return ws_hash_steps_next(j->hash) == 1;
 }
 
 static const struct ws_rsource_ops zip_ops = {
@@ -193,7 +187,7 @@ static const struct ws_rsource_ops zip_ops_hashed = {
 	.runner_close = zr_close,
 	.open = zm_open,
 	.close = zm_close,
-	.beside = zip_hash,
+	.beside_step = zip_hash_step,
 };
 
 /* ---- archive ----------------------------------------------------------- */
@@ -366,7 +360,7 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
 	if (!j.za) {
 		ws_artifact_error(a, j.label, "%s", err);
-		if (j.o.hash_file && hash_source(src, a->sha256, err, sizeof err) != 0)
+		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
 			a->sha256[0] = '\0';
 		goto out;
 	}
@@ -397,12 +391,17 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	if (j.have_rec && j.o.verify_record &&
 	    !(d.check = ws_pkgcheck_record(WS_RECORD_WHEEL, &j.rec, NULL, j.di)))
 		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
-	j.file_rc = -1;
 	ws_drive_random(&d, &j.s);
-	if (j.o.hash_file && j.file_rc == 0)
-		memcpy(a->sha256, j.file_hex, sizeof a->sha256);
-	if (j.o.hash_file && j.file_rc != 0)
-		ws_artifact_fail(a, j.label, WS_E_IO, "cannot hash the file: %s", j.file_err);
+	if (j.o.hash_file) {
+		char hex[65];
+		if (!j.hash)                   /* the driver stopped before it began (a limit) */
+			while (zip_hash_step(&j.s))
+				;
+		if (ws_hash_steps_end(j.hash, hex, err, sizeof err) == 0)
+			memcpy(a->sha256, hex, sizeof a->sha256);
+		else
+			ws_artifact_fail(a, j.label, WS_E_IO, "cannot hash the file: %s", err);
+	}
 	ws_drive_finish(&d);
 out:
 	for (zip_uint64_t i = 0; j.names && i < j.n; i++)

@@ -1,7 +1,7 @@
 /* test_pool.c - the task pool: every task runs exactly once, groups wait for their own
  * tasks only, nested waits (a task waiting for the tasks it spawned, three levels deep,
- * more tasks than the queue holds) finish on any number of threads, and the queue's
- * bound holds. */
+ * more tasks than the queue holds) finish on any number of threads, the queue's
+ * bound holds, and fillers wait for every other task. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -165,8 +165,39 @@ static void test_run_one(void)
 	ws_pool_free(pool);
 }
 
+/* A filler waits while any other task is queued, even one queued after it; without
+ * threads it is refused, and the caller does the step itself. */
+static atomic_int order;
+struct ordered { int at; };
+static void ordered_run(void *arg)
+{
+	((struct ordered *)arg)->at = atomic_fetch_add(&order, 1);
+}
+
+static void test_filler(void)
+{
+	pool = ws_pool_new(2);
+	struct ws_group g;
+	ws_group_init(&g, NULL);
+	atomic_int a = 0;
+	struct leaf slow = {&a, 100000};
+	struct ordered fill = {-1}, task = {-1};
+	ws_pool_add(pool, &g, leaf_run, &slow);       /* keeps the one thread busy */
+	usleep(20000);
+	atomic_store(&order, 0);
+	CHECK(ws_pool_add_filler(pool, &g, ordered_run, &fill), "a filler is queued");
+	ws_pool_add(pool, &g, ordered_run, &task);
+	ws_group_wait(pool, &g);
+	CHECK(task.at == 0 && fill.at == 1, "the task queued later ran first (task %d, filler %d)", task.at, fill.at);
+	ws_pool_free(pool);
+	pool = ws_pool_new(1);
+	CHECK(!ws_pool_add_filler(pool, &g, ordered_run, &fill), "no threads: the filler is the caller's");
+	ws_pool_free(pool);
+}
+
 int main(void)
 {
+	test_filler();
 	test_run_one();
 	test_nested(1);
 	test_nested(2);

@@ -399,6 +399,38 @@ static void test_digest(void)
 	ws_digest_free(NULL);
 }
 
+/* A file hashed a step at a time, mapped or from memory, gives the one-pass digest, and a
+ * file that is gone says why. */
+static void test_hash_steps(void)
+{
+	size_t n = (3u << 20) + (1u << 19) + 5;        /* steps of 1 MiB and a short last one */
+	uint8_t *p = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 2654435761u >> 13);
+	char want[65], got[65], err[WS_ERRMAX] = "";
+	CHECK_EQ_INT(ws_sha256_mem(p, n, want, err, sizeof err), 0);
+	char path[] = "/tmp/ws-test-hash-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, p, n) == (ssize_t)n, "wrote the file");
+	close(fd);
+	for (int mem = 0; mem < 2; mem++) {
+		struct ws_hash_steps *h = ws_hash_steps_new(mem ? NULL : path, p, n);
+		int steps = 0, r;
+		while ((r = ws_hash_steps_next(h)) == 1)
+			steps++;
+		CHECK(r == 0 && steps == 3, "%s: %d steps before the last, then %d", mem ? "memory" : "file", steps, r);
+		memset(got, 0, sizeof got);
+		CHECK_EQ_INT(ws_hash_steps_end(h, got, err, sizeof err), 0);
+		CHECK_EQ_STR(got, want);
+	}
+	unlink(path);
+	struct ws_hash_steps *h = ws_hash_steps_new(path, NULL, 0);
+	CHECK_EQ_INT(ws_hash_steps_next(h), -1);
+	CHECK_EQ_INT(ws_hash_steps_end(h, got, err, sizeof err), -1);
+	CHECK(strstr(err, "No such file") != NULL, "%s", err);
+	free(p);
+}
+
 static void check_wheel_facts(const struct ws_artifact *a, const char *name_expect)
 {
 	CHECK_EQ_STR(a->type, "wheel");
@@ -880,6 +912,7 @@ int main(void)
 {
 	test_inflate();
 	test_digest();
+	test_hash_steps();
 	test_good_wheel();
 	test_record_problems();
 	test_record_digest_edit();
