@@ -16,9 +16,9 @@ struct ws_decode_task {
 	uint32_t fatbin, entry;        /* where the result goes, as indices into the object */
 	struct ws_entry res;           /* the header fields; the decode fills in the rest */
 	struct ws_strpool names;       /* res.kernels index this pool */
-	uint8_t *payload;              /* owned copy while queued, freed once decoded */
+	uint8_t *payload;              /* a copy while queued, given back once decoded */
 	size_t n;
-	uint64_t reserved;             /* bytes reserved from the pool's budget */
+	bool lent;                     /* payload is a buffer lent by the pool */
 	int rc;                        /* 0, or -1 with err */
 	char err[WS_ERRMAX];
 	bool done;                     /* atomic: decoded */

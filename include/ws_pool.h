@@ -63,10 +63,12 @@ bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms);
  * without taking on a whole sibling task. Returns true when it ran one. */
 bool ws_pool_run_one(struct ws_pool *p, struct ws_group *g);
 
-/* Bytes held by queued tasks (payload copies), bounded for the whole pool so that memory
- * does not grow with the number of threads or inputs: reserve returns false when n more
- * would pass the budget, and the caller then does the work in place. */
-bool ws_pool_reserve(struct ws_pool *p, uint64_t n);
-void ws_pool_release(struct ws_pool *p, uint64_t n);
+/* Buffers for what queued tasks hold (payload copies), within one budget for the whole
+ * pool so that memory does not grow with the number of threads or inputs. take returns a
+ * buffer of at least n bytes, or NULL when it would pass the budget (or the pool has no
+ * threads), and the caller then does the work in place. A buffer given back is kept for
+ * the next take, within the same budget. */
+void *ws_pool_buf_take(struct ws_pool *p, size_t n);
+void ws_pool_buf_give(struct ws_pool *p, void *buf);
 
 #endif

@@ -23,10 +23,9 @@ static void decode(void *arg)
 	t->rc = dc ? ws_entry_inspect(dc, t->payload, t->n, &t->res, &t->names, t->q->lim, t->err, sizeof t->err)
 		   : (ws_fmt(t->err, sizeof t->err, "out of memory for a decoder"), -1);
 	ws_decoder_give(t->q->decoders, dc);
-	if (t->reserved) {
-		free(t->payload);
-		ws_pool_release(t->q->pool, t->reserved);
-		t->reserved = 0;
+	if (t->lent) {
+		ws_pool_buf_give(t->q->pool, t->payload);
+		t->lent = false;
 	}
 	t->payload = NULL;
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
@@ -69,14 +68,11 @@ int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const
 	t->names.hash_only = q->hash_only;
 	t->names.max_bytes = q->lim->max_kernel_names;
 	q->tasks[q->n++] = t;
-	if (ws_pool_reserve(q->pool, n ? n : 1)) {
-		if ((t->payload = ws_malloc(n ? n : 1)) != NULL) {
-			memcpy(t->payload, p, n);
-			t->reserved = n ? n : 1;
-			ws_pool_add(q->pool, &q->g, decode, t);
-			return 0;
-		}
-		ws_pool_release(q->pool, n ? n : 1);
+	if ((t->payload = ws_pool_buf_take(q->pool, n)) != NULL) {
+		memcpy(t->payload, p, n);
+		t->lent = true;
+		ws_pool_add(q->pool, &q->g, decode, t);
+		return 0;
 	}
 	t->payload = (uint8_t *)p;                /* borrowed for the call */
 	decode(t);
@@ -101,8 +97,8 @@ void ws_decode_task_free(struct ws_decode_task *t)
 {
 	if (!t)
 		return;
-	if (t->reserved)
-		free(t->payload);
+	if (t->lent)
+		ws_pool_buf_give(t->q->pool, t->payload);
 	ws_entry_clear(&t->res);
 	ws_strpool_free(&t->names);
 	free(t);

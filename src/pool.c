@@ -16,8 +16,19 @@
 #define QUEUE_MIN 8
 /* Payload copies queued at once, whatever --jobs is: a few large entries. Beyond it the
  * scanning thread decodes in place; 4 MiB keeps both CPUs of the bench busy while a torch
- * wheel (compressed cubins of several MiB) stays under 64 MiB at --jobs 2. */
+ * wheel (compressed cubins of several MiB) stays under 64 MiB at --jobs 2. The buffers
+ * kept for reuse count against it too. */
 #define BYTES_BUDGET ((uint64_t)4 << 20)
+/* Buffers given back and kept for the next copy: a freed buffer of a megabyte or more
+ * would go back to the kernel and its successor be faulted in again, entry after entry. */
+#define KEPT_BUFS 8
+#define BUF_MIN ((size_t)64 << 10)
+
+/* A lent buffer: its capacity sits in front of what the borrower sees. */
+struct buf_head {
+	size_t cap;
+	size_t pad;                    /* keeps the borrower's bytes 16-byte aligned */
+};
 
 struct task {
 	ws_task_fn fn;
@@ -36,7 +47,9 @@ struct ws_pool {
 	pthread_t *th;
 	int nth;
 	bool stop;
-	uint64_t held;                 /* bytes reserved by queued tasks */
+	uint64_t held;                 /* capacity of the buffers lent and kept */
+	struct buf_head *kept[KEPT_BUFS];
+	int nkept;
 };
 
 static struct ws_pool inline_pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
@@ -141,6 +154,8 @@ void ws_pool_free(struct ws_pool *p)
 		pthread_join(p->th[i], NULL);
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
+	for (int i = 0; i < p->nkept; i++)
+		free(p->kept[i]);
 	free(p->th);
 	free(p->q);
 	free(p);
@@ -237,23 +252,66 @@ bool ws_pool_run_one(struct ws_pool *p, struct ws_group *g)
 	return i >= 0;
 }
 
-bool ws_pool_reserve(struct ws_pool *p, uint64_t n)
+void *ws_pool_buf_take(struct ws_pool *p, size_t n)
 {
-	if (p->nth == 0)
-		return false;
+	if (p->nth == 0 || n > BYTES_BUDGET - sizeof(struct buf_head))
+		return NULL;
+	size_t cap = n < BUF_MIN ? BUF_MIN : n;
+	struct buf_head *h = NULL, *evict[KEPT_BUFS];
+	int nevict = 0;
 	pthread_mutex_lock(&p->mu);
-	bool ok = n <= BYTES_BUDGET && p->held <= BYTES_BUDGET - n;
-	if (ok)
-		p->held += n;
+	int best = -1;                         /* the smallest kept buffer that fits */
+	for (int i = 0; i < p->nkept; i++)
+		if (p->kept[i]->cap >= n && (best < 0 || p->kept[i]->cap < p->kept[best]->cap))
+			best = i;
+	if (best >= 0) {
+		h = p->kept[best];
+		p->kept[best] = p->kept[--p->nkept];
+	} else {
+		/* a new one: kept buffers make room for it, largest first */
+		while (p->held + cap + sizeof *h > BYTES_BUDGET && p->nkept) {
+			int big = 0;
+			for (int i = 1; i < p->nkept; i++)
+				if (p->kept[i]->cap > p->kept[big]->cap)
+					big = i;
+			p->held -= p->kept[big]->cap + sizeof *h;
+			evict[nevict++] = p->kept[big];
+			p->kept[big] = p->kept[--p->nkept];
+		}
+		if (p->held + cap + sizeof *h > BYTES_BUDGET)
+			cap = 0;                       /* the budget is spent */
+		else
+			p->held += cap + sizeof *h;
+	}
 	pthread_mutex_unlock(&p->mu);
-	return ok;
+	for (int i = 0; i < nevict; i++)
+		free(evict[i]);
+	if (h)
+		return h + 1;
+	if (cap == 0)
+		return NULL;
+	if (!(h = ws_malloc(sizeof *h + cap))) {
+		pthread_mutex_lock(&p->mu);
+		p->held -= cap + sizeof *h;
+		pthread_mutex_unlock(&p->mu);
+		return NULL;
+	}
+	h->cap = cap;
+	return h + 1;
 }
 
-void ws_pool_release(struct ws_pool *p, uint64_t n)
+void ws_pool_buf_give(struct ws_pool *p, void *buf)
 {
-	if (p->nth == 0)
+	if (!buf)
 		return;
+	struct buf_head *h = (struct buf_head *)buf - 1;
 	pthread_mutex_lock(&p->mu);
-	p->held -= n < p->held ? n : p->held;
+	bool keep = p->nkept < KEPT_BUFS;
+	if (keep)
+		p->kept[p->nkept++] = h;
+	else
+		p->held -= h->cap + sizeof *h;
 	pthread_mutex_unlock(&p->mu);
+	if (!keep)
+		free(h);
 }

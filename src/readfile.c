@@ -106,7 +106,7 @@ out:
 }
 
 #define HASH_STEP ((size_t)1 << 20)
-#define HASH_RELEASE ((size_t)1 << 20)   /* pages go back this many bytes at a time */
+#define HASH_RELEASE ((size_t)4 << 20)   /* pages go back this many bytes at a time */
 
 struct ws_hash_steps {
 	struct ws_digest *d;

@@ -4,7 +4,9 @@
  * bound holds, and fillers wait for every other task. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -195,8 +197,32 @@ static void test_filler(void)
 	ws_pool_free(pool);
 }
 
+/* Lent buffers: within one budget for those lent and those kept; a buffer given back is
+ * lent again; none without threads. */
+static void test_bufs(void)
+{
+	pool = ws_pool_new(2);
+	uint8_t *a = ws_pool_buf_take(pool, 3u << 20), *b = ws_pool_buf_take(pool, 2u << 20);
+	CHECK(a != NULL && b == NULL, "3 MiB lent, 2 MiB more is past the 4 MiB budget");
+	memset(a, 0x5a, 3u << 20);
+	ws_pool_buf_give(pool, a);
+	uint8_t *c = ws_pool_buf_take(pool, 1u << 20);
+	CHECK(c == a, "the buffer given back is lent again");
+	ws_pool_buf_give(pool, c);
+	uint8_t *d = ws_pool_buf_take(pool, (3u << 20) + 1);
+	CHECK(d != NULL && d != a, "a larger one replaces the kept one within the budget");
+	CHECK(ws_pool_buf_take(pool, 1u << 20) == NULL, "and the budget holds");
+	ws_pool_buf_give(pool, d);
+	CHECK(ws_pool_buf_take(pool, 5u << 20) == NULL, "nothing past the budget");
+	ws_pool_free(pool);
+	pool = ws_pool_new(1);
+	CHECK(ws_pool_buf_take(pool, 100) == NULL, "no threads: nothing is queued, nothing lent");
+	ws_pool_free(pool);
+}
+
 int main(void)
 {
+	test_bufs();
 	test_filler();
 	test_run_one();
 	test_nested(1);
