@@ -35,15 +35,26 @@ void ws_decoder_free(struct ws_decoder *dc)
 	free(dc);
 }
 
+/* A buffer that must grow to n grows by half again at least: entries come in every size,
+ * and each new buffer of a megabyte or more is faulted in afresh (only the pages written
+ * become resident, so the slack costs address space, not memory). */
+static size_t grown(size_t cap, size_t n)
+{
+	return cap <= SIZE_MAX / 3 && n < cap / 2 * 3 ? cap / 2 * 3 : n;
+}
+
 void *ws_decoder_buf(struct ws_decoder *dc, enum ws_dbuf slot, size_t n)
 {
 	if (n > dc->cap[slot]) {
-		void *p = ws_malloc(n);
+		size_t want = grown(dc->cap[slot], n);
+		void *p = ws_malloc(want);
+		if (!p && want > n)
+			p = ws_malloc(want = n);
 		if (!p)
 			return NULL;
 		free(dc->buf[slot]);
 		dc->buf[slot] = p;
-		dc->cap[slot] = n;
+		dc->cap[slot] = want;
 	}
 	return dc->buf[slot];
 }
@@ -59,13 +70,16 @@ uint8_t *ws_decoder_image(struct ws_decoder *dc, size_t n)
 {
 	if (n > dc->image_cap) {
 		/* reserved, not committed: only the pages the reader writes become resident */
-		void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		size_t want = grown(dc->image_cap, n);
+		void *p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED && want > n)
+			p = mmap(NULL, want = n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
 			return NULL;
 		if (dc->image)
 			munmap(dc->image, dc->image_cap);
 		dc->image = p;
-		dc->image_cap = n;
+		dc->image_cap = want;
 	}
 	return dc->image;
 }
