@@ -137,12 +137,15 @@ const uint8_t *ws_window_peek(struct ws_window *w, uint64_t off, size_t n, size_
 		size_t want = (size_t)(end - keep_from);
 		if (want < WS_WINDOW_READ)
 			want = WS_WINDOW_READ;
-		if (!make_room(w, keep_from, want + WS_WINDOW_HISTORY))
+		/* Moving what is kept to the front costs a copy of it: only when what is missing
+		 * does not fit after it. (Moving at every read copied as many bytes as the stream
+		 * held: the history and the last read's lookahead, a megabyte read after read.) */
+		uint64_t missing = end - (w->base + w->len);
+		if (w->cap - w->len < missing && !make_room(w, keep_from, want + WS_WINDOW_HISTORY))
 			return NULL;
 		/* Read what is missing plus one chunk, not up to the capacity: pages of the
 		 * buffer that are never written never become resident. */
 		size_t room = w->cap - w->len;
-		uint64_t missing = end - (w->base + w->len);
 		if (room > missing + WS_WINDOW_READ)
 			room = (size_t)missing + WS_WINDOW_READ;
 		long r = w->rd->read(w->rd->ctx, w->buf + w->len, room, w->err);
