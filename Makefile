@@ -25,6 +25,9 @@ ifdef SANITIZE
 CFLAGS    += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS   += -fsanitize=$(SANITIZE)
 endif
+ifeq ($(SANITIZE),thread)
+CPPFLAGS  += -DWS_DECODE_INLINE_MAX=0   # every entry payload a task: ThreadSanitizer sees them all
+endif
 
 # src/core: the model, the rules and every decoder, from bytes in memory to verdicts. It
 # opens no file, prints nothing and starts or locks no thread (src/test/layers.sh checks
