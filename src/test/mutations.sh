@@ -5,6 +5,10 @@
 # make check, rather than being found at the next slow `make mutate`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. src/test/skip.inc
+# Under scripts/mutate the tree holds one mutation applied, so its text is "stale" here:
+# failing would count every mutant as caught, however the real tests fared.
+[ -n "${WS_MUTATING:-}" ] && skip_all "a mutation run (the applied mutation's own text is gone)" no
 out=$(python3 scripts/mutate --check 2>&1)
 rc=$?
 stale=$(printf '%s\n' "$out" | grep -c '^stale ')

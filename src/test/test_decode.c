@@ -473,6 +473,25 @@ static void test_zstd_ring(void)
 	}
 	struct ws_entry l4 = {.compression = WS_COMP_LZ4, .compressed_size = 100, .uncompressed_size = n};
 	CHECK(ws_payload_stream_saves_memory(&l4, z, 100), "an LZ4 block is always streamed");
+	/* a single-segment frame whose last block (its last 16 KiB: zstd cuts 128 KiB blocks)
+	 * is 8 KiB of new bytes, then a copy of the frame's first 8 KiB: a ring that holds the
+	 * whole content must not wrap, or the new bytes land on what the copy reads */
+	size_t m = 400u << 10, q = 8u << 10;
+	for (size_t i = 0; i < m - q; i++) {
+		x = x * 1103515245u + 12345u;
+		src[i] = (uint8_t)(x >> 24);
+	}
+	memcpy(src + m - q, src, q);
+	size_t zn = zstd_with(z, zcap, src, m, 19);
+	struct ws_entry e = {.kind = WS_KIND_SASS, .compression = WS_COMP_ZSTD, .compressed_size = (uint32_t)zn,
+			     .uncompressed_size = m};
+	struct acc a = {malloc(m), 0, m};
+	struct ws_err err = {0};
+	CHECK(!ZSTD_isError(zn) && zn < m - q / 2, "the end compresses against the start (%zu bytes)", zn);
+	CHECK(!ws_payload_stream_saves_memory(&e, z, zn), "single segment");
+	CHECK_EQ_INT(ws_payload_stream(dc, &e, z, zn, &lim, acc_sink, &a, &err), 0);
+	CHECK(a.n == m && memcmp(a.p, src, m) == 0, "the last block was decoded over its own source");
+	free(a.p);
 	free(z);
 	free(src);
 }
