@@ -173,37 +173,32 @@ void ws_group_init(struct ws_group *g, struct ws_group *parent)
 	g->pending = 0;
 }
 
-void ws_pool_add(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg)
-{
-	if (p->nth == 0) {
-		fn(arg);
-		return;
-	}
-	pthread_mutex_lock(&p->mu);
-	if (p->nq == p->cap) {                  /* full: the adder does the work itself */
-		pthread_mutex_unlock(&p->mu);
-		fn(arg);
-		return;
-	}
-	p->q[p->nq++] = (struct task){fn, arg, g, p->seq++, false};
-	g->pending++;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-bool ws_pool_add_filler(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg)
+/* Queues fn(arg) in g; false when the queue is full or the pool has no threads. */
+static bool enqueue(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg, bool filler)
 {
 	if (p->nth == 0)
 		return false;
 	pthread_mutex_lock(&p->mu);
-	bool queued = p->nq < p->cap;
-	if (queued) {
-		p->q[p->nq++] = (struct task){fn, arg, g, p->seq++, true};
-		g->pending++;
-		pthread_cond_broadcast(&p->cv);
+	if (p->nq == p->cap) {
+		pthread_mutex_unlock(&p->mu);
+		return false;
 	}
+	p->q[p->nq++] = (struct task){fn, arg, g, p->seq++, filler};
+	g->pending++;
+	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
-	return queued;
+	return true;
+}
+
+void ws_pool_add(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg)
+{
+	if (!enqueue(p, g, fn, arg, false))
+		fn(arg);                       /* full, or no threads: the adder does the work itself */
+}
+
+bool ws_pool_add_filler(struct ws_pool *p, struct ws_group *g, ws_task_fn fn, void *arg)
+{
+	return enqueue(p, g, fn, arg, true);
 }
 
 bool ws_group_wait_ms(struct ws_pool *p, struct ws_group *g, long ms)
@@ -259,6 +254,7 @@ void *ws_pool_buf_take(struct ws_pool *p, size_t n)
 	size_t cap = n < BUF_MIN ? BUF_MIN : n;
 	struct buf_head *h = NULL, *evict[KEPT_BUFS];
 	int nevict = 0;
+	bool fits = false;
 	pthread_mutex_lock(&p->mu);
 	int best = -1;                         /* the smallest kept buffer that fits */
 	for (int i = 0; i < p->nkept; i++)
@@ -278,9 +274,8 @@ void *ws_pool_buf_take(struct ws_pool *p, size_t n)
 			evict[nevict++] = p->kept[big];
 			p->kept[big] = p->kept[--p->nkept];
 		}
-		if (p->held + cap + sizeof *h > BYTES_BUDGET)
-			cap = 0;                       /* the budget is spent */
-		else
+		fits = p->held + cap + sizeof *h <= BYTES_BUDGET;
+		if (fits)
 			p->held += cap + sizeof *h;
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -288,8 +283,8 @@ void *ws_pool_buf_take(struct ws_pool *p, size_t n)
 		free(evict[i]);
 	if (h)
 		return h + 1;
-	if (cap == 0)
-		return NULL;
+	if (!fits)
+		return NULL;                   /* the budget is spent */
 	if (!(h = ws_malloc(sizeof *h + cap))) {
 		pthread_mutex_lock(&p->mu);
 		p->held -= cap + sizeof *h;
