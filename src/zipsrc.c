@@ -4,7 +4,7 @@
  * i as a stream (zipstream.c: inflate, CRC-32, the entry's declared size, read-ahead). The
  * driver runs the members as tasks on the pool, counts the limits, hashes each member for
  * the RECORD check (recordcheck.c) and merges in central-directory order; the whole file's
- * sha256 runs as one more task beside the members.
+ * sha256 is taken in steps beside the members, where they leave a thread idle.
  *
  * Memory per runner: two 256 KiB buffers and one inflate state, whatever the member sizes.
  */
@@ -125,7 +125,8 @@ static int zm_open(struct ws_rsource *s, void *runner, uint32_t i, struct ws_dig
 		ws_mstream_close(&h->ms);
 		return -1;
 	}
-	/* the stream hashes what it inflates: with read-ahead, off the scanner's thread */
+	/* the stream hashes what it inflates; with read-ahead the reader does, so that a long
+	 * member's inflate and its hash run on two threads */
 	h->ms.dg = dg;
 	if (ws_pool_width(h->pool) > 1 && h->st.size >= WS_ZIP_READAHEAD_MIN)
 		ws_mstream_readahead(&h->ms, true, h->pool, h->group);
