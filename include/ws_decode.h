@@ -102,6 +102,9 @@ typedef int (*ws_chunk_fn)(void *ctx, const uint8_t *p, size_t n, struct ws_err 
 int ws_payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, struct ws_err *err);
 
+/* The toolkit (128 = 12.8) a ptxas producer string names, 0 if none. */
+uint16_t ws_toolkit_of_producer(const char *producer);
+
 /* Fills kernels, elf_sm, relocatable, toolkit, producer and tool_options of a
  * SASS entry from its cubin. Kernel names are interned into pool. The span
  * must stay writable-safe: it is only read. */

@@ -3,12 +3,16 @@
  * Kernels are .symtab symbols with STT_FUNC and STO_CUDA_ENTRY (st_other & 0x10).
  * SM: ABI v2 (e_ident[EI_ABIVERSION] >= 8) keeps it in e_flags bits 8..15, ABI v1 in
  * bits 0..7 (verified on 19,774 cubins, fatbin-format.md (e)).
- * .note.nv.cuinfo (type 1000):  desc {u16 version, u16 sm, u32 toolkit (130 = 13.0)}
+ * .note.nv.cuinfo (type 1000):  desc {u16 version, u16 sm, u32 toolkit (130 = 13.0)}; the
+ *     toolkit word means that only from note version 2 (ptxas 13). Version 1 (ptxas 12.8 and
+ *     12.9, new-ABI cubins) has {u16 1, u16 sm, u32 1, u32 1}: that 1 is no CUDA version
+ *     (torchvision 0.23.0's CUDA 12.8 cubins; doc/fatbin-format.md).
  * .note.nv.tkinfo (type 2000):  desc {u32 ?, u32 off0, u32 tool, u32 version, u32 build,
  *                                     u32 options} then a string table; offsets are into it.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
@@ -30,15 +34,27 @@ static char *tk_string(const uint8_t *tab, size_t n, uint32_t off)
 	return off < n ? ws_strdup_field((const char *)tab + off, n - off) : NULL;
 }
 
+/* "Cuda compilation tools, release 12.8, V12.8.93" -> 128; 0 when the text says no version.
+ * ptxas writes this in every cubin's .note.nv.tkinfo (12.x and 13.x alike). */
+uint16_t ws_toolkit_of_producer(const char *s)
+{
+	const char *r = s ? strstr(s, "release ") : NULL;
+	unsigned major = 0, minor = 0;
+	int n = 0;
+	if (!r || sscanf(r + 8, "%2u.%2u%n", &major, &minor, &n) != 2 || n < 3 || major < 1 || minor > 9)
+		return 0;
+	return (uint16_t)(major * 10 + minor);
+}
+
 static void read_notes(Elf_Data *d, struct ws_entry *e)
 {
 	GElf_Nhdr nh;
 	size_t off = 0, name_off, desc_off, next;
 	while (off < d->d_size && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > off) {
 		const uint8_t *desc = (const uint8_t *)d->d_buf + desc_off;
-		if (nh.n_type == NOTE_CUINFO && nh.n_descsz >= 8) {
+		if (nh.n_type == NOTE_CUINFO && nh.n_descsz >= 8 && ws_le16(desc) >= 2) {
 			uint32_t tk = ws_le32(desc + 4);
-			e->toolkit = tk > 9999 ? 0 : (uint16_t)tk;
+			e->toolkit = tk < 90 || tk > 9999 ? 0 : (uint16_t)tk;
 		}
 		if (nh.n_type == NOTE_TKINFO && nh.n_descsz >= 24 && !e->producer && !e->tool_options) {
 			const uint8_t *tab = desc + 24;
@@ -48,6 +64,8 @@ static void read_notes(Elf_Data *d, struct ws_entry *e)
 		}
 		off = next;
 	}
+	if (!e->toolkit && e->producer)
+		e->toolkit = ws_toolkit_of_producer(e->producer);
 }
 
 /* A kernel symbol: where its name starts in the string table, its place in the symbol
