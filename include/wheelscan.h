@@ -185,6 +185,7 @@ struct ws_judgement {
 	uint16_t jit_from;            /* jit: the newest PTX arch the driver compiles from (120) */
 	char *why;                    /* one line on what decides the verdict, or NULL */
 	char *advice;                 /* what would make it run, or NULL */
+	struct ws_remedy *remedy;     /* artifacts: the build to install instead (ws_builds.h), or NULL */
 };
 
 /* Kernels (object pool indices) that a container's other images have and the image the

@@ -57,6 +57,9 @@ struct ws_config {
 	bool db_report;                /* --report: print from the store alone */
 	bool db_merge;                 /* --merge: the operands are stores to merge into db */
 	const char *since;             /* --since DATE, with --report */
+	/* the cure */
+	const char *builds;            /* --builds FILE: the build table (NULL: the bundled one) */
+	const char *suggest;           /* --suggest PKGS: the builds that run, no inputs */
 };
 
 /* Parses argv into cfg. Returns 0 to go on, 1 when the program should exit 0

@@ -98,13 +98,17 @@ void ws_entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor);
 /* The CUDA driver a PTX ISA needs for the rules: a gap in the table takes the next newer
  * row, newer than the table is INT_MAX, ISA 0.0 (not recorded) is 0. */
 int ws_isa_need_cuda(unsigned major, unsigned minor);
+/* The PTX ISA that CUDA release cuda (12080) writes; 0.0 when unknown. */
+void ws_cuda_ptx_isa(int cuda, unsigned *major, unsigned *minor);
 /* The first driver branch (570) that supports a CUDA version (12080); 0 if none known. */
 int ws_driver_branch_for(int cuda);
 
 /* ---- judging (src/core/judge.c) ---- */
+struct ws_remedy_ctx;
 struct ws_judge_opts {
 	int driver_cuda;      /* 0: assume a driver new enough */
 	bool strict;          /* --strict: every loadable container with kernels must load */
+	const struct ws_remedy_ctx *remedy;  /* with a build table: name the build to install */
 };
 /* Decides what every container is for on each target (role), and the verdicts, reasons,
  * explanations and advice of every container, object and artifact; groups alternatives

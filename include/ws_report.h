@@ -107,4 +107,9 @@ size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, i
  * path alone when where is the artifact itself (or already begins with its path). */
 const char *ws_where(const char *path, const char *where, char *buf, size_t len);
 
+/* A remedy (ws_builds.h) as a JSON object, and its comma. */
+struct ws_remedy;
+struct ws_buf;
+void ws_json_remedy(struct ws_buf *b, const struct ws_remedy *m);
+
 #endif

@@ -9,6 +9,13 @@
 /* Returns the exit status: 0 ok, 1 a check failed, 3 an input was unreadable or corrupt. */
 int ws_run(struct ws_config *cfg);
 
+struct ws_builds;
+struct ws_remedy_ctx;
+/* Loads the build table of cfg (--builds, else the bundled one) into b and fills ctx for
+ * choosing remedies. Returns 0 (also when the bundled table fails: no remedies, said on
+ * stderr), or -1 when --builds names a table that cannot be read. */
+int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg);
+
 /* Scans one file (plain or zip) into a fresh artifact; never NULL unless out of memory. */
 struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 				 const struct ws_scan_opts *so, uint64_t *progress);

@@ -16,7 +16,7 @@ enum {
 	OPT_REQUIRE, OPT_REQUIRE_PTX, OPT_KERNELS, OPT_BASELINE, OPT_NO_REGRESS, OPT_NO_VERIFY,
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
-	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE,
+	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST,
 };
 
 struct ws_option {
@@ -35,6 +35,8 @@ static const struct ws_option options[] = {
 	{"gpu", OPT_GPU, required_argument, "LIST", "judge for these GPUs: sm_120, 12.0, 'RTX 5090', auto (this machine's)"},
 	{"driver", OPT_DRIVER, required_argument, "VER", "driver as a CUDA version (12.8) or driver version (570.124.06)"},
 	{"list-gpus", OPT_LIST_GPUS, no_argument, NULL, "print the GPU name table and exit"},
+	{"suggest", OPT_SUGGEST, required_argument, "PKGS", "no inputs: the builds of PKGS (torch,xformers) that run on --gpu"},
+	{"builds", OPT_BUILDS, required_argument, "FILE", "use this build table for advice instead of the bundled one"},
 	{"strict", OPT_STRICT, no_argument, NULL, "count every loadable container, also those built for other GPUs"},
 	{"require", OPT_REQUIRE, required_argument, "LIST", "fail unless every container needed on each has its SASS"},
 	{"require-ptx", OPT_REQUIRE_PTX, no_argument, NULL, "fail unless every container with kernels has PTX"},
@@ -267,6 +269,8 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case OPT_REPORT: cfg->db_report = true; break;
 		case OPT_SINCE: cfg->since = optarg; break;
 		case OPT_MERGE: cfg->db_merge = true; break;
+		case OPT_BUILDS: cfg->builds = optarg; break;
+		case OPT_SUGGEST: cfg->suggest = optarg; break;
 		case OPT_MAX_ENTRY:
 			if (!(sz = parse_size(optarg)))
 				return bad_size(c, optarg);
@@ -366,7 +370,12 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		return usage_error("%s", "--merge takes the stores to merge as operands");
 	if (cfg->db && cfg->baseline)
 		return usage_error("%s", "--db and --baseline cannot be combined");
-	if (!cfg->env && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from && !cfg->python)
+	if (cfg->suggest && (cfg->npaths || cfg->ndirs || cfg->files_from || cfg->python || cfg->db || cfg->baseline))
+		return usage_error("%s", "--suggest takes no inputs: it answers from the build table alone");
+	if (cfg->suggest && cfg->ntargets == 0 && !cfg->gpu_auto)
+		return usage_error("%s", "--suggest needs --gpu (a name, sm_XY, X.Y or auto)");
+	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
+	    !cfg->python)
 		return usage_error("%s", "no input files");
 	if (cfg->live && cfg->ntargets == 0)
 		cfg->gpu_auto = true;               /* --live judges for the devices it finds */

@@ -10,6 +10,7 @@
 #include "ws_env.h"
 #include "ws_live.h"
 #include "ws_run.h"
+#include "ws_suggest.h"
 
 int main(int argc, char **argv)
 {
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
 	}
 	if (cfg.env) {
 		rc = ws_env_command(&cfg);
+	} else if (cfg.suggest) {
+		rc = ws_suggest_command(&cfg);
 	} else if (cfg.db_merge) {
 		rc = ws_db_merge(&cfg);
 	} else if (cfg.db_report) {

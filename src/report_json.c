@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_decode.h"
 #include "ws_live.h"
@@ -75,6 +76,46 @@ static void gaps_json(struct ws_buf *b, const struct ws_report *r, const struct 
 	ws_json_close(b, '}');
 }
 
+static const char *remedy_kind_name(enum ws_remedy_kind k)
+{
+	switch (k) {
+	case WS_REMEDY_INSTALL: return "install";
+	case WS_REMEDY_NONE: return "none";
+	case WS_REMEDY_DRIVER_FIRST: return "driver-first";
+	}
+	return "?";
+}
+
+void ws_json_remedy(struct ws_buf *b, const struct ws_remedy *m)
+{
+	char v[16];
+	ws_buf_add(b, "{", 1);
+	ws_json_kv_str(b, "kind", remedy_kind_name(m->kind));
+	ws_json_kv_str(b, "package", m->package);
+	ws_json_key(b, "packages");
+	ws_buf_add(b, "[", 1);
+	for (uint8_t i = 0; i < m->npkgs; i++) {
+		ws_buf_add(b, "{", 1);
+		ws_json_kv_str(b, "name", m->pkgs[i].name);
+		ws_json_kv_str(b, "version", m->pkgs[i].version);
+		ws_json_close(b, '}');
+	}
+	ws_json_close(b, ']');
+	ws_json_kv_str(b, "variant", m->variant);
+	ws_json_kv_str(b, "index", m->index);
+	ws_json_kv_str(b, "platform", m->platform);
+	ws_json_kv_str(b, "provenance", m->provenance);
+	ws_json_kv_str(b, "cuda", m->cuda ? ws_cuda_str(m->cuda, v, sizeof v) : NULL);
+	ws_json_kv_str(b, "driver_cuda_min", m->driver_floor ? ws_cuda_str(m->driver_floor, v, sizeof v) : NULL);
+	ws_json_kv_str(b, "verdict", m->kind == WS_REMEDY_NONE ? NULL : ws_verdict_name(m->verdict));
+	ws_json_kv_str(b, "summary", m->summary);
+	ws_json_kv_str(b, "command", m->install);
+	ws_json_kv_str(b, "download_command", m->download);
+	ws_json_kv_str(b, "offline_command", m->offline);
+	ws_json_kv_str(b, "note", m->note);
+	ws_json_close(b, '}');
+}
+
 /* "judgement": {"sm_120": {"reasons": [...], "why": ..., "advice": ..., counts}} */
 static void judgement_json(struct ws_buf *b, const struct ws_report *r, const struct ws_judgement *j, bool artifact)
 {
@@ -106,6 +147,13 @@ static void judgement_json(struct ws_buf *b, const struct ws_report *r, const st
 		ws_json_kv_u64(b, "kernel_gaps", j[t].kernel_gaps);
 		char v[16];
 		ws_json_kv_str(b, "build_cuda", j[t].build_cuda ? ws_cuda_str(j[t].build_cuda, v, sizeof v) : NULL);
+		if (artifact) {
+			ws_json_key(b, "remedy");
+			if (j[t].remedy)
+				ws_json_remedy(b, j[t].remedy);
+			else
+				ws_buf_puts(b, "null,");
+		}
 		ws_json_close(b, '}');
 	}
 	ws_json_close(b, '}');
@@ -297,6 +345,14 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			ws_buf_printf(b, "%d,", w->requires_cuda_major);
 		else
 			ws_buf_puts(b, "null,");
+		ws_json_kv_str(b, "requires_torch", w->requires_torch);
+		ws_json_key(b, "requires_cuda_runtime");
+		if (w->requires_cuda_runtime) {
+			char c[16];
+			ws_buf_printf(b, "\"%s\",", ws_cuda_str(w->requires_cuda_runtime, c, sizeof c));
+		} else {
+			ws_buf_puts(b, "null,");
+		}
 		ws_json_kv_str(b, "generator", w->generator);
 		ws_json_close(b, '}');
 	}

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_decode.h"
 #include "ws_gate.h"
@@ -557,6 +558,20 @@ static void failing_objects(struct ws_report *r, const struct ws_artifact *a, si
 		fputc('\n', r->out);
 }
 
+/* The build to install instead, and the commands (src/core/remedy.c chose them; every
+ * word comes from the build table, whose fields are checked when it is read). */
+static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
+{
+	fprintf(r->out, "     install: %s\n", m->summary);
+	if (m->install) {
+		fprintf(r->out, "       %s\n", m->install);
+		fprintf(r->out, "     offline: %s\n", m->download);
+		fprintf(r->out, "       then: %s\n", m->offline);
+	}
+	if (m->note)
+		fprintf(r->out, "     note: %s\n", m->note);
+}
+
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
@@ -616,6 +631,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			fprintf(r->out, "     why: %s\n", j->why);
 		if (j->advice)
 			fprintf(r->out, "     fix: %s\n", j->advice);
+		if (j->remedy)
+			remedy_lines(r, j->remedy);
 		for (uint32_t g = 0; g < a->nalts; g++)
 			alternatives_line(r, a, &a->alts[g], t);
 		if (ws_verdict_fails(v) && j->objects_failing < j->objects && !(j->reasons & WS_R_DRIVER_GPU))

@@ -14,6 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ws_builds.h"
+#include "ws_builds_load.h"
+#include "ws_cli.h"
 #include "ws_compat.h"
 #include "ws_db.h"
 #include "ws_decode.h"
@@ -70,6 +73,8 @@ struct runner {
 	bool db_failed;                    /* a store error was reported: the store is left alone */
 	struct ws_db_counts counts;
 	atomic_size_t files_read;          /* inputs read (scanned or hashed), for the store's summary */
+	struct ws_builds builds;           /* the build table the remedies come from */
+	struct ws_remedy_ctx remedy;       /* .builds NULL: no table, no remedies */
 };
 
 /* ---- the live check hook: called by the scanner with each container's bytes ---- */
@@ -447,7 +452,8 @@ judge:
 	j->res.a = a;
 	if (!a)
 		return;
-	struct ws_judge_opts jo = {.driver_cuda = R->driver_cuda, .strict = R->cfg->strict};
+	struct ws_judge_opts jo = {.driver_cuda = R->driver_cuda, .strict = R->cfg->strict,
+				   .remedy = R->remedy.builds && !R->coverage ? &R->remedy : NULL};
 	if (ws_judge(a, R->targets, R->nt, &jo) < 0)
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory judging");
 	ws_gate_check(a, R->cfg, R->targets, R->coverage ? 0 : R->nt, &j->res.findings);
@@ -662,6 +668,28 @@ static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in
 	return 0;
 }
 
+/* ---- the cure -------------------------------------------------------------------- */
+
+/* The build table and the context remedies are chosen in: the driver given, and the
+ * interpreter of --python (its commands then run "PYTHON -m pip"). A table that --builds
+ * names and that cannot be read is a usage error; the bundled one failing only loses the
+ * remedies, and says so. */
+int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg)
+{
+	char err[512];
+	memset(ctx, 0, sizeof *ctx);
+	if (ws_builds_load(cfg->builds, b, err, sizeof err) < 0) {
+		fprintf(stderr, "wheelscan: %s\n", err);
+		if (cfg->builds)
+			return -1;
+		return 0;
+	}
+	ctx->builds = b;
+	ctx->driver_cuda = cfg->driver_cuda;
+	ctx->python_exe = cfg->python;
+	return 0;
+}
+
 /* ---- the run -------------------------------------------------------------------- */
 
 int ws_run(struct ws_config *cfg)
@@ -681,6 +709,12 @@ int ws_run(struct ws_config *cfg)
 	if (cfg->live || cfg->gpu_auto || bare)
 		start_live(&R, bare, &auto_targets, &nauto);
 	bool auto_failed = cfg->gpu_auto_asked && (!R.live || R.live_info.ndevices == 0);
+	if (ws_remedy_setup(&R.builds, &R.remedy, cfg) < 0) {
+		ws_live_close(R.live);
+		free(auto_targets);
+		return WS_EXIT_USAGE;
+	}
+	R.remedy.driver_cuda = R.driver_cuda;     /* the live driver's, when one was found */
 	if (bare && (!R.live || R.nt == 0)) {
 		R.nt = ws_coverage_targets(coverage);
 		R.targets = coverage;
@@ -699,6 +733,7 @@ int ws_run(struct ws_config *cfg)
 			ws_db_close(R.db);
 			ws_live_close(R.live);
 			free(auto_targets);
+			ws_builds_free(&R.builds);
 			return WS_EXIT_INPUT;
 		}
 	}
@@ -708,6 +743,7 @@ int ws_run(struct ws_config *cfg)
 		ws_db_close(R.db);
 		ws_live_close(R.live);
 		free(auto_targets);
+		ws_builds_free(&R.builds);
 		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
@@ -729,6 +765,7 @@ int ws_run(struct ws_config *cfg)
 		ws_db_close(R.db);
 		ws_live_close(R.live);
 		free(auto_targets);
+		ws_builds_free(&R.builds);
 		return WS_EXIT_USAGE;
 	}
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
@@ -741,6 +778,7 @@ int ws_run(struct ws_config *cfg)
 	if (!R.jobs) {
 		fprintf(stderr, "wheelscan: out of memory\n");
 		ws_inputs_free(&in);
+		ws_builds_free(&R.builds);
 		return 3;
 	}
 	for (size_t i = 0; i < in.n; i++) {
@@ -840,5 +878,6 @@ int ws_run(struct ws_config *cfg)
 	ws_live_close(R.live);
 	ws_inputs_free(&in);
 	pthread_mutex_destroy(&R.live_mu);
+	ws_builds_free(&R.builds);
 	return status;
 }

@@ -26,6 +26,7 @@ static const struct { uint8_t major, minor; int cuda; } ptx_isa[] = {
 	{8, 0, 12000}, {8, 1, 12010}, {8, 2, 12020}, {8, 3, 12030}, {8, 4, 12040},
 	{8, 5, 12050}, {8, 6, 12070}, {8, 7, 12080}, {8, 8, 12090},
 	{9, 0, 13000}, {9, 1, 13010},
+	{9, 2, 13020},   /* seen in bytes: torchvision 0.29.2's PTX beside cubins of "release 13.2" */
 };
 #define NPTX (sizeof ptx_isa / sizeof ptx_isa[0])
 
@@ -39,6 +40,7 @@ static const struct { uint16_t branch; int cuda; } drivers[] = {
 	{510, 11060}, {515, 11070}, {520, 11080},
 	{525, 12000}, {530, 12010}, {535, 12020}, {545, 12030}, {550, 12040}, {555, 12050},
 	{560, 12060}, {570, 12080}, {575, 12090}, {580, 13000},
+	{590, 13010}, {595, 13020},   /* CUDA 13.2 Update 2 release notes, "Corresponding Driver Versions" */
 };
 
 /* SASS target -> first CUDA toolkit that compiles it, last one that still does (0 = current).
@@ -188,6 +190,18 @@ bad:
 	ws_fmt(err, errlen, "invalid driver version '%s' (expected a CUDA version such as 12.8 "
 		"or a driver version such as 570.124.06)", shown);
 	return -1;
+}
+
+/* The PTX ISA a CUDA release writes: the newest ISA whose first CUDA is not after it
+ * (12.6 -> 8.5, 12.8 -> 8.7). 0.0 for 0 or a CUDA before the table. */
+void ws_cuda_ptx_isa(int cuda, unsigned *major, unsigned *minor)
+{
+	*major = *minor = 0;
+	for (size_t i = 0; i < NPTX; i++)
+		if (ptx_isa[i].cuda <= cuda) {
+			*major = ptx_isa[i].major;
+			*minor = ptx_isa[i].minor;
+		}
 }
 
 /* ---- verdicts ----------------------------------------------------------------------- */

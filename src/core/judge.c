@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_util.h"
 
@@ -757,7 +758,9 @@ int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const 
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		if (judge_object(&a->objects[i], t, nt, opt, a->wheel, a->build_cuda_hint) < 0)
 			return -1;
-	return judge_artifact(a, nt, opt->driver_cuda);
+	if (judge_artifact(a, nt, opt->driver_cuda) < 0)
+		return -1;
+	return opt->remedy ? ws_remedy_attach(a, t, nt, opt->remedy) : 0;
 }
 
 /* ---- gates and names ---------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "wheelscan.h"
+#include "ws_builds.h"
 #include "ws_util.h"
 
 void ws_limits_default(struct ws_limits *lim)
@@ -196,6 +197,7 @@ void ws_judgement_clear(struct ws_judgement *j)
 {
 	free(j->why);
 	free(j->advice);
+	ws_remedy_free(j->remedy);
 	memset(j, 0, sizeof *j);
 }
 

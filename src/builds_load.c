@@ -1,0 +1,82 @@
+/* builds_load.c - the build table wheelscan uses: the one it carries (share/builds.tsv,
+ * embedded at build time by scripts/embed-table) or the file --builds names. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_builds.h"
+#include "ws_builds_load.h"
+#include "ws_util.h"
+
+extern const unsigned char ws_builds_table[];
+extern const size_t ws_builds_table_len;
+
+/* "# made: 2026-12-01" in the table's comments, for the origin it is named by. */
+static void made_date(const char *text, size_t len, char *out, size_t outlen)
+{
+	const char *p = text, *end = text + len;
+	out[0] = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n > 8 && !memcmp(p, "# made: ", 8)) {
+			size_t k = n - 8 < outlen - 1 ? n - 8 : outlen - 1;
+			memcpy(out, p + 8, k);
+			out[k] = 0;
+			for (char *c = out; *c; c++)
+				if (!((*c >= '0' && *c <= '9') || *c == '-'))
+					*c = '?';
+			return;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+int ws_builds_load(const char *path, struct ws_builds *out, char *err, size_t errlen)
+{
+	char origin[256], date[16], why[256];
+	if (!path) {
+		made_date((const char *)ws_builds_table, ws_builds_table_len, date, sizeof date);
+		snprintf(origin, sizeof origin, "bundled build table%s%s%s", date[0] ? " (" : "", date, date[0] ? ")" : "");
+		if (ws_builds_parse((const char *)ws_builds_table, ws_builds_table_len, origin, out, why, sizeof why) < 0) {
+			snprintf(err, errlen, "the bundled build table: %s", why);
+			return -1;
+		}
+		return 0;
+	}
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = -1;
+	if (!f) {
+		snprintf(err, errlen, "--builds %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!(buf = ws_malloc(WS_BUILDS_MAX_BYTES + 1))) {
+		snprintf(err, errlen, "--builds %s: out of memory", path);
+		goto out;
+	}
+	n = fread(buf, 1, WS_BUILDS_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		snprintf(err, errlen, "--builds %s: read error", path);
+		goto out;
+	}
+	if (n > WS_BUILDS_MAX_BYTES) {
+		snprintf(err, errlen, "--builds %s: over 16 MiB", path);
+		goto out;
+	}
+	made_date(buf, n, date, sizeof date);
+	snprintf(origin, sizeof origin, "build table %s", path);
+	if (ws_builds_parse(buf, n, origin, out, why, sizeof why) < 0) {
+		snprintf(err, errlen, "--builds %s: %s", path, why);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}

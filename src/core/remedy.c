@@ -1,0 +1,527 @@
+/* remedy.c - the cure: which build of a package to install so that it runs on a target GPU
+ * and driver, with its companions, and the exact commands that install it, online and
+ * offline. Chosen once here from the build table (builds.c); writers only print it.
+ *
+ * The choice (doc/builds.md): among the table's builds of the package for the platform in
+ * use, those that run on the target with the driver given; the newest release first; at one
+ * release, native SASS before PTX JIT, then the build on PyPI (no index to name), then the
+ * newest CUDA. torch brings the torchvision and torchaudio pinned to it in the same variant;
+ * a package that pins one torch (xformers) brings that torch. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_builds.h"
+#include "ws_compat.h"
+#include "ws_util.h"
+
+static bool same_name(const char *a, const char *b)
+{
+	/* PyPI names compare with '-', '_' and '.' alike and case folded (PEP 503) */
+	for (;; a++, b++) {
+		char x = *a == '_' || *a == '.' ? '-' : *a, y = *b == '_' || *b == '.' ? '-' : *b;
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return false;
+		if (!x)
+			return true;
+	}
+}
+
+static bool runs(enum ws_verdict v)
+{
+	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT;
+}
+
+static bool on_pypi(const struct ws_build *b)
+{
+	return !strcmp(b->index, "pypi");
+}
+
+/* a is a better choice than b on the same target (both run): the newer release; native
+ * before JIT; PyPI's build (no index to name); the newer CUDA. */
+static bool better(const struct ws_build *a, enum ws_verdict va, const struct ws_build *b, enum ws_verdict vb)
+{
+	int c = ws_version_cmp(a->version, b->version);
+	if (c)
+		return c > 0;
+	if ((va == WS_V_JIT) != (vb == WS_V_JIT))
+		return vb == WS_V_JIT;
+	if (on_pypi(a) != on_pypi(b))
+		return on_pypi(a);
+	if (a->cuda != b->cuda)
+		return a->cuda > b->cuda;
+	return !strcmp(a->provenance, "scanned") && strcmp(b->provenance, "scanned");
+}
+
+size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char *platform,
+		      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max)
+{
+	size_t n = 0;
+	if (!b || !package || !t || !out)
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ws_build *r = &b->rows[i];
+		enum ws_verdict v;
+		if (!same_name(r->package, package) || (platform && strcmp(r->platform, platform)) ||
+		    !runs(v = ws_build_verdict(r, t, driver_cuda)))
+			continue;
+		/* one entry per install: a release's variant on PyPI and on its own index is one
+		 * build, and so are the variants one wheel carries (bitsandbytes' libraries) */
+		size_t same = n;
+		for (size_t k = 0; k < n && same == n; k++)
+			if (!strcmp(out[k]->version, r->version) &&
+			    (!strcmp(out[k]->variant, r->variant) || (r->source[0] && !strcmp(out[k]->source, r->source))))
+				same = k;
+		if (same < n) {
+			if (!better(r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
+				continue;
+			memmove(&out[same], &out[same + 1], (n - 1 - same) * sizeof *out);
+			n--;
+		}
+		/* insertion into the best-first list, keeping at most max */
+		size_t at = n;
+		while (at > 0 && better(r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
+			at--;
+		if (at >= max)
+			continue;
+		if (n < max)
+			n++;
+		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof *out);
+		out[at] = r;
+	}
+	return n;
+}
+
+/* "2.14.1" and "2.14.0" are of one minor series. */
+static bool same_minor(const char *a, const char *b)
+{
+	const char *da = strchr(a, '.'), *db = strchr(b, '.');
+	if (!da || !db)
+		return false;
+	da = strchr(da + 1, '.');
+	db = strchr(db + 1, '.');
+	size_t la = da ? (size_t)(da - a) : strlen(a), lb = db ? (size_t)(db - b) : strlen(b);
+	return la == lb && !strncmp(a, b, la);
+}
+
+/* How well companion build r goes with torch_version: 2 when it pins exactly that torch,
+ * 1 when it asks for "torch>=X" of the same minor series (torchvision releases follow one
+ * torch minor; newer ones no longer pin), 0 when it does not go with it. */
+static int fits_torch(const struct ws_build *r, const char *torch_version)
+{
+	if (!strncmp(r->requires, "torch==", 7))
+		return !strcmp(r->requires + 7, torch_version) ? 2 : 0;
+	if (!strncmp(r->requires, "torch>=", 7))
+		return same_minor(r->requires + 7, torch_version) && ws_version_cmp(r->requires + 7, torch_version) <= 0;
+	return 0;
+}
+
+/* The build of companion that goes with torch_version, in variant (else any variant) for
+ * platform: an exact pin first, then the newest release of the same minor series. */
+static const struct ws_build *pinned_companion(const struct ws_builds *b, const char *companion,
+					       const char *torch_version, const char *variant, const char *platform)
+{
+	const struct ws_build *best = NULL;
+	int best_fit = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ws_build *r = &b->rows[i];
+		int fit;
+		if (!same_name(r->package, companion) || strcmp(r->platform, platform) ||
+		    !(fit = fits_torch(r, torch_version)))
+			continue;
+		fit = fit * 2 + !strcmp(r->variant, variant);
+		if (!best || fit > best_fit || (fit == best_fit && ws_version_cmp(r->version, best->version) > 0)) {
+			best = r;
+			best_fit = fit;
+		}
+	}
+	return best;
+}
+
+/* The build of torch at version in variant for platform, if the table has it. */
+static const struct ws_build *find_build(const struct ws_builds *b, const char *package, const char *version,
+					 const char *variant, const char *platform)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ws_build *r = &b->rows[i];
+		if (same_name(r->package, package) && !strcmp(r->version, version) && !strcmp(r->platform, platform) &&
+		    (!variant || !strcmp(r->variant, variant)))
+			return r;
+	}
+	return NULL;
+}
+
+static bool torch_family(const char *p)
+{
+	return same_name(p, "torch") || same_name(p, "torchvision") || same_name(p, "torchaudio");
+}
+
+struct text {
+	char buf[2048];
+	size_t pos;
+	bool cut;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	if (t->pos >= sizeof t->buf - 1) {
+		t->cut = true;
+		return;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->pos, sizeof t->buf - t->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof t->buf - t->pos) {
+		t->cut = true;
+		t->pos = sizeof t->buf - 1;
+	} else {
+		t->pos += (size_t)n;
+	}
+}
+
+/* The interpreter word of a command: "pip", or the --python path quoted for the shell it
+ * runs in (a Windows path in double quotes, others in single quotes). */
+static void pip_word(struct text *t, const char *exe)
+{
+	bool plain = true, windows;
+	if (!exe) {
+		put(t, "pip");
+		return;
+	}
+	windows = strchr(exe, '\\') || (exe[0] && exe[1] == ':');
+	for (const char *p = exe; *p; p++)
+		if (!(((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || (*p >= '0' && *p <= '9') || strchr("/._-+\\:", *p)))
+			plain = false;
+	if (plain)
+		put(t, "%s -m pip", exe);
+	else if (windows)
+		put(t, "\"%s\" -m pip", exe);
+	else {
+		put(t, "'");
+		for (const char *p = exe; *p; p++)
+			put(t, *p == '\'' ? "'\\''" : "%c", *p);
+		put(t, "' -m pip");
+	}
+}
+
+/* "torch==2.8.0+cu128": on an index of one variant the release carries its local tag, so
+ * that pip replaces an installed build of the same release (==2.8.0 would match an
+ * installed 2.8.0+cu126 and keep it). Every package of the command comes from one index. */
+static void spec_of(struct text *t, const struct ws_build *b, const struct ws_build *main)
+{
+	if (on_pypi(main) || strchr(b->version, '+'))
+		put(t, "%s==%s", b->package, b->version);
+	else
+		put(t, "%s==%s+%s", b->package, b->version, main->variant);
+}
+
+/* The --platform words for a build whose wheel tag the table does not record (declared
+ * rows): pip matches each exactly, so every tag such wheels are published under. */
+static const char *pip_platform_default(const char *platform)
+{
+	if (!strcmp(platform, "win_amd64"))
+		return "win_amd64";
+	if (!strcmp(platform, "linux_aarch64"))
+		return "manylinux_2_28_aarch64 --platform manylinux2014_aarch64 --platform linux_aarch64";
+	return "manylinux_2_28_x86_64 --platform manylinux2014_x86_64 --platform manylinux1_x86_64 --platform linux_x86_64";
+}
+
+static void commands(struct ws_remedy *r, const struct ws_build *const *set, size_t n,
+		     const struct ws_remedy_ctx *ctx)
+{
+	struct text t = {.pos = 0};
+	const char *index = set[0]->index;
+	char specs[512];
+	size_t sp = 0;
+
+	specs[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct text s = {.pos = 0};
+		spec_of(&s, set[i], set[0]);
+		sp += (size_t)snprintf(specs + sp, sizeof specs - sp, "%s%s", i ? " " : "", s.buf);
+		if (sp >= sizeof specs)
+			sp = sizeof specs - 1;
+	}
+	pip_word(&t, ctx->python_exe);
+	put(&t, " install %s", specs);
+	if (strcmp(index, "pypi"))
+		put(&t, " --index-url %s", index);
+	r->install = ws_strdup(t.buf);
+
+	t.pos = 0;
+	pip_word(&t, ctx->python_exe);
+	put(&t, " download %s", specs);
+	if (strcmp(index, "pypi"))
+		put(&t, " --index-url %s", index);
+	put(&t, " --only-binary=:all:");
+	if (ctx->python_version)
+		put(&t, " --python-version %s", ctx->python_version);
+	/* pip matches --platform exactly (manylinux_2_28 does not take manylinux1): one for
+	 * each wheel platform of the set */
+	for (size_t i = 0; i < n; i++) {
+		const char *wp = set[i]->wheel_platform[0] ? set[i]->wheel_platform : pip_platform_default(r->platform);
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = !strcmp(wp, set[k]->wheel_platform[0] ? set[k]->wheel_platform :
+					  pip_platform_default(r->platform));
+		if (!dup)
+			put(&t, " --platform %s", wp);
+	}
+	put(&t, " -d wheels");
+	r->download = ws_strdup(t.buf);
+
+	t.pos = 0;
+	pip_word(&t, ctx->python_exe);
+	put(&t, " install --no-index --find-links wheels %s", specs);
+	r->offline = ws_strdup(t.buf);
+}
+
+/* "SASS sm_70/75/80/86/90/100/120, PTX compute_120" */
+static char *archs_text(const struct ws_build *b)
+{
+	struct text t = {.pos = 0};
+	for (uint8_t i = 0; i < b->nsass; i++)
+		put(&t, "%s%u%s", i ? "/" : "SASS sm_", b->sass[i], b->sass_suffix[i] == 'a' ? "a" :
+		    b->sass_suffix[i] == 'f' ? "f" : "");
+	for (uint8_t i = 0; i < b->nptx; i++)
+		put(&t, "%s%u%s", i ? "/" : b->nsass ? ", PTX compute_" : "PTX compute_", b->ptx[i],
+		    b->ptx_suffix[i] == 'a' ? "a" : b->ptx_suffix[i] == 'f' ? "f" : "");
+	return ws_strdup(t.pos ? t.buf : "no device code");
+}
+
+static const char *verdict_words(enum ws_verdict v)
+{
+	return v == WS_V_NATIVE ? "runs natively on" : v == WS_V_COMPATIBLE ? "runs (compatible SASS) on" :
+	       "runs through PTX JIT on";
+}
+
+void ws_remedy_free(struct ws_remedy *r)
+{
+	if (!r)
+		return;
+	free(r->package);
+	for (uint8_t i = 0; i < r->npkgs; i++) {
+		free(r->pkgs[i].name);
+		free(r->pkgs[i].version);
+	}
+	free(r->variant);
+	free(r->index);
+	free(r->platform);
+	free(r->provenance);
+	free(r->summary);
+	free(r->install);
+	free(r->download);
+	free(r->offline);
+	free(r->note);
+	free(r);
+}
+
+static int add_pkg(struct ws_remedy *r, const struct ws_build *b)
+{
+	if (r->npkgs >= WS_REMEDY_MAX_PKGS)
+		return 0;
+	r->pkgs[r->npkgs].name = ws_strdup(b->package);
+	r->pkgs[r->npkgs].version = ws_strdup(b->version);
+	if (!r->pkgs[r->npkgs].name || !r->pkgs[r->npkgs].version)
+		return -1;
+	r->npkgs++;
+	return 0;
+}
+
+/* The newest release of package on platform, whatever it runs on. */
+static const struct ws_build *newest_release(const struct ws_builds *b, const char *package, const char *platform)
+{
+	const struct ws_build *best = NULL;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ws_build *r = &b->rows[i];
+		if (same_name(r->package, package) && !strcmp(r->platform, platform) && strcmp(r->variant, "cpu") &&
+		    (!best || ws_version_cmp(r->version, best->version) > 0))
+			best = r;
+	}
+	return best;
+}
+
+/* The remedy of installing build b (with its companions) for target t; kind as given. */
+static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remedy_kind kind, const struct ws_target *t,
+					 const struct ws_remedy_ctx *ctx)
+{
+	const struct ws_build *set[WS_REMEDY_MAX_PKGS], *newest;
+	const char *package = b->package, *platform = b->platform;
+	struct ws_remedy *r;
+	struct text s = {.pos = 0}, note = {.pos = 0};
+	size_t nset = 0;
+	int driver = ctx->driver_cuda;
+	char c1[16], c2[16];
+
+	if (!(r = ws_calloc(1, sizeof *r)))
+		return NULL;
+	r->kind = kind;
+	if (!(r->package = ws_strdup(package)) || !(r->platform = ws_strdup(platform)))
+		goto nomem;
+	newest = newest_release(ctx->builds, package, platform);
+	set[nset++] = b;
+	r->verdict = ws_build_verdict(b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
+
+	/* companions: the torch family goes together at one torch release (torchvision and
+	 * torchaudio pin it); any other package that pins one torch (xformers) brings it */
+	const char *torch_v = same_name(package, "torch") ? b->version :
+			      !strncmp(b->requires, "torch==", 7) ? b->requires + 7 : NULL;
+	if (torch_v && !same_name(package, "torch")) {
+		const struct ws_build *tb = find_build(ctx->builds, "torch", torch_v, b->variant, platform);
+		if (!tb)
+			tb = find_build(ctx->builds, "torch", torch_v, NULL, platform);
+		if (tb)
+			set[nset++] = tb;
+		else
+			put(&note, "it needs torch %s, which the table does not list", torch_v);
+	}
+	if (torch_v && torch_family(package)) {
+		static const char *const comp[] = {"torchvision", "torchaudio"};
+		for (size_t i = 0; i < 2; i++) {
+			if (same_name(package, comp[i]))
+				continue;
+			const struct ws_build *c = pinned_companion(ctx->builds, comp[i], torch_v, b->variant, platform);
+			if (c)
+				set[nset++] = c;
+			else
+				put(&note, "%sthe table has no %s made for torch %s: uninstall it or find the matching "
+				    "release before you run this", note.pos ? "; " : "", comp[i], torch_v);
+		}
+	}
+	for (size_t i = 0; i < nset; i++)
+		if (add_pkg(r, set[i]) < 0)
+			goto nomem;
+	if (!(r->variant = ws_strdup(b->variant)) || !(r->index = ws_strdup(b->index)) ||
+	    !(r->provenance = ws_strdup(b->provenance)))
+		goto nomem;
+	r->cuda = b->cuda;
+	r->driver_floor = ws_build_driver_floor(b->cuda);
+	{
+		int gpu_first = ws_first_toolkit_for_arch(t->cc, 0);
+		if (r->verdict == WS_V_JIT && b->cuda > r->driver_floor)
+			r->driver_floor = b->cuda;            /* the JIT needs a driver that reads its PTX */
+		if (gpu_first > r->driver_floor)
+			r->driver_floor = gpu_first;          /* the GPU itself needs this much */
+	}
+
+	char *archs = archs_text(b);
+	if (!archs)
+		goto nomem;
+	if (kind == WS_REMEDY_DRIVER_FIRST) {
+		put(&s, "first a driver for CUDA >= %s", ws_cuda_str(r->driver_floor, c1, sizeof c1));
+		if (ws_driver_branch_for(r->driver_floor))
+			put(&s, " (R%d or newer)", ws_driver_branch_for(r->driver_floor));
+		put(&s, ", since this one supports CUDA %s; then ", ws_cuda_str(driver, c2, sizeof c2));
+	}
+	put(&s, "%s %s", b->package, b->version);
+	for (size_t i = 1; i < nset; i++)
+		put(&s, "%s%s %s", i + 1 == nset ? " and " : ", ", set[i]->package, set[i]->version);
+	put(&s, ": the %s build (CUDA %s, %s)%s %s %s", b->variant, ws_cuda_str(b->cuda, c1, sizeof c1), archs,
+	    on_pypi(b) ? " on PyPI" : "", verdict_words(r->verdict), t->name);
+	free(archs);
+	if (kind == WS_REMEDY_INSTALL && !driver) {
+		put(&s, "; needs a driver for CUDA >= %s", ws_cuda_str(r->driver_floor, c1, sizeof c1));
+		if (ws_driver_branch_for(r->driver_floor))
+			put(&s, " (R%d or newer)", ws_driver_branch_for(r->driver_floor));
+	}
+	if (strcmp(b->provenance, "scanned"))
+		put(&s, " [declared by the vendor's build scripts, not read from a wheel]");
+	if (same_name(package, "bitsandbytes"))
+		put(&note, "%sbitsandbytes loads the library of torch's CUDA version (libbitsandbytes_cuda%s with a %s torch): "
+		    "the torch in use must be a %s build", note.pos ? "; " : "", b->variant + 2, b->variant, b->variant);
+	if (newest && ws_version_cmp(newest->version, b->version) > 0)
+		put(&note, "%s%s %s is the newest release with a build that runs on %s (the newest release, %s, has none)",
+		    note.pos ? "; " : "", package, b->version, t->name, newest->version);
+	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
+		goto nomem;
+	commands(r, set, nset, ctx);
+	if (!r->install || !r->download || !r->offline)
+		goto nomem;
+	return r;
+nomem:
+	ws_remedy_free(r);
+	return NULL;
+}
+
+struct ws_remedy *ws_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
+				      const struct ws_remedy_ctx *ctx)
+{
+	if (!b || !t || !ctx || !ctx->builds)
+		return NULL;
+	return remedy_of_build(b, WS_REMEDY_INSTALL, t, ctx);
+}
+
+struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *t, const struct ws_remedy_ctx *ctx)
+{
+	const struct ws_build *top[1], *newest;
+	const char *platform;
+	struct ws_remedy *r;
+	struct text s = {.pos = 0};
+	int driver;
+
+	if (!package || !t || !ctx || !ctx->builds)
+		return NULL;
+	driver = ctx->driver_cuda;
+	platform = ctx->platform ? ctx->platform : "linux_x86_64";
+	if (!(newest = newest_release(ctx->builds, package, platform)))
+		return NULL;                              /* the table does not know it */
+	if (ws_builds_rank(ctx->builds, package, platform, t, driver, top, 1) == 1)
+		return remedy_of_build(top[0], WS_REMEDY_INSTALL, t, ctx);
+	if (driver > 0) {
+		/* nothing runs with this driver: the build that runs after the least upgrade, the
+		 * GPU's own first CUDA, else with any driver */
+		int need = ws_first_toolkit_for_arch(t->cc, 0);
+		if ((need > driver && ws_builds_rank(ctx->builds, package, platform, t, need, top, 1) == 1) ||
+		    ws_builds_rank(ctx->builds, package, platform, t, 0, top, 1) == 1)
+			return remedy_of_build(top[0], WS_REMEDY_DRIVER_FIRST, t, ctx);
+	}
+
+	if (!(r = ws_calloc(1, sizeof *r)))
+		return NULL;
+	r->kind = WS_REMEDY_NONE;
+	size_t nb = 0;
+	for (size_t i = 0; i < ctx->builds->n; i++)
+		nb += same_name(ctx->builds->rows[i].package, package) && !strcmp(ctx->builds->rows[i].platform, platform);
+	/* every word from the table, none from the file: the table's fields are checked */
+	put(&s, "no build of %s that the %s knows (%zu for %s, newest %s) runs on %s", newest->package,
+	    ctx->builds->origin, nb, platform, newest->version, t->name);
+	if (!(r->package = ws_strdup(newest->package)) || !(r->platform = ws_strdup(platform)) || !(r->summary = ws_strdup(s.buf))) {
+		ws_remedy_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_remedy_ctx *ctx)
+{
+	struct ws_remedy_ctx c;
+	char py[16];
+	const char *package;
+
+	if (!a || !a->wheel || !a->judged || !a->verdicts || !ctx || !ctx->builds)
+		return 0;
+	package = a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name;
+	if (!package)
+		return 0;
+	c = *ctx;
+	if (!c.platform)
+		c.platform = ws_builds_platform_of_tag(a->wheel->platform_tag);
+	if (!c.python_version)
+		c.python_version = ws_python_version_of_tag(a->wheel->python_tag, py, sizeof py);
+	for (size_t k = 0; k < nt && k < a->njudged; k++) {
+		struct ws_judgement *j = &a->judged[k];
+		if (!ws_verdict_fails(a->verdicts[k]) && !(j->reasons & WS_R_DRIVER_GPU))
+			continue;
+		ws_remedy_free(j->remedy);
+		j->remedy = ws_remedy_choose(package, &t[k], &c);
+	}
+	return 0;
+}

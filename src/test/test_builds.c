@@ -1,0 +1,280 @@
+/* test_builds.c - the build table and the remedy (src/core/builds.c, src/core/remedy.c):
+ * release order, the parser's checks, a build's verdict at each rule's boundary, the
+ * choice, companions and the commands' quoting. The CLI and the bundled table are
+ * checked by src/test/cure.sh. */
+#include <stdlib.h>
+
+#include "tap.h"
+#include "ws_builds.h"
+#include "ws_compat.h"
+
+#define HEAD "package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\n"
+
+static struct ws_target target(const char *s)
+{
+	struct ws_target t;
+	char err[128];
+	memset(&t, 0, sizeof t);
+	CHECK(ws_target_parse(s, &t, err, sizeof err) == 0, "%s: %s", s, err);
+	return t;
+}
+
+static int parse(const char *body, struct ws_builds *b, char *err, size_t errlen)
+{
+	char text[4096];
+	snprintf(text, sizeof text, "%s%s", HEAD, body);
+	return ws_builds_parse(text, strlen(text), "test table", b, err, errlen);
+}
+
+static void test_versions(void)
+{
+	CHECK(ws_version_cmp("2.10.0", "2.9.1") > 0);
+	CHECK(ws_version_cmp("2.9.1", "2.10.0") < 0);
+	CHECK(ws_version_cmp("2.8.0", "2.8.0") == 0);
+	CHECK(ws_version_cmp("2.8", "2.8.0") == 0);
+	CHECK(ws_version_cmp("2.8.0.post1", "2.8.0") > 0);
+	CHECK(ws_version_cmp("0.0.33.post2", "0.0.33.post1") > 0);
+	CHECK(ws_version_cmp("0.0.33", "0.0.33.post1") < 0);
+	CHECK(ws_version_cmp("2.0.0rc1", "2.0.0") < 0);
+	CHECK(ws_version_cmp("2.0.0a1", "2.0.0b1") < 0);
+	CHECK(ws_version_cmp("2.0.0b2", "2.0.0rc1") < 0);
+	CHECK(ws_version_cmp("2.0.0.dev1", "2.0.0a1") < 0);
+	CHECK(ws_version_cmp("2.8.0+cu128", "2.8.0+cu126") == 0);   /* local tags do not order */
+	CHECK(ws_version_cmp("99999999999999999999", "1") > 0);     /* no overflow */
+	CHECK(ws_version_cmp("1.0.post1.dev2", "1.0.post1") < 0);
+	CHECK(ws_version_cmp("1.0.0", "1.0.0.0.0.0.0.0.0.1") == 0);  /* past 8 numbers: not read */
+	CHECK(ws_version_cmp("", "0") == 0);
+	CHECK(ws_version_cmp("1.x", "1") == 0);
+	CHECK(ws_version_cmp("2.15.0", "2.9.1") > 0);
+}
+
+static void test_parse(void)
+{
+	struct ws_builds b;
+	char err[256];
+	CHECK(parse("torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t70,75,90a,120f\t120\t\tpypi\tscanned\tx\t\n", &b, err,
+		    sizeof err) == 0, "%s", err);
+	CHECK_EQ_INT(b.n, 1);
+	CHECK_EQ_INT(b.rows[0].cuda, 12080);
+	CHECK_EQ_INT(b.rows[0].nsass, 4);
+	CHECK_EQ_INT(b.rows[0].sass[2], 90);
+	CHECK_EQ_INT(b.rows[0].sass_suffix[2], 'a');
+	CHECK_EQ_INT(b.rows[0].sass_suffix[3], 'f');
+	CHECK_EQ_INT(b.rows[0].sass_suffix[0], 0);
+	CHECK_EQ_INT(b.rows[0].nptx, 1);
+	CHECK_EQ_STR(b.rows[0].wheel_platform, "");
+	ws_builds_free(&b);
+	/* CRLF lines and comments */
+	const char *crlf = "# made: 2026-01-01\r\n" "package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\t"
+			   "provenance\tsource\twheel_platform\r\ntorch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\t"
+			   "scanned\tx\tmanylinux_2_28_x86_64\r\n";
+	CHECK(ws_builds_parse(crlf, strlen(crlf), "t", &b, err, sizeof err) == 0, "%s", err);
+	CHECK(b.n == 1 && !strcmp(b.rows[0].wheel_platform, "manylinux_2_28_x86_64"));
+	ws_builds_free(&b);
+
+	static const struct { const char *row, *why; } bad[] = {
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\tscanned\tx\n", "11 fields"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\tscanned\tx\t\t\n", "13 fields"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t9\t\t\tpypi\tscanned\tx\t\n", "arch 9"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t1000\t\t\tpypi\tscanned\tx\t\n", "arch 1000"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80,,90\t\t\tpypi\tscanned\tx\t\n", "empty arch"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80,\t\t\tpypi\tscanned\tx\t\n", "trailing comma"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80b\t\t\tpypi\tscanned\tx\t\n", "suffix b"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.10\t80\t\t\tpypi\tscanned\tx\t\n", "minor 10"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t0.8\t80\t\t\tpypi\tscanned\tx\t\n", "CUDA 0"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8x\t80\t\t\tpypi\tscanned\tx\t\n", "CUDA junk"},
+		{"torch\t2.8.0 \tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\t\n", "space in a command word"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi;id\tscanned\tx\t\n", "';' in the index"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\t`id`\tscanned\tx\t\n", "backquote"},
+		{"to\x1brch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\t\n", "ESC"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\x7f\t\n", "DEL in the source"},
+		{"torch\t\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\t\n", "no version"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tguessed\tx\t\n", "provenance"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = 0;
+		CHECK(parse(bad[i].row, &b, err, sizeof err) < 0, "%s accepted", bad[i].why);
+		CHECK(strstr(err, "line 2") != NULL, "%s: '%s' names no line", bad[i].why, err);
+		CHECK(b.rows == NULL && b.text == NULL, "%s: left memory behind", bad[i].why);
+	}
+	char many[1024] = "torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t";
+	for (int a = 10; a < 10 + WS_BUILD_MAX_ARCHS + 1; a++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d", a > 10 ? "," : "", a);
+	strcat(many, "\t\t\tpypi\tscanned\tx\t\n");
+	CHECK(parse(many, &b, err, sizeof err) < 0, "%d archs accepted", WS_BUILD_MAX_ARCHS + 1);
+	const char *nohead = "torch\t2.8.0\n";
+	CHECK(ws_builds_parse(nohead, strlen(nohead), "t", &b, err, sizeof err) < 0 && strstr(err, "header"));
+	CHECK(ws_builds_parse("", 0, "t", &b, err, sizeof err) < 0 && strstr(err, "header"));
+	CHECK(ws_builds_parse("a\0b", 3, "t", &b, err, sizeof err) < 0 && strstr(err, "NUL"));
+}
+
+static struct ws_build row(const char *sass, const char *ptx, int cuda)
+{
+	struct ws_builds b;
+	struct ws_build r;
+	char body[512], err[256];
+	snprintf(body, sizeof body, "p\t1.0\tcu\tlinux_x86_64\t%d.%d\t%s\t%s\t\tpypi\tscanned\tx\t\n", cuda / 1000,
+		 cuda % 1000 / 10, sass, ptx);
+	CHECK(parse(body, &b, err, sizeof err) == 0, "%s", err);
+	r = b.rows[0];
+	/* the strings point into b.text: keep it (a test process) */
+	free(b.rows);
+	return r;
+}
+
+static void test_verdicts(void)
+{
+	struct ws_target s61 = target("sm_61"), s60 = target("sm_60"), s89 = target("sm_89"), s90 = target("sm_90"),
+			 s120 = target("sm_120"), s121 = target("sm_121"), s100 = target("sm_100");
+	struct ws_build b = row("60,70,80,90", "", 12060);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s60, 0), WS_V_NATIVE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s61, 0), WS_V_COMPATIBLE);     /* sm_60 serves 6.1 */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s89, 0), WS_V_COMPATIBLE);     /* sm_80 serves 8.9 */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 0), WS_V_NO_IMAGE);      /* no PTX: nothing for 12.0 */
+	b = row("80,90", "90", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 0), WS_V_JIT);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 12080), WS_V_JIT);
+	/* the driver floor: a 12.8 build on a 12.6 driver */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12060), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_NATIVE);
+	/* a driver older than the GPU: nothing runs, whatever the build */
+	b = row("120", "", 12060);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 12060), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 12080), WS_V_NATIVE);
+	/* arch-specific SASS runs on exactly its GPU */
+	b = row("90a", "", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 0), WS_V_NATIVE);
+	b = row("100a", "", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 0), WS_V_NO_IMAGE);
+	b = row("120a", "", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s121, 0), WS_V_NO_IMAGE);
+	b = row("120f", "", 12090);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s121, 0), WS_V_COMPATIBLE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s100, 0), WS_V_NO_IMAGE);
+	/* PTX of a newer arch does not serve an older GPU */
+	b = row("", "100", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 0), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s100, 0), WS_V_JIT);
+	CHECK_EQ_INT(ws_build_driver_floor(12080), 12080);
+}
+
+static const char table[] =
+	"p\t1.0.0\tcu126\tlinux_x86_64\t12.6\t60,70,80,90\t\t\tpypi\tscanned\ta\tmanylinux_2_28_x86_64\n"
+	"p\t1.1.0\tcu126\tlinux_x86_64\t12.6\t80,90\t90\t\thttps://idx.invalid/cu126\tdeclared\tb\t\n"
+	"p\t1.1.0\tcu128\tlinux_x86_64\t12.8\t80,90,120\t\t\thttps://idx.invalid/cu128\tdeclared\tb\t\n"
+	"p\t1.2.0\tcu130\tlinux_x86_64\t13.0\t90,120\t\t\tpypi\tscanned\tc\tmanylinux_2_28_x86_64\n"
+	"p\t1.2.0\tcu130\twin_amd64\t13.0\t60,120\t\t\tpypi\tscanned\td\twin_amd64\n"
+	"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t70,80,90,120\t\t\thttps://idx.invalid/cu128\tdeclared\te\t\n"
+	"torchvision\t0.23.0\tcu128\tlinux_x86_64\t12.8\t70,80,90,120\t\ttorch==2.8.0\thttps://idx.invalid/cu128\tdeclared\te\t\n"
+	"torchvision\t0.22.0\tcu128\tlinux_x86_64\t12.8\t70,80,90,120\t\ttorch==2.7.0\thttps://idx.invalid/cu128\tdeclared\te\t\n"
+	"torch\t2.9.1\tcu130\tlinux_x86_64\t13.0\t75,80,90,120\t\t\tpypi\tscanned\tf\tmanylinux_2_28_x86_64\n"
+	"torchvision\t0.24.0\tcu130\tlinux_x86_64\t13.0\t75,80,90,120\t\ttorch>=2.9.0\tpypi\tscanned\tg\tmanylinux_2_28_x86_64\n"
+	"torchvision\t0.25.0\tcu130\tlinux_x86_64\t13.0\t75,80,90,120\t\ttorch>=2.10.0\tpypi\tscanned\th\tmanylinux_2_28_x86_64\n";
+
+static void test_choice(void)
+{
+	struct ws_builds b;
+	char err[256];
+	CHECK(parse(table, &b, err, sizeof err) == 0, "%s", err);
+	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
+	struct ws_target s90 = target("sm_90"), s61 = target("sm_61"), s120 = target("sm_120"), s52 = target("sm_52");
+	struct ws_remedy *r;
+
+	/* any driver: the newest release that runs */
+	r = ws_remedy_choose("p", &s90, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_INSTALL && !strcmp(r->pkgs[0].version, "1.2.0"));
+	CHECK(r && r->install && !strcmp(r->install, "pip install p==1.2.0"), "%s", r ? r->install : "");
+	ws_remedy_free(r);
+	/* a 12.8 driver: 1.2.0 (13.0) is out; at 1.1.0 both variants are native: the newer CUDA */
+	ctx.driver_cuda = 12080;
+	r = ws_remedy_choose("p", &s90, &ctx);
+	CHECK(r && !strcmp(r->pkgs[0].version, "1.1.0") && !strcmp(r->variant, "cu128"));
+	CHECK(r && !strcmp(r->install, "pip install p==1.1.0+cu128 --index-url https://idx.invalid/cu128"), "%s",
+	      r ? r->install : "");
+	ws_remedy_free(r);
+	/* sm_120 on 12.6: cu126 of 1.1.0 only JITs (PTX 90, ISA of 12.6), cu128 needs 12.8:
+	 * the JIT build with this driver */
+	ctx.driver_cuda = 12060;
+	r = ws_remedy_choose("p", &s120, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST, "a 12.6 driver cannot run sm_120: kind %d", r ? (int)r->kind : -1);
+	CHECK(r && r->driver_floor == 12080, "driver floor %d", r ? r->driver_floor : 0);
+	ws_remedy_free(r);
+	/* sm_61: only 1.0.0 (sm_60 serves 6.1); the note names the newest release */
+	ctx.driver_cuda = 0;
+	r = ws_remedy_choose("p", &s61, &ctx);
+	CHECK(r && !strcmp(r->pkgs[0].version, "1.0.0") && r->verdict == WS_V_COMPATIBLE);
+	CHECK(r && r->note && strstr(r->note, "the newest release, 1.2.0, has none"), "%s", r && r->note ? r->note : "");
+	CHECK(r && r->download && strstr(r->download, "--platform manylinux_2_28_x86_64 -d wheels"), "%s",
+	      r ? r->download : "");
+	ws_remedy_free(r);
+	/* nothing runs on sm_52: no 5.x SASS, no PTX at or below it */
+	r = ws_remedy_choose("p", &s52, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_NONE && !r->install && strstr(r->summary, "4 for linux_x86_64"), "%s",
+	      r ? r->summary : "");
+	ws_remedy_free(r);
+	/* another platform has its own rows */
+	ctx.platform = "win_amd64";
+	r = ws_remedy_choose("p", &s61, &ctx);
+	CHECK(r && !strcmp(r->pkgs[0].version, "1.2.0") && strstr(r->download, "--platform win_amd64"));
+	ws_remedy_free(r);
+	ctx.platform = "linux_x86_64";
+	/* an unknown package: no remedy */
+	CHECK(ws_remedy_choose("q", &s90, &ctx) == NULL);
+	/* PEP 503 names */
+	r = ws_remedy_choose("P", &s90, &ctx);
+	CHECK(r != NULL);
+	ws_remedy_free(r);
+
+	/* companions: torch 2.9.1 brings the torchvision of its minor series (>=2.9.0), not
+	 * 0.25.0 (>=2.10.0); torch 2.8.0 brings the pinned 0.23.0, and the torchaudio the table
+	 * lacks is said */
+	r = ws_remedy_choose("torch", &s90, &ctx);
+	CHECK(r && r->npkgs == 2 && !strcmp(r->pkgs[0].version, "2.9.1") && !strcmp(r->pkgs[1].name, "torchvision") &&
+	      !strcmp(r->pkgs[1].version, "0.24.0"), "%s", r ? r->summary : "");
+	CHECK(r && r->note && strstr(r->note, "no torchaudio made for torch 2.9.1"), "%s", r && r->note ? r->note : "");
+	ws_remedy_free(r);
+	ctx.driver_cuda = 12080;
+	r = ws_remedy_choose("torchvision", &s90, &ctx);
+	CHECK(r && !strcmp(r->pkgs[0].version, "0.23.0") && r->npkgs == 2 && !strcmp(r->pkgs[1].name, "torch") &&
+	      !strcmp(r->pkgs[1].version, "2.8.0"), "%s", r ? r->summary : "");
+	CHECK(r && !strcmp(r->install, "pip install torchvision==0.23.0+cu128 torch==2.8.0+cu128 --index-url "
+			   "https://idx.invalid/cu128"), "%s", r ? r->install : "");
+	ws_remedy_free(r);
+	ctx.driver_cuda = 0;
+
+	/* the interpreter word: as is, quoted for POSIX, or for Windows */
+	static const struct { const char *exe, *want; } py[] = {
+		{"/usr/bin/python3", "/usr/bin/python3 -m pip install p==1.2.0"},
+		{"/opt/my env/python", "'/opt/my env/python' -m pip install p==1.2.0"},
+		{"/opt/it's/python", "'/opt/it'\\''s/python' -m pip install p==1.2.0"},
+		{"C:\\Apps\\ComfyUI\\python_embeded\\python.exe", "C:\\Apps\\ComfyUI\\python_embeded\\python.exe -m pip install p==1.2.0"},
+		{"C:\\Program Files\\py\\python.exe", "\"C:\\Program Files\\py\\python.exe\" -m pip install p==1.2.0"},
+		{"/x/$(id)/python", "'/x/$(id)/python' -m pip install p==1.2.0"},
+	};
+	for (size_t i = 0; i < sizeof py / sizeof py[0]; i++) {
+		ctx.python_exe = py[i].exe;
+		r = ws_remedy_choose("p", &s90, &ctx);
+		CHECK(r && !strcmp(r->install, py[i].want), "%s -> %s", py[i].exe, r ? r->install : "");
+		ws_remedy_free(r);
+	}
+	ctx.python_exe = NULL;
+
+	/* the ranking: one entry per install, best first */
+	const struct ws_build *rank[8];
+	size_t n = ws_builds_rank(&b, "p", "linux_x86_64", &s90, 0, rank, 8);
+	CHECK_EQ_INT(n, 3);
+	CHECK(n == 3 && !strcmp(rank[0]->version, "1.2.0") && !strcmp(rank[1]->variant, "cu128") &&
+	      !strcmp(rank[2]->version, "1.0.0"));
+	n = ws_builds_rank(&b, "p", "linux_x86_64", &s90, 0, rank, 1);
+	CHECK(n == 1 && !strcmp(rank[0]->version, "1.2.0"));
+	ws_builds_free(&b);
+}
+
+int main(void)
+{
+	test_versions();
+	test_parse();
+	test_verdicts();
+	test_choice();
+	return ws_test_done();
+}
