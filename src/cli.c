@@ -144,6 +144,28 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
+/* "python3.12", "/opt/venv/bin/python", "pypy3": the name of an interpreter, which a bare
+ * --python followed by a space would otherwise take as a file to scan (running the default
+ * python3 instead of the one named). */
+static bool names_interpreter(const char *arg)
+{
+	const char *b = strrchr(arg, '/');
+	b = b ? b + 1 : arg;
+	if (!strncmp(b, "python", 6))
+		b += 6;
+	else if (!strncmp(b, "pypy", 4))
+		b += 4;
+	else
+		return false;
+	while ((*b >= '0' && *b <= '9') || *b == '.')
+		b++;
+	/* an ABI suffix: python3.13t, python3.6m, python3-dbg's "d" */
+	for (int n = 0; *b && n < 2; n++, b++)
+		if (!strchr("tdmw", *b))
+			return false;
+	return *b == '\0';
+}
+
 static int bad_size(int val, const char *arg)
 {
 	return usage_error("invalid --%s '%s': a number of bytes, optionally followed by K, M, G or T "
@@ -205,7 +227,14 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case OPT_LIST_GPUS: cfg->list_gpus = true; break;
 		case OPT_REQUIRE: require = optarg; break;
 		case OPT_STRICT: cfg->strict = true; break;
-		case OPT_PYTHON: cfg->python = optarg ? optarg : "python3"; break;
+		case OPT_PYTHON:
+			/* "--python /usr/bin/python3.12" is optional_argument's trap: the name would be
+			 * scanned as a file and the default python3's packages judged instead */
+			if (!optarg && optind < argc && argv[optind][0] != '-' && names_interpreter(argv[optind]))
+				return usage_error("--python takes its interpreter after '=': did you mean --python=%s?",
+						   argv[optind]);
+			cfg->python = optarg ? optarg : "python3";
+			break;
 		case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;
 		case OPT_KERNELS: cfg->kernels = true; break;
 		case OPT_BASELINE: cfg->baseline = optarg; break;

@@ -145,5 +145,16 @@ for g in 'NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition' 'auto,NVIDIA 
 	out=$(WHEELSCAN_LIBCUDA=/nonexistent "$WS_BIN" --no-progress --json --gpu "$g" testdata/fixtures/sm_90.cubin 2>&1)
 	printf '%s' "$out" | grep -q '"targets":\[{"name":"sm_\(120\|90\)"' && ok || bad "--gpu '$g': $(printf '%s' "$out" | head -c 300)"
 done
+# "--python /path/python" (a space, not '='): the interpreter named is not taken as a file to
+# scan beside the default python3's packages; the usage error says what was meant
+for py in /usr/bin/python3 python3.12 /opt/venv/bin/python pypy3; do
+	err=$("$WS_BIN" --python "$py" 2>&1 >/dev/null); rc=$?
+	[ $rc -eq 2 ] && ok || bad "--python $py: exit $rc, not 2"
+	printf '%s' "$err" | grep -qF "did you mean --python=$py?" && ok || bad "--python $py: '$err'"
+done
+# a file to scan after a bare --python is still a file to scan
+"$WS_BIN" --python --help >/dev/null 2>&1; [ $? -ne 2 ] && ok || bad "--python --help: usage error"
+err=$("$WS_BIN" --no-progress --python testdata/fixtures/multi.so 2>&1 >/dev/null)
+printf '%s' "$err" | grep -q 'did you mean' && bad "--python FILE: '$err'" || ok
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
