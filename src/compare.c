@@ -1,6 +1,10 @@
 /* compare.c - --baseline: what a new release adds or drops against an old one,
  * object by object (matched by member path; for directories, by the file's
- * path below the directory, then the member). */
+ * path below the directory, then the member). A vendored library that auditwheel or
+ * delvewheel renamed with a content hash (libnvjpeg.02b6d700.so.12 in one release,
+ * libnvjpeg.8dd2b5e6.so.12 in the next) is matched by its name without the hash when
+ * no object has its exact key. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -27,8 +31,42 @@ struct side {
 	uint32_t n, cap;
 	struct ws_strpool keys;       /* distinct keys, so matching two sides is linear */
 	uint32_t *first, firstcap;    /* keys index -> the first cover with that key */
+	struct ws_strpool hkeys;      /* the same without vendoring hashes (unhashed_key) */
+	uint32_t *hfirst, hfirstcap;
 	uint32_t errors;
 };
+
+static bool hex_run(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)p[i]) || isupper((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* key without the content hash that wheel repair tools put into a vendored library's
+ * name: auditwheel writes "libz-1a2b3c4d.so.1" (torch's own repair "libz.1a2b3c4d.so.1"),
+ * delvewheel "libopenblas-<32 hex>.dll". Only the last path component is looked at, and
+ * only one hash is removed; the result is key itself where there is none. */
+static void unhashed_key(const char *key, char *out, size_t outsz)
+{
+	snprintf(out, outsz, "%s", key);
+	const char *slash = strrchr(out, '/'), *bang = strrchr(out, '!');
+	char *base = out + (slash > bang ? slash - out + 1 : bang ? bang - out + 1 : 0);
+	for (char *p = base + 1; *p; p++) {
+		if (*p != '-' && *p != '.')
+			continue;
+		size_t h = hex_run(p + 1, 8) && p[9] == '.' ? 8 : hex_run(p + 1, 32) && p[33] == '.' ? 32 : 0;
+		if (!h)
+			continue;
+		/* a shared library's name: ".so" after the hash (an ELF) or ".dll" right after it */
+		const char *rest = p + 1 + h;
+		if (strstr(rest, ".so") || !strcasecmp(rest, ".dll") || !strcasecmp(rest, ".pyd")) {
+			memmove(p, rest, strlen(rest) + 1);
+			return;
+		}
+	}
+}
 
 static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 {
@@ -60,6 +98,15 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 		}
 		if (ki == nkeys)
 			s->first[ki] = s->n - 1;
+		char hkey[sizeof key];
+		unhashed_key(key, hkey, sizeof hkey);
+		uint32_t nh = s->hkeys.n, hi = UINT32_MAX;
+		if (ws_grow((void **)&s->hfirst, &s->hfirstcap, nh + 1, sizeof *s->hfirst))
+			hi = ws_strpool_intern(&s->hkeys, hkey, strlen(hkey));
+		if (hi == UINT32_MAX)
+			s->errors++;
+		else if (hi == nh)
+			s->hfirst[hi] = s->n - 1;
 		/* architectures of the code that matters: not device-link stubs, and link
 		 * inputs only where the object is nothing but link inputs */
 		bool link_only = ws_object_link_only(o);
@@ -89,6 +136,8 @@ static void side_free(struct side *s)
 	free(s->v);
 	free(s->first);
 	ws_strpool_free(&s->keys);
+	free(s->hfirst);
+	ws_strpool_free(&s->hkeys);
 }
 
 static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct ws_decoders *decoders,
@@ -138,10 +187,27 @@ static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct w
 	return 0;
 }
 
-static const struct cover *find(const struct side *s, const char *key)
+static const struct cover *find_exact(const struct side *s, const char *key)
 {
 	uint32_t i = ws_strpool_find(&s->keys, key, strlen(key));
 	return i == UINT32_MAX ? NULL : &s->v[s->first[i]];
+}
+
+/* The cover of s with this key, else one whose key differs only by a vendoring hash and
+ * which other (the side key comes from) has no exact match for: a renamed library is
+ * the same library, but two objects that both exist on both sides are matched as named. */
+static const struct cover *find(const struct side *s, const struct side *other, const char *key)
+{
+	const struct cover *c = find_exact(s, key);
+	if (c)
+		return c;
+	char hkey[2048];
+	unhashed_key(key, hkey, sizeof hkey);
+	uint32_t i = ws_strpool_find(&s->hkeys, hkey, strlen(hkey));
+	if (i == UINT32_MAX)
+		return NULL;
+	c = &s->v[s->hfirst[i]];
+	return find_exact(other, c->key) ? NULL : c;
 }
 
 static bool pool_has(const struct ws_strpool *p, const char *s)
@@ -210,8 +276,8 @@ int ws_compare_command(const struct ws_config *cfg)
 		const struct side *s = pass ? &old : &neu;
 		for (size_t i = 0; i < s->n; i++) {
 			const struct cover *n = pass ? NULL : &s->v[i];
-			const struct cover *o = pass ? &s->v[i] : find(&old, s->v[i].key);
-			if (pass && find(&neu, o->key))
+			const struct cover *o = pass ? &s->v[i] : find(&old, &neu, s->v[i].key);
+			if (pass && find(&neu, &old, o->key))
 				continue;
 			static const struct ws_strpool empty;
 			const struct ws_strpool *oa = o ? &o->archs : &empty, *na = n ? &n->archs : &empty;
@@ -226,6 +292,8 @@ int ws_compare_command(const struct ws_config *cfg)
 			if (json) {
 				ws_buf_add(&out, "{", 1);
 				ws_json_kv_str(&out, "key", key);
+				if (n && o && strcmp(n->key, o->key))
+					ws_json_kv_str(&out, "baseline_key", o->key);
 				ws_json_kv_str(&out, "state", state);
 				json_words(&out, "archs_added", add.p);
 				json_words(&out, "archs_dropped", drop.p);
@@ -233,7 +301,10 @@ int ws_compare_command(const struct ws_config *cfg)
 				ws_json_kv_u64(&out, "kernels_dropped", nkdrop);
 				ws_json_close(&out, '}');
 			} else if (strcmp(state, "same") != 0 || cfg->verbose) {
-				ws_buf_printf(&out, "  %-8s %s\n", state, key);
+				if (n && o && strcmp(n->key, o->key))
+					ws_buf_printf(&out, "  %-8s %s (was %s)\n", state, key, o->key);
+				else
+					ws_buf_printf(&out, "  %-8s %s\n", state, key);
 				if (nadd)
 					ws_buf_printf(&out, "           + %s\n", add.p);
 				if (ndrop)
