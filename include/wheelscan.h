@@ -299,6 +299,9 @@ struct ws_record {
 	char **mismatched; size_t nmismatched;
 	char **missing; size_t nmissing;
 	char **unlisted; size_t nunlisted;
+	/* rows with a hash (nhashed of them) whose file was found but never read to its end
+	 * (a limit stopped the walk, it could not be opened): not checked, so never "ok" */
+	size_t nunread, nhashed;
 };
 
 /* Facts about a wheel from its file name and dist-info. */

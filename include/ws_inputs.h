@@ -33,7 +33,12 @@ struct ws_inputs {
 	char **skipped;       /* "path: dangling symbolic link" / "...: symbolic link loop" */
 	size_t nskipped;
 	uint32_t skipped_cap;
+	/* the resolved targets of links in a tree that point out of it: the sandbox lets the
+	 * scan read these files too (at most WS_LINKS_OUT_MAX; links past it are skipped) */
+	char **links_out;
+	size_t nlinks_out;
 };
+#define WS_LINKS_OUT_MAX 65536
 
 /* Collects the inputs in a deterministic order (operands as given, each tree
  * sorted by path), then keeps the --shard share. In a tree, a directory holding

@@ -78,12 +78,38 @@ static bool add_unreadable(struct ws_inputs *in, const char *path, const char *f
  * points nowhere or at itself is said, not silently dropped. The root itself is followed
  * when it is a link, and every path keeps the spelling the user gave. Returns false
  * only when out of memory. */
+/* A link to a file whose target is not beneath the tree (realroot: the tree's resolved
+ * path): the sandbox reads beneath the inputs only, so the target is named to it here,
+ * before it is entered. Past WS_LINKS_OUT_MAX the link is skipped, and says why. Returns
+ * whether the link is to be scanned; *ok false only when out of memory. */
+static bool allow_link_out(struct ws_inputs *in, const char *realroot, const char *link, bool *ok)
+{
+	char *target = realpath(link, NULL);
+	if (!target)
+		return true;                     /* the open says what is wrong */
+	size_t rl = realroot ? strlen(realroot) : 0;
+	if (realroot && !strncmp(target, realroot, rl) && (target[rl] == '/' || !target[rl] || (rl == 1 && realroot[0] == '/'))) {
+		free(target);                    /* inside the tree, which is readable already */
+		return true;
+	}
+	if (in->nlinks_out >= WS_LINKS_OUT_MAX) {
+		free(target);
+		add_skipped(in, link, "symbolic link out of the tree, past the "
+			    "65536 such links one run lets the sandbox read (--no-sandbox reads them all)");
+		return false;
+	}
+	*ok = ws_strv_push(&in->links_out, &in->nlinks_out, target);
+	free(target);
+	return true;
+}
+
 static bool walk(struct ws_inputs *in, const char *root)
 {
 	char *const roots[] = {(char *)root, NULL};
 	FTS *t = fts_open(roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_NOCHDIR, NULL);
 	if (!t)                              /* an input of its own, so every format shows it */
 		return add_unreadable(in, root, "cannot walk: %s", strerror(errno));
+	char *realroot = realpath(root, NULL);
 	bool ok = true;
 	FTSENT *e;
 	errno = 0;
@@ -104,7 +130,7 @@ static bool walk(struct ws_inputs *in, const char *root)
 		case FTS_SL:
 		case FTS_SLNONE:
 			if (stat(e->fts_path, &tst) == 0) {
-				if (S_ISREG(tst.st_mode))
+				if (S_ISREG(tst.st_mode) && allow_link_out(in, realroot, e->fts_path, &ok) && ok)
 					ok = add(in, e->fts_path, (uint64_t)tst.st_size);
 			} else {
 				add_skipped(in, e->fts_path, errno == ELOOP ? "symbolic link loop" : "dangling symbolic link");
@@ -128,6 +154,7 @@ static bool walk(struct ws_inputs *in, const char *root)
 	if (ok && errno)
 		ok = add_unreadable(in, root, "cannot walk: %s", strerror(errno));
 	fts_close(t);
+	free(realroot);
 	return ok;
 }
 
@@ -535,5 +562,8 @@ void ws_inputs_free(struct ws_inputs *in)
 	for (size_t i = 0; i < in->nskipped; i++)
 		free(in->skipped[i]);
 	free(in->skipped);
+	for (size_t i = 0; i < in->nlinks_out; i++)
+		free(in->links_out[i]);
+	free(in->links_out);
 	memset(in, 0, sizeof *in);
 }

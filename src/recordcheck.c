@@ -18,7 +18,7 @@ struct ws_recordcheck {
 	struct ws_record_index rec;    /* WHEEL, INSTALLED */
 	struct ws_conda_pkg pkg;       /* CONDA */
 	uint32_t *by_path;             /* CONDA: file indices sorted by path */
-	bool *seen;                    /* WHEEL: rows a member matched */
+	uint8_t *state;                /* per row (CONDA: per file): what its file came to */
 	char *distinfo;                /* WHEEL: "name-1.0.dist-info/" */
 };
 
@@ -30,6 +30,10 @@ static int cmp_file(const void *x, const void *y, void *ctx)
 	return c ? c : (a > b) - (a < b);      /* the first row of a path is the one that counts */
 }
 
+/* A row's state: never told (a wheel's is missing), told unread, or read or absent (either
+ * is a verdict on the row); a later copy of a member never takes a verdict back. */
+enum { ROW_UNTOLD, ROW_UNREAD, ROW_DONE };
+
 struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_record_index *rows,
 					  struct ws_conda_pkg *pkg, const char *distinfo)
 {
@@ -40,10 +44,12 @@ struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_re
 	r->kind = kind;
 	bool ok = true;
 	if (kind == WS_RECORD_WHEEL)
-		ok = (r->distinfo = ws_strdup(distinfo ? distinfo : "")) &&
-		     (!rows || !rows->n || (r->seen = ws_calloc(rows->n, sizeof *r->seen)));
-	else if (kind == WS_RECORD_CONDA && pkg && pkg->nfiles)
-		ok = pkg->nfiles < UINT32_MAX && (r->by_path = ws_calloc(pkg->nfiles, sizeof *r->by_path));
+		ok = (r->distinfo = ws_strdup(distinfo ? distinfo : "")) != NULL;
+	if (ok && kind != WS_RECORD_CONDA && rows && rows->n)
+		ok = (r->state = ws_calloc(rows->n, sizeof *r->state)) != NULL;
+	else if (ok && kind == WS_RECORD_CONDA && pkg && pkg->nfiles)
+		ok = pkg->nfiles < UINT32_MAX && (r->by_path = ws_calloc(pkg->nfiles, sizeof *r->by_path)) &&
+		     (r->state = ws_calloc(pkg->nfiles, sizeof *r->state));
 	if (!ok) {
 		ws_recordcheck_free(r);
 		return NULL;
@@ -108,6 +114,8 @@ static void conda_member(struct ws_recordcheck *r, struct ws_artifact *a, const 
 	char shown[SHOWN], hex[WS_DIGEST_MAX * 2 + 1] = "";
 	if (!f)
 		return;
+	uint8_t *rs = &r->state[f - r->pkg.files];
+	*rs = st == WS_MEMBER_UNREAD && *rs != ROW_DONE ? ROW_UNREAD : ROW_DONE;
 	if (st == WS_MEMBER_ABSENT) {
 		ws_strv_push(&rec->missing, &rec->nmissing, f->path);
 		return;
@@ -149,8 +157,8 @@ void ws_recordcheck_member(struct ws_recordcheck *r, struct ws_artifact *a, cons
 		ws_strv_push(&rec->missing, &rec->nmissing, row->path);
 		return;
 	}
-	if (r->seen)
-		r->seen[k] = true;
+	if (r->state)
+		r->state[k] = st == WS_MEMBER_UNREAD && r->state[k] != ROW_DONE ? ROW_UNREAD : ROW_DONE;
 	if (st != WS_MEMBER_READ)
 		return;                               /* unreadable: already an error of its own */
 	char digest[WS_DIGEST_MAX * 2] = "";
@@ -162,9 +170,17 @@ void ws_recordcheck_member(struct ws_recordcheck *r, struct ws_artifact *a, cons
 void ws_recordcheck_finish(struct ws_recordcheck *r, struct ws_artifact *a)
 {
 	struct ws_record *rec = &a->record;
-	for (uint32_t k = 0; r->seen && k < r->rec.n; k++)
-		if (!r->seen[k])
+	size_t n = r->kind == WS_RECORD_CONDA ? r->pkg.nfiles : r->rec.n;
+	for (size_t k = 0; r->state && k < n; k++) {
+		bool hashed = r->kind == WS_RECORD_CONDA ? r->pkg.files[k].sha256[0] != 0 : r->rec.line[k].algo[0] != 0;
+		if (r->state[k] == ROW_UNTOLD && r->kind == WS_RECORD_WHEEL)
 			ws_strv_push(&rec->missing, &rec->nmissing, r->rec.line[k].path);
+		/* an installed row outside the tree (../../bin) is never told, and not counted */
+		if (!hashed || (r->state[k] == ROW_UNTOLD && r->kind != WS_RECORD_WHEEL))
+			continue;
+		rec->nhashed++;
+		rec->nunread += r->state[k] == ROW_UNREAD;
+	}
 	rec->checked = true;
 	ws_record_conclude(rec);
 }
@@ -176,7 +192,7 @@ void ws_recordcheck_free(struct ws_recordcheck *r)
 	ws_record_index_free(&r->rec);
 	ws_conda_free(&r->pkg);
 	free(r->by_path);
-	free(r->seen);
+	free(r->state);
 	free(r->distinfo);
 	free(r);
 }

@@ -500,6 +500,13 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 		if (a->record.ok)
 			fprintf(r->out, "  RECORD  %sok%s: every %s matches its hash and size\n", col(r, GREEN),
 				col(r, RESET), installed ? "installed file" : "member");
+		else if (a->record.nunread && !a->record.nmismatched && !a->record.nmissing && !a->record.nunlisted)
+			fprintf(r->out, "  RECORD  %sincomplete%s: %zu of %zu %ss not read\n", col(r, RED), col(r, RESET),
+				a->record.nunread, a->record.nhashed, installed ? "installed file" : "member");
+		else if (a->record.nunread)
+			fprintf(r->out, "  RECORD  %sFAILED%s: %zu mismatched, %zu missing, %zu unlisted, %zu of %zu not read\n",
+				col(r, RED), col(r, RESET), a->record.nmismatched, a->record.nmissing,
+				a->record.nunlisted, a->record.nunread, a->record.nhashed);
 		else
 			fprintf(r->out, "  RECORD  %sFAILED%s: %zu mismatched, %zu missing, %zu unlisted\n",
 				col(r, RED), col(r, RESET), a->record.nmismatched, a->record.nmissing,

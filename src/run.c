@@ -645,7 +645,7 @@ static void start_live(struct runner *R, bool bare, struct ws_target **owned, si
  * configuration, the time zone (libzip's mktime). Fails only when out of memory. */
 static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in, bool live)
 {
-	size_t n = cfg->ndirs;
+	size_t n = cfg->ndirs + in->nlinks_out;
 	for (size_t i = 0; i < in->n; i++)
 		n += !in->v[i].from_tree;
 	const char **paths = ws_calloc(n ? n : 1, sizeof *paths);
@@ -659,6 +659,8 @@ static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in
 	for (size_t i = 0; i < in->n; i++)
 		if (!in->v[i].from_tree)
 			paths[n++] = in->v[i].path;
+	for (size_t i = 0; i < in->nlinks_out; i++)     /* links in a tree to files out of it */
+		paths[n++] = in->links_out[i];
 	tzset();
 	ws_digest_free(ws_digest_new("sha256"));
 	struct ws_sandbox_status st;

@@ -42,5 +42,5 @@ bool ws_record_verify(struct ws_artifact *a, const char *where, const struct ws_
 
 void ws_record_conclude(struct ws_record *rec)
 {
-	rec->ok = !rec->nmismatched && !rec->nmissing && !rec->nunlisted;
+	rec->ok = !rec->nmismatched && !rec->nmissing && !rec->nunlisted && !rec->nunread;
 }

@@ -26,6 +26,63 @@ W --json --baseline "$tmp/b/old" "$tmp/b/new" | grep -q '"key":"pkg.libs/libnvjp
 	&& ok || bad "--baseline JSON lacks baseline_key"
 out=$(W --baseline "$tmp/b/old" --no-regress "$tmp/b/other" 2>&1); rc=$?
 [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q 'object with device code dropped' && ok || bad "another library matched a renamed one: exit $rc: $out"
+# RECORD "ok" only when every row with a hash was hashed: a total limit that stops the walk
+# leaves rows unread, which is "incomplete: N of M", JSON ok false with not_read
+out=$(W -j1 --max-total-size=40K "$FX/example.whl" 2>/dev/null); rc=$?
+[ $rc -eq 3 ] && ok || bad "--max-total-size=40K example.whl: exit $rc"
+printf '%s\n' "$out" | grep -q 'RECORD  ok' && bad "RECORD ok over unread members: $out" || ok
+printf '%s\n' "$out" | grep -q '^  RECORD  incomplete: [1-9][0-9]* of 5 members not read$' && ok || bad "RECORD incomplete line: $out"
+W -j1 --json --max-total-size=40K "$FX/example.whl" 2>/dev/null >"$tmp/rec.json"
+python3 - "$tmp/rec.json" <<'PY' && ok || bad "RECORD JSON over unread members: $(head -c 400 "$tmp/rec.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))["artifacts"][0]["record"]
+sys.exit(0 if r["ok"] is False and r["not_read"] >= 1 and r["hashed_rows"] == 5 else 1)
+PY
+# read whole, the same wheel is ok, with nothing unread
+W --json "$FX/example.whl" | python3 -c 'import json,sys; r=json.load(sys.stdin)["artifacts"][0]["record"]; sys.exit(0 if r["ok"] and r["not_read"] == 0 else 1)' \
+	&& ok || bad "example.whl RECORD not ok read whole"
+
+# an installed distribution (built here) and its RECORD
+mkenv() {   # mkenv DIR: DIR/site with pkg 1.0 (pkg/x.so, pkg/y.so: multi.so) and its RECORD
+	mkdir -p "$1/site/pkg-1.0.dist-info" "$1/site/pkg"
+	cp "$FX/multi.so" "$1/site/pkg/x.so"; cp "$FX/multi.so" "$1/site/pkg/y.so"
+	printf 'Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n' >"$1/site/pkg-1.0.dist-info/METADATA"
+	python3 - "$1/site" <<'PY'
+import base64, hashlib, sys
+site = sys.argv[1]
+rows = []
+for f in ("pkg/x.so", "pkg/y.so"):
+    d = open(site + "/" + f, "rb").read()
+    h = base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()
+    rows.append("%s,sha256=%s,%d" % (f, h, len(d)))
+rows.append("pkg-1.0.dist-info/METADATA,,")
+rows.append("pkg-1.0.dist-info/RECORD,,")
+open(site + "/pkg-1.0.dist-info/RECORD", "w").write("\n".join(rows) + "\n")
+PY
+}
+# a RECORD row whose file cannot be opened (mode 000, as a user other than root) is not "ok"
+mkenv "$tmp/e1"; chmod -R a+rX "$tmp"; chmod 000 "$tmp/e1/site/pkg/y.so"
+asuser=""
+if [ "$(id -u)" = 0 ]; then command -v setpriv >/dev/null && asuser="setpriv --reuid=65534 --regid=65534 --clear-groups"; fi
+if [ "$(id -u)" != 0 ] || [ -n "$asuser" ]; then
+	out=$($asuser "${WS_BIN_REAL:-$WS_BIN}" --no-progress -r "$tmp/e1/site" 2>&1); rc=$?
+	printf '%s\n' "$out" | grep -q 'RECORD  incomplete: 1 of 2 installed files not read' && ok || bad "unopenable RECORD row: exit $rc: $out"
+	printf '%s\n' "$out" | grep -q 'RECORD  ok' && bad "RECORD ok over an unopenable file: $out" || ok
+fi
+chmod 644 "$tmp/e1/site/pkg/y.so"
+
+# a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
+# inputs only: the target is allowed before the sandbox is entered)
+landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')
+mkdir -p "$tmp/tree" "$tmp/away"; cp "$FX/multi.so" "$tmp/away/lib.so"; ln -s "$tmp/away/lib.so" "$tmp/tree/link.so"
+out=$(W --gpu sm_90 -r "$tmp/tree" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "link out of the tree: exit $rc (Landlock: $landlock): $out"
+printf '%s\n' "$out" | grep -q 'Permission denied' && bad "link out of the tree: $out" || ok
+# and inside an installed environment: RECORD's file is a link to a shared store
+mkenv "$tmp/e2"; mv "$tmp/e2/site/pkg/y.so" "$tmp/away/y.so"; ln -s "$tmp/away/y.so" "$tmp/e2/site/pkg/y.so"
+out=$(W --gpu sm_90 -r "$tmp/e2/site" 2>&1); rc=$?
+[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'RECORD  ok' && ok || bad "installed link out of the tree: exit $rc: $out"
+
 # the real case: torchvision 0.20.1 -> 0.23.0 (scripts/fetch-corpus), where the vendored
 # libnvjpeg was renamed; it is one object that changed, not one dropped and one added
 tv20=corpus/torchvision-0.20.1-cp311-cp311-manylinux1_x86_64.whl tv23=corpus/torchvision-0.23.0-cp311-cp311-manylinux_2_28_x86_64.whl
