@@ -79,15 +79,89 @@ const char *ws_content_name(enum ws_content c)
 	return (unsigned)c < sizeof names / sizeof *names ? names[c] : "other";
 }
 
-static bool looks_like_ptx(const uint8_t *p, size_t n)
+/* How many bytes of p are text PTX may hold, up to the first NUL (PTX in a fatbin ends
+ * with one), or 0 when a byte PTX may not hold comes first: a control character anywhere,
+ * a byte past ASCII outside a comment. Comments hold anything ("// Copyright (c) 2025" with
+ * the sign, in UTF-8 or Latin-1, names); a UTF-8 byte order mark may open the text. */
+static size_t ptx_text_len(const uint8_t *p, size_t n)
 {
-	size_t i = 0;
-	for (; i < n && p[i]; i++)
-		if (p[i] < 0x09 || (p[i] > 0x0d && p[i] < 0x20) || p[i] > 0x7e)
-			return false;
+	size_t i = n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3) ? 3 : 0;
+	enum { CODE, LINE, BLOCK } in = CODE;
+	for (; i < n && p[i]; i++) {
+		uint8_t c = p[i];
+		if (c < 0x09 || (c > 0x0d && c < 0x20) || c == 0x7f || (c >= 0x80 && in == CODE))
+			return 0;
+		if (in == CODE && c == '/' && i + 1 < n && (p[i + 1] == '/' || p[i + 1] == '*'))
+			in = p[++i] == '/' ? LINE : BLOCK;
+		else if (in == LINE && c == '\n')
+			in = CODE;
+		else if (in == BLOCK && c == '*' && i + 1 < n && p[i + 1] == '/')
+			in = CODE, i++;
+	}
+	return i;
+}
+
+/* The offset of the first byte of s (n bytes, after a byte order mark) that is not blank
+ * and not in a // or block comment: n when there is none (the text may go on). */
+static size_t past_comments(const char *s, size_t n)
+{
+	size_t i = n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+	while (i < n) {
+		if (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+			i++;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			const char *nl = memchr(s + i, '\n', n - i);
+			i = nl ? (size_t)(nl - s) + 1 : n;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			const char *e = memmem(s + i + 2, n - i - 2, "*/", 2);
+			i = e ? (size_t)(e - s) + 2 : n;
+		} else if (s[i] == '/' && i + 1 == n) {
+			return n;                       /* a comment the window cuts */
+		} else {
+			return i;
+		}
+	}
+	return n;
+}
+
+/* ".version 8.4" at the start of a line, and a ".target" after it, in n bytes of text. */
+static bool version_and_target(const char *s, size_t n)
+{
+	const char *v = memmem(s, n, ".version ", 9);
+	return v && (v == s || v[-1] == '\n' || (v - s == 3 && !memcmp(s, "\xef\xbb\xbf", 3))) &&
+	       memmem(s, n, ".target ", 8) != NULL;
+}
+
+/* PTX as its first bytes show it (n: at most WS_SNIFF_BYTES). A window that is nothing but
+ * comments and blanks up to its end may be PTX whose .version comes after a long licence
+ * header: it is taken as PTX here (*unsure), and ptx_confirm decides once the text is read. */
+static bool looks_like_ptx(const uint8_t *p, size_t n, bool *unsure)
+{
+	size_t i = ptx_text_len(p, n);
 	const char *s = (const char *)p;
-	const char *v = memmem(s, i, ".version ", 9);
-	return v && (v == s || v[-1] == '\n') && memmem(s, i, ".target ", 8) != NULL;
+	*unsure = false;
+	if (!i)
+		return false;
+	if (version_and_target(s, i))
+		return true;
+	*unsure = n == WS_SNIFF_BYTES && i == n && past_comments(s, i) == i;
+	return *unsure;
+}
+
+/* PTX that looks_like_ptx was unsure of, now that n bytes of it can be read: the first
+ * directive after the comments (within PTX_PROLOGUE_MAX) is .version, and a .target
+ * follows it. A source file with a long licence header, then code, is not PTX. */
+#define PTX_PROLOGUE_MAX ((size_t)1 << 20)
+static bool ptx_confirm(const uint8_t *p, size_t n)
+{
+	size_t i = ptx_text_len(p, n > PTX_PROLOGUE_MAX ? PTX_PROLOGUE_MAX : n);
+	const char *s = (const char *)p;
+	if (!i)
+		return false;
+	/* the first directive is .version (PTX begins so), and a .target follows it */
+	size_t k = past_comments(s, i);
+	return k < i && i - k > 9 && !memcmp(s + k, ".version", 8) && (s[k + 8] == ' ' || s[k + 8] == '\t') &&
+	       memmem(s + k, i - k, ".target", 7) != NULL;
 }
 
 enum ws_content ws_sniff(const uint8_t *p, size_t n)
@@ -100,7 +174,8 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n)
 		return WS_CONTENT_ZIP;
 	if (ws_fatbin_candidate(p, n))
 		return WS_CONTENT_FATBIN;
-	if (looks_like_ptx(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES))
+	bool unsure;
+	if (looks_like_ptx(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES, &unsure))
 		return WS_CONTENT_PTX;
 	if (ws_pe_sniff(p, n))
 		return WS_CONTENT_PE;
@@ -699,11 +774,32 @@ static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin,
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
 }
 
+/* Whether PTX the sniff was unsure of (comments to the end of its window) is PTX: read on,
+ * up to PTX_PROLOGUE_MAX. What is not is no object, and a file is typed "other" again. */
+static bool ptx_sure(struct scan *s, const char *member, uint64_t origin, uint64_t limit)
+{
+	size_t got;
+	bool unsure;
+	const uint8_t *p = ws_window_peek(s->w, origin, WS_SNIFF_BYTES, &got);
+	if (!p || !looks_like_ptx(p, got, &unsure) || !unsure)
+		return true;                   /* a read error is scan_bare's to report */
+	uint64_t n = limit - origin;
+	if (n > PTX_PROLOGUE_MAX)
+		n = PTX_PROLOGUE_MAX;
+	if (!(p = ws_window_peek(s->w, origin, (size_t)n, &got)) || ptx_confirm(p, got))
+		return true;
+	if (!member && s->a->type && !strcmp(s->a->type, "ptx"))
+		s->a->type = ws_content_name(WS_CONTENT_OTHER);
+	return false;
+}
+
 /* A bare cubin or PTX file becomes an object with one pseudo-container of one entry. */
 static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
 		      enum ws_content c)
 {
 	char err[WS_ERRMAX];
+	if (c == WS_CONTENT_PTX && !ptx_sure(s, member, origin, limit))
+		return;
 	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? "cubin" : "ptx");
 	struct ws_fatbin *f = o ? ws_object_add_fatbin(o) : NULL;
 	struct ws_entry *e = f ? ws_calloc(1, sizeof *e) : NULL;

@@ -83,6 +83,42 @@ mkenv "$tmp/e2"; mv "$tmp/e2/site/pkg/y.so" "$tmp/away/y.so"; ln -s "$tmp/away/y
 out=$(W --gpu sm_90 -r "$tmp/e2/site" 2>&1); rc=$?
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'RECORD  ok' && ok || bad "installed link out of the tree: exit $rc: $out"
 
+# PTX behind a UTF-8 comment, a byte order mark, or a licence header longer than the 4 KiB
+# the sniff sees, is PTX (alone and in a zip); text that only looks so at first is not
+mkdir -p "$tmp/ptx"; P=$FX/k_sm90.ptx
+{ printf '// Copyright \302\251 2025 Someone\n'; cat "$P"; } >"$tmp/ptx/copyright.ptx"
+{ printf '\357\273\277'; cat "$P"; } >"$tmp/ptx/bom.ptx"
+python3 - "$P" "$tmp/ptx" <<'PY'
+import sys, zipfile
+lic = "".join("// Licensed under the Apache License, Version 2.0; line %03d of a long header\n" % i for i in range(90))
+ptx = open(sys.argv[1]).read()
+d = sys.argv[2]
+open(d + "/long.ptx", "w").write(lic + ptx)
+open(d + "/block.ptx", "w").write("/*\n" + lic.replace("// ", "   ") + "*/\n" + ptx)
+# not PTX: a header with the same licence, then code (directive-like words later on)
+open(d + "/header.h", "w").write(lic + "#include <stdio.h>\nint f(void);\n.version 9.0\n.target sm_90\n")
+open(d + "/notes.txt", "w").write("Caf\u00e9 \u00a9 notes\nthe .version and .target words\n")
+open(d + "/latin1.ptx", "wb").write(b"// Copyright \xa9 2025\n" + ptx.encode())
+z = zipfile.ZipFile(d + "/k.zip", "w")
+for f in ("long.ptx", "header.h", "copyright.ptx"):
+    z.write(d + "/" + f, "k/" + f)
+z.close()
+PY
+for f in copyright bom long block latin1; do
+	W --json --gpu sm_90 --require sm_90 "$tmp/ptx/$f.ptx" >"$tmp/ptx.json" 2>&1; rc=$?
+	python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["artifacts"][0]; sys.exit(0 if a["type"] == "ptx" and a["objects"][0]["kernels"] == 3 else 1)' \
+		"$tmp/ptx.json" 2>/dev/null && ok || bad "$f.ptx is not read as PTX (exit $rc): $(head -c 300 "$tmp/ptx.json")"
+done
+for f in header.h notes.txt; do
+	out=$(W --json "$tmp/ptx/$f" 2>&1)
+	printf '%s' "$out" | grep -q '"type":"other"' && printf '%s' "$out" | grep -q '"objects":\[\]' && ok || bad "$f taken for PTX: $(printf '%s' "$out" | head -c 300)"
+done
+W --json --gpu sm_90 "$tmp/ptx/k.zip" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)["artifacts"][0]
+got = sorted((o["member"], o["type"]) for o in a["objects"])
+sys.exit(0 if got == [("k/copyright.ptx", "ptx"), ("k/long.ptx", "ptx")] else 1)' && ok || bad "PTX members of a zip"
+
 # the real case: torchvision 0.20.1 -> 0.23.0 (scripts/fetch-corpus), where the vendored
 # libnvjpeg was renamed; it is one object that changed, not one dropped and one added
 tv20=corpus/torchvision-0.20.1-cp311-cp311-manylinux1_x86_64.whl tv23=corpus/torchvision-0.23.0-cp311-cp311-manylinux_2_28_x86_64.whl
