@@ -95,8 +95,9 @@ bool ws_distinfo_file(const char *name, const char *file, size_t *prefix_len);
 
 /* ---- record.c ---------------------------------------------------------- */
 /* Checks one file (path as RECORD lists it; digest as RECORD writes it, "" when not
- * computed; size in bytes) against its row. A mismatch is an error of a, named `where`,
- * worded for a wheel member or an installed file, and path joins a->record.mismatched.
+ * computed; size in bytes) against its row. A mismatch joins a->record.mismatched; a wheel
+ * member's is also one error of a, named `where` (an installed file's is not: it was read
+ * and is judged as it is; the report lists it).
  * Returns true when the file matches. */
 bool ws_record_verify(struct ws_artifact *a, const char *where, const struct ws_record_line *row,
 		      const char *path, const char *digest, uint64_t size, bool installed);

@@ -13,31 +13,28 @@ bool ws_record_verify(struct ws_artifact *a, const char *where, const struct ws_
 		      const char *path, const char *digest, uint64_t size, bool installed)
 {
 	char shown[SHOWN];
-	bool bad = false;
 	ws_sanitize(shown, sizeof shown, path, strlen(path));
 	if (row->algo[0] && !ws_digest_known(row->algo)) {
 		ws_artifact_error(a, where, "RECORD gives '%s' a hash wheels may not use (%s)", shown, row->algo);
-		bad = true;
-	} else if (row->algo[0] && (!digest || !digest[0] || strcmp(digest, row->digest) != 0)) {
-		if (installed)
-			ws_artifact_error(a, where, "installed file '%s' differs from RECORD (%s mismatch)", shown,
-					  row->algo);
-		else
-			ws_artifact_error(a, where, "RECORD hash mismatch for '%s'", shown);
-		bad = true;
-	}
-	if (row->size >= 0 && (uint64_t)row->size != size) {
-		if (installed)
-			ws_artifact_error(a, where, "installed file '%s' differs from RECORD (RECORD says %lld bytes, "
-					  "the file has %llu)", shown, (long long)row->size, (unsigned long long)size);
-		else
-			ws_artifact_error(a, where, "RECORD size mismatch for '%s' (RECORD says %lld, member has %llu)",
-					  shown, (long long)row->size, (unsigned long long)size);
-		bad = true;
-	}
-	if (bad)
 		ws_strv_push(&a->record.mismatched, &a->record.nmismatched, path);
-	return !bad;
+		return false;
+	}
+	bool bad_hash = row->algo[0] && (!digest || !digest[0] || strcmp(digest, row->digest) != 0);
+	bool bad_size = row->size >= 0 && (uint64_t)row->size != size;
+	if (!bad_hash && !bad_size)
+		return true;
+	/* An installed file that differs from RECORD was changed after it was installed (a
+	 * distribution's patched CA bundle, an edited script): it is judged as it was read,
+	 * and listed as mismatched, but it is not an input that could not be read. A wheel's
+	 * member that differs is a corrupt or tampered archive: an error (exit 3), one line a
+	 * member, whatever differs. */
+	if (!installed && bad_size)
+		ws_artifact_error(a, where, "RECORD %s mismatch for '%s' (RECORD says %lld, member has %llu)",
+				  bad_hash ? "hash and size" : "size", shown, (long long)row->size, (unsigned long long)size);
+	else if (!installed)
+		ws_artifact_error(a, where, "RECORD hash mismatch for '%s'", shown);
+	ws_strv_push(&a->record.mismatched, &a->record.nmismatched, path);
+	return false;
 }
 
 void ws_record_conclude(struct ws_record *rec)

@@ -71,6 +71,49 @@ if [ "$(id -u)" != 0 ] || [ -n "$asuser" ]; then
 fi
 chmod 644 "$tmp/e1/site/pkg/y.so"
 
+# an installed file changed since it was installed (a patched CA bundle) was read: it is
+# judged, listed once as mismatched, and neither an error nor "not judged"
+mkenv "$tmp/e3"; mkdir -p "$tmp/e3/site/certifi-1.0.dist-info" "$tmp/e3/site/certifi"
+printf 'original\n' >"$tmp/e3/site/certifi/cacert.pem"
+printf 'Metadata-Version: 2.1\nName: certifi\nVersion: 1.0\n' >"$tmp/e3/site/certifi-1.0.dist-info/METADATA"
+python3 - "$tmp/e3/site" <<'PY'
+import base64, hashlib, sys
+site = sys.argv[1]
+d = open(site + "/certifi/cacert.pem", "rb").read()
+h = base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()
+open(site + "/certifi-1.0.dist-info/RECORD", "w").write("certifi/cacert.pem,sha256=%s,%d\ncertifi-1.0.dist-info/RECORD,,\n" % (h, len(d)))
+PY
+printf 'a local CA\n' >>"$tmp/e3/site/certifi/cacert.pem"
+printf 'X' | dd of="$tmp/e3/site/pkg/y.so" bs=1 seek=200 conv=notrunc 2>/dev/null
+out=$(W --gpu sm_90 -r "$tmp/e3/site" 2>"$tmp/e3.err"); rc=$?
+[ $rc -eq 0 ] && ok || bad "patched installed files: exit $rc: $out $(cat "$tmp/e3.err")"
+[ -s "$tmp/e3.err" ] && bad "patched installed files: stderr $(cat "$tmp/e3.err")" || ok
+printf '%s\n' "$out" | grep -q 'not judged' && bad "patched cacert.pem: not judged: $out" || ok
+[ "$(printf '%s\n' "$out" | grep -c 'mismatched: certifi/cacert.pem')" = 1 ] && ok || bad "cacert.pem not listed once: $out"
+[ "$(printf '%s\n' "$out" | grep -c 'mismatched: pkg/y.so')" = 1 ] && ok || bad "y.so not listed once: $out"
+W --json --gpu sm_90 -r "$tmp/e3/site" | python3 -c '
+import json, sys
+arts = {a["path"].split("/")[-1]: a for a in json.load(sys.stdin)["artifacts"]}
+c, p = arts["certifi-1.0.dist-info"], arts["pkg-1.0.dist-info"]
+ok = (c["record"]["mismatched"] == ["certifi/cacert.pem"] and not c["errors"] and not c["record"]["ok"]
+      and p["record"]["mismatched"] == ["pkg/y.so"] and p["verdicts"]["sm_90"] == "native")
+sys.exit(0 if ok else 1)' && ok || bad "patched installed files in JSON"
+# a wheel member whose hash and size both differ from RECORD: one error line, exit 3
+python3 - "$FX/multi.so" "$tmp/bad-1.0-py3-none-any.whl" <<'PY'
+import sys, zipfile
+d = open(sys.argv[1], "rb").read()
+z = zipfile.ZipFile(sys.argv[2], "w")
+z.writestr("bad/lib.so", d)
+z.writestr("bad-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: py3-none-any\n")
+z.writestr("bad-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: bad\nVersion: 1.0\n")
+z.writestr("bad-1.0.dist-info/RECORD", "bad/lib.so,sha256=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA,%d\nbad-1.0.dist-info/WHEEL,,\nbad-1.0.dist-info/METADATA,,\nbad-1.0.dist-info/RECORD,,\n" % (len(d) + 1))
+z.close()
+PY
+W --gpu sm_90 "$tmp/bad-1.0-py3-none-any.whl" >"$tmp/bad.out" 2>"$tmp/bad.err"; rc=$?
+[ $rc -eq 3 ] && ok || bad "mismatched wheel member: exit $rc"
+[ "$(grep -c 'bad/lib.so' "$tmp/bad.err")" = 1 ] && grep -q "RECORD hash and size mismatch for 'bad/lib.so'" "$tmp/bad.err" \
+	&& ok || bad "mismatched wheel member: not one line: $(cat "$tmp/bad.err")"
+
 # a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
 # inputs only: the target is allowed before the sandbox is entered)
 landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')

@@ -574,8 +574,8 @@ static void test_random_record(void)
 	      (size_t)a->record.nmismatched);
 	CHECK(a->record.nmissing == 1 && !strcmp(a->record.missing[0], "lib/m02.so"), "m02 missing (%zu)",
 	      (size_t)a->record.nmissing);
-	CHECK(a->nerrors == 1 && strstr(a->errors[0].message, "installed file 'lib/m00.so' differs from RECORD (sha256 mismatch)"),
-	      "one error: %s", a->nerrors ? a->errors[0].message : "");
+	/* an installed file that differs was read: listed, judged, not an error */
+	CHECK(a->nerrors == 0, "no error: %s", a->nerrors ? a->errors[0].message : "");
 	ws_artifact_free(a);
 	rs.s.n = RN;
 	mem_rs_free(&rs);
