@@ -70,6 +70,7 @@ struct ws_summary_row {
 	char **advice;                     /* environments: per target, the advice (or reason) */
 	bool quiet;                        /* not shown (an installed package without device code) */
 	bool unread;                       /* ws_artifact_unread: no verdicts to show */
+	bool env;                          /* an installed distribution or a loose directory */
 };
 
 /* The per-artifact view the writers get. */

@@ -84,11 +84,17 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	r->quiet_row = false;
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);
-	if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")) {
-		/* what the environment summary names: the distribution, and why it fails */
+	bool env_row = !strcmp(a->type, "installed") || !strcmp(a->type, "directory");
+	row->env = env_row;
+	if (env_row || (res->from_tree && row->objects)) {
+		/* what the environment summary names: the distribution, and why it fails; a
+		 * file with device code that a tree holds loose (an extension at the top of
+		 * site-packages) is named too, by its path */
 		char label[512];
 		const struct ws_wheel_info *w = a->wheel;
-		if (w && w->meta_name)
+		if (!env_row)
+			snprintf(label, sizeof label, "%s (a file no installed package owns)", a->path);
+		else if (w && w->meta_name)
 			snprintf(label, sizeof label, "%s %s%s%s%s", w->meta_name, w->meta_version ? w->meta_version : "",
 				 w->requires_torch ? " (built for torch " : "", w->requires_torch ? w->requires_torch : "",
 				 w->requires_torch ? ")" : "");

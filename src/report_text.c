@@ -738,15 +738,27 @@ static void env_summary(struct ws_report *r)
 {
 	bool any = false;
 	for (size_t i = 0; i < r->nrows && !any; i++)
-		any = r->rows[i].label != NULL;
+		any = r->rows[i].env;
 	if (!any || r->coverage)
 		return;
+	/* the claim is over every labelled row (loose files too), and only when one has code */
 	bool bad = false;
-	for (size_t i = 0; i < r->nrows && !bad; i++)
-		for (size_t t = 0; r->rows[i].label && r->rows[i].verdicts && t < r->ntargets && !bad; t++)
-			bad = ws_verdict_fails(r->rows[i].verdicts[t]) || r->rows[i].verdicts[t] == WS_V_JIT;
-	fprintf(r->out, "\nenvironment%s%s:%s\n", r->torch ? " with " : "", r->torch ? r->torch : "",
-		bad ? "" : " every installed package with CUDA device code runs natively on the targets");
+	size_t with_code = 0, unread = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct ws_summary_row *row = &r->rows[i];
+		if (!row->label)
+			continue;
+		with_code += row->objects != 0;
+		unread += row->unread;
+		for (size_t t = 0; row->verdicts && t < r->ntargets && !bad; t++)
+			bad = ws_verdict_fails(row->verdicts[t]) || row->verdicts[t] == WS_V_JIT;
+	}
+	fprintf(r->out, "\nenvironment%s%s:%s", r->torch ? " with " : "", r->torch ? r->torch : "",
+		bad ? "" : with_code ? " every installed package with CUDA device code runs natively on the targets"
+				     : " no installed package has CUDA device code");
+	if (!bad && unread)
+		fprintf(r->out, " (%zu not judged: see the errors)", unread);
+	fputc('\n', r->out);
 	for (size_t t = 0; t < r->ntargets; t++) {
 		const struct ws_target *tg = &r->targets[t];
 		for (int pass = 0; pass < 2; pass++) {

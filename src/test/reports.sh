@@ -114,6 +114,19 @@ W --gpu sm_90 "$tmp/bad-1.0-py3-none-any.whl" >"$tmp/bad.out" 2>"$tmp/bad.err"; 
 [ "$(grep -c 'bad/lib.so' "$tmp/bad.err")" = 1 ] && grep -q "RECORD hash and size mismatch for 'bad/lib.so'" "$tmp/bad.err" \
 	&& ok || bad "mismatched wheel member: not one line: $(cat "$tmp/bad.err")"
 
+# the environment summary: a loose extension at the top of site-packages that will not run
+# is named, not covered by "every installed package ... runs natively"; and an environment
+# with no device code at all does not claim that every package with device code runs
+mkenv "$tmp/e4"; cp "$FX/old-only.so" "$tmp/e4/site/_top.cpython-311-x86_64-linux-gnu.so"
+out=$(W --gpu sm_90 -r "$tmp/e4/site" 2>&1)
+printf '%s\n' "$out" | grep -q 'every installed package' && bad "env summary over a loose extension that fails: $out" || ok
+printf '%s\n' "$out" | sed -n '/^environment/,/^$/p' | grep -q '_top.cpython-311-x86_64-linux-gnu.so' && ok || bad "env summary does not name the loose extension: $out"
+mkdir -p "$tmp/e5/site/p-1.0.dist-info" "$tmp/e5/site/p"; printf 'x = 1\n' >"$tmp/e5/site/p/__init__.py"
+printf 'Metadata-Version: 2.1\nName: p\nVersion: 1.0\n' >"$tmp/e5/site/p-1.0.dist-info/METADATA"
+printf 'p/__init__.py,,\np-1.0.dist-info/RECORD,,\n' >"$tmp/e5/site/p-1.0.dist-info/RECORD"
+out=$(W --gpu sm_90 -r "$tmp/e5/site" 2>&1)
+printf '%s\n' "$out" | grep -q '^environment: no installed package has CUDA device code$' && ok || bad "env summary without device code: $out"
+
 # a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
 # inputs only: the target is allowed before the sandbox is entered)
 landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')
