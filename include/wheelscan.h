@@ -349,6 +349,12 @@ struct ws_artifact {
 };
 
 void ws_wheel_info_free(struct ws_wheel_info *w);
+/* Why a wheel or installed distribution is a CPU-only build of a package that has CUDA
+ * builds (a "+cpu" local version label, or torch, torchvision or torchaudio, whose PyPI
+ * wheels for Windows and macOS are CPU-only): only when it was read without error and
+ * holds no device code. NULL otherwise. */
+const char *ws_wheel_cpu_only(const struct ws_wheel_info *w);
+const char *ws_artifact_cpu_only(const struct ws_artifact *a);
 void ws_entry_clear(struct ws_entry *e);
 /* The entry error for a kernel name that max_kernel_names left out (a limit, not memory). */
 void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, char *err, size_t errlen);

@@ -71,6 +71,7 @@ struct ws_summary_row {
 	bool quiet;                        /* not shown (an installed package without device code) */
 	bool unread;                       /* ws_artifact_unread: no verdicts to show */
 	bool env;                          /* an installed distribution or a loose directory */
+	bool cpu_only;                     /* env: a CPU-only build (ws_artifact_cpu_only) */
 };
 
 /* The per-artifact view the writers get. */

@@ -86,6 +86,7 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);
 	bool env_row = !strcmp(a->type, "installed") || !strcmp(a->type, "directory");
 	row->env = env_row;
+	row->cpu_only = env_row && ws_artifact_cpu_only(a);
 	if (env_row || (res->from_tree && row->objects)) {
 		/* what the environment summary names: the distribution, and why it fails; a
 		 * file with device code that a tree holds loose (an extension at the top of

@@ -356,6 +356,8 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		ws_json_kv_str(b, "generator", w->generator);
 		ws_json_close(b, '}');
 	}
+	if (ws_artifact_cpu_only(a))
+		ws_json_kv_str(b, "cpu_only_build", ws_artifact_cpu_only(a));
 	if (a->record.checked) {
 		ws_json_key(b, "record");
 		ws_buf_add(b, "{", 1);

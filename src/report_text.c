@@ -670,7 +670,7 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
 static bool quiet_package(const struct ws_report *r, const struct ws_artifact *a)
 {
 	if (r->cfg->verbose || (strcmp(a->type, "installed") != 0 && strcmp(a->type, "directory") != 0) || a->nerrors ||
-	    (a->record.checked && !a->record.ok))
+	    (a->record.checked && !a->record.ok) || ws_artifact_cpu_only(a))
 		return false;
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		if (a->objects[i].nfatbins)
@@ -722,7 +722,11 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 			for (uint32_t i = 0; i < a->nobjects; i++)
 				object_block(r, a, &a->objects[i]);
 	}
-	if (with_code == 0 && a->nerrors == 0)
+	const char *cpu = ws_artifact_cpu_only(a);
+	if (cpu)
+		fprintf(r->out, "  %sCPU-only build%s of %s, a package with CUDA builds: no CUDA device code (%s)\n",
+			col(r, YELLOW), col(r, RESET), a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name, cpu);
+	else if (with_code == 0 && a->nerrors == 0)
 		fprintf(r->out, "  no CUDA device code found\n");
 	if (!r->coverage || with_code)
 		artifact_verdicts(r, a);
@@ -759,6 +763,15 @@ static void env_summary(struct ws_report *r)
 	if (!bad && unread)
 		fprintf(r->out, " (%zu not judged: see the errors)", unread);
 	fputc('\n', r->out);
+	for (size_t i = 0, n = 0; i < r->nrows; i++)
+		if (r->rows[i].cpu_only)
+			fprintf(r->out, "%s%s", n++ ? ", " : "  CPU-only builds of packages with CUDA builds (no CUDA device code): ",
+				r->rows[i].label);
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].cpu_only) {
+			fputc('\n', r->out);
+			break;
+		}
 	for (size_t t = 0; t < r->ntargets; t++) {
 		const struct ws_target *tg = &r->targets[t];
 		for (int pass = 0; pass < 2; pass++) {

@@ -60,6 +60,48 @@ int ws_wheel_parse_filename(struct ws_wheel_info *w, const char *path)
 	return 0;
 }
 
+/* ---- CPU-only builds ---------------------------------------------------- */
+
+/* The local version label of "2.5.1+cpu" (a version's text after '+'), or NULL. */
+static const char *local_label(const struct ws_wheel_info *w)
+{
+	if (w->local)
+		return w->local;
+	const char *v = w->meta_version ? strchr(w->meta_version, '+') : NULL;
+	return v && v[1] ? v + 1 : NULL;
+}
+
+const char *ws_wheel_cpu_only(const struct ws_wheel_info *w)
+{
+	if (!w)
+		return NULL;
+	/* PyTorch's index labels its CPU builds: "+cpu", "+cpu.cxx11.abi", "+cpu-cxx11-abi" */
+	const char *l = local_label(w);
+	if (l && !strncasecmp(l, "cpu", 3) && !isalnum((unsigned char)l[3]))
+		return "its version's local label is +cpu";
+	/* PyPI's torch, torchvision and torchaudio for Windows and macOS are CPU-only builds
+	 * of packages whose Linux wheels (and PyTorch's index) carry CUDA device code. Names
+	 * compare as PEP 503 normalises them: case, '-', '_' and '.' alike. */
+	static const char *const family[] = {"torch", "torchvision", "torchaudio"};
+	const char *name = w->meta_name ? w->meta_name : w->name;
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < sizeof family / sizeof *family; i++)
+		if (!strcasecmp(name, family[i]))
+			return "PyPI's torch, torchvision and torchaudio for Windows and macOS are CPU-only builds";
+	return NULL;
+}
+
+const char *ws_artifact_cpu_only(const struct ws_artifact *a)
+{
+	if (!a->wheel || a->nerrors)
+		return NULL;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		if (a->objects[i].nfatbins)
+			return NULL;
+	return ws_wheel_cpu_only(a->wheel);
+}
+
 /* ---- METADATA and WHEEL ------------------------------------------------ */
 
 /* Calls fn for each "Key: value" header line before the first blank line. */

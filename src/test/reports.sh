@@ -127,6 +127,37 @@ printf 'p/__init__.py,,\np-1.0.dist-info/RECORD,,\n' >"$tmp/e5/site/p-1.0.dist-i
 out=$(W --gpu sm_90 -r "$tmp/e5/site" 2>&1)
 printf '%s\n' "$out" | grep -q '^environment: no installed package has CUDA device code$' && ok || bad "env summary without device code: $out"
 
+# CPU-only builds of packages that have CUDA builds: PyPI's Windows torchvision (no device
+# code), a +cpu local label; a package of neither kind stays "no CUDA device code found"
+python3 - "$tmp" <<'PY'
+import sys, zipfile
+for fn, name, ver in (("torchvision-0.20.1-cp311-cp311-win_amd64.whl", "torchvision", "0.20.1"),
+                      ("foo-1.0+cpu-py3-none-any.whl", "foo", "1.0+cpu"), ("bar-1.0-py3-none-any.whl", "bar", "1.0")):
+    z = zipfile.ZipFile(sys.argv[1] + "/" + fn, "w")
+    di = "%s-%s.dist-info/" % (name, ver)
+    z.writestr(name + "/__init__.py", "x = 1\n")
+    z.writestr(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: py3-none-any\n")
+    z.writestr(di + "METADATA", "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, ver))
+    z.writestr(di + "RECORD", name + "/__init__.py,,\n" + di + "WHEEL,,\n" + di + "METADATA,,\n" + di + "RECORD,,\n")
+    z.close()
+PY
+out=$(W "$tmp/torchvision-0.20.1-cp311-cp311-win_amd64.whl" 2>&1)
+printf '%s\n' "$out" | grep -q '^  CPU-only build of torchvision, a package with CUDA builds: no CUDA device code' && ok || bad "Windows torchvision: $out"
+out=$(W "$tmp/foo-1.0+cpu-py3-none-any.whl" 2>&1)
+printf '%s\n' "$out" | grep -q "CPU-only build of foo.*local label is +cpu" && ok || bad "+cpu wheel: $out"
+out=$(W "$tmp/bar-1.0-py3-none-any.whl" 2>&1)
+printf '%s\n' "$out" | grep -q 'CPU-only' && bad "a plain wheel called CPU-only: $out" || ok
+W --json "$tmp/torchvision-0.20.1-cp311-cp311-win_amd64.whl" "$tmp/bar-1.0-py3-none-any.whl" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)["artifacts"]
+sys.exit(0 if "cpu_only_build" in a[0] and "cpu_only_build" not in a[1] else 1)' && ok || bad "cpu_only_build in JSON"
+# an installed CPU-only torch is shown (not counted away with the packages without code)
+mkdir -p "$tmp/e6/site/torch-2.5.1+cpu.dist-info" "$tmp/e6/site/torch"; printf 'x = 1\n' >"$tmp/e6/site/torch/__init__.py"
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cpu\n' >"$tmp/e6/site/torch-2.5.1+cpu.dist-info/METADATA"
+printf 'torch/__init__.py,,\ntorch-2.5.1+cpu.dist-info/RECORD,,\n' >"$tmp/e6/site/torch-2.5.1+cpu.dist-info/RECORD"
+out=$(W --gpu sm_90 -r "$tmp/e6/site" 2>&1)
+printf '%s\n' "$out" | grep -q '^  CPU-only builds of packages with CUDA builds (no CUDA device code): torch 2.5.1+cpu$' && ok || bad "installed CPU-only torch: $out"
+
 # a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
 # inputs only: the target is allowed before the sandbox is entered)
 landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')

@@ -173,8 +173,37 @@ static void test_distinfo(void)
 	CHECK(ws_distinfo_file("a-1.dist-info/WHEEL", "WHEEL", NULL), "WHEEL");
 }
 
+/* CPU-only builds of packages with CUDA builds: a +cpu local label, or the torch family */
+static void test_cpu_only(void)
+{
+	static const struct { const char *file, *meta_name, *meta_version; bool cpu; } c[] = {
+		{"torch-2.5.1+cpu-cp311-cp311-linux_x86_64.whl", NULL, NULL, true},
+		{"torch-2.1.0+cpu.cxx11.abi-cp311-cp311-linux_x86_64.whl", NULL, NULL, true},
+		{"torchvision-0.20.1-cp311-cp311-win_amd64.whl", NULL, NULL, true},
+		{"x-1.0-py3-none-any.whl", "TorchAudio", "2.5.1", true},
+		{"x-1.0-py3-none-any.whl", "foo", "1.0+cpu", true},
+		{"foo-1.0+cu124-py3-none-any.whl", NULL, NULL, false},
+		{"foo-1.0+cpuinfo-py3-none-any.whl", NULL, NULL, false},
+		{"torchtune-1.0-py3-none-any.whl", NULL, NULL, false},
+		{"numpy-2.0-cp311-cp311-win_amd64.whl", NULL, NULL, false},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		struct ws_wheel_info *w = ws_calloc(1, sizeof *w);
+		if (!w)
+			return;
+		CHECK(ws_wheel_parse_filename(w, c[i].file) == 0, "%s parses", c[i].file);
+		w->meta_name = c[i].meta_name ? ws_strdup(c[i].meta_name) : NULL;
+		w->meta_version = c[i].meta_version ? ws_strdup(c[i].meta_version) : NULL;
+		CHECK((ws_wheel_cpu_only(w) != NULL) == c[i].cpu, "%s %s: CPU-only %d", c[i].file,
+		      c[i].meta_name ? c[i].meta_name : "", !c[i].cpu);
+		ws_wheel_info_free(w);
+	}
+	CHECK(ws_wheel_cpu_only(NULL) == NULL, "no wheel");
+}
+
 int main(void)
 {
+	test_cpu_only();
 	test_filename();
 	test_requirements();
 	test_metadata();
