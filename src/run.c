@@ -471,12 +471,17 @@ static void store_failed(struct runner *R)
 }
 
 /* The store's key for an input: a file found by -r, its path below the scan root (so that
- * shards and machines with other roots agree); a file named on the command line, its
- * absolute path (its bare name would let a/x.tar answer for b/x.tar of the same size and
- * mtime). */
-static const char *store_key(const struct ws_input *in)
+ * shards and machines with other roots agree), or with several roots its path with the
+ * root as spelled (A/lib.so and B/lib.so are two files, not one that changes every run);
+ * a file named on the command line, its absolute path (its bare name would let a/x.tar
+ * answer for b/x.tar of the same size and mtime). */
+static const char *store_key(const struct runner *R, const struct ws_input *in)
 {
-	return in->abs_path ? in->abs_path : in->path + in->key_off;
+	if (in->abs_path)
+		return in->abs_path;
+	if (in->from_tree && R->cfg->ndirs > 1)
+		return in->path[0] == '.' && in->path[1] == '/' ? in->path + 2 : in->path;
+	return in->path + in->key_off;
 }
 
 /* Before a file is queued: its size and mtime now, and its stored model when the store
@@ -498,7 +503,7 @@ static void store_prepare(struct runner *R, struct job *j)
 		store_failed(R);
 		return;
 	}
-	int rc = ws_db_lookup(R->db, store_key(in), &j->st);
+	int rc = ws_db_lookup(R->db, store_key(R, in), &j->st);
 	if (rc == 1 && j->st.current &&
 	    (R->cfg->verify_db || (j->st.size == j->st_size && j->st.mtime_ns == j->st_mtime_ns)) &&
 	    !(j->stored = ws_db_load(R->db, j->st.id, in->path)))
@@ -522,11 +527,11 @@ static void store_result(struct runner *R, struct job *j)
 	int rc;
 	if (j->from_store) {
 		R->counts.reused++;
-		rc = ws_db_seen(R->db, store_key(in), j->st.id, a);
+		rc = ws_db_seen(R->db, store_key(R, in), j->st.id, a);
 	} else {
 		R->counts.scanned++;
 		/* without a stat before the scan the row can never match a later stat: read again */
-		rc = ws_db_put(R->db, store_key(in), a, (int)in->kind | (in->from_tree ? 1 << 8 : 0),
+		rc = ws_db_put(R->db, store_key(R, in), a, (int)in->kind | (in->from_tree ? 1 << 8 : 0),
 			       j->stat_ok ? j->st_size : a->size, j->stat_ok ? j->st_mtime_ns : -1, &R->counts);
 	}
 	if (rc < 0)

@@ -158,6 +158,21 @@ printf 'torch/__init__.py,,\ntorch-2.5.1+cpu.dist-info/RECORD,,\n' >"$tmp/e6/sit
 out=$(W --gpu sm_90 -r "$tmp/e6/site" 2>&1)
 printf '%s\n' "$out" | grep -q '^  CPU-only builds of packages with CUDA builds (no CUDA device code): torch 2.5.1+cpu$' && ok || bad "installed CPU-only torch: $out"
 
+# two -r roots in one store: A/lib.so and B/lib.so are two rows, and a rescan changes nothing
+mkdir -p "$tmp/db/A" "$tmp/db/B"; cp "$FX/multi.so" "$tmp/db/A/lib.so"; cp "$FX/old-only.so" "$tmp/db/B/lib.so"
+(cd "$tmp/db" && for i in 1 2 3; do "$WS_BIN" --no-progress --gpu sm_90 -r A -r B --db s.db 2>&1 >/dev/null | grep 'store s.db'; done) >"$tmp/db/log"
+[ "$(sed -n 1p "$tmp/db/log")" = "wheelscan: store s.db: 2 files read, 2 scanned, 0 from the store, 2 added, 0 changed, 0 removed" ] \
+	&& ok || bad "two roots, first run: $(cat "$tmp/db/log")"
+[ "$(sed -n 3p "$tmp/db/log")" = "wheelscan: store s.db: 0 files read, 0 scanned, 2 from the store, 0 added, 0 changed, 0 removed" ] \
+	&& ok || bad "two roots, third run: $(cat "$tmp/db/log")"
+# and each is reported with its own verdict from the store
+out=$(cd "$tmp/db" && "$WS_BIN" --no-progress --gpu sm_90 -r A -r B --db s.db 2>/dev/null)
+printf '%s\n' "$out" | grep -q 'native .*A/lib.so' && printf '%s\n' "$out" | grep -q 'no-image .*B/lib.so' && ok || bad "two roots from the store: $out"
+# one root keeps its keys below the root (shards and other mount points agree)
+(cd "$tmp/db" && "$WS_BIN" --no-progress -q --gpu sm_90 -r A --db one.db >/dev/null 2>&1)
+python3 -c 'import sqlite3,sys; sys.exit(0 if sqlite3.connect(sys.argv[1]).execute("select path from artifact").fetchall() == [("lib.so",)] else 1)' \
+	"$tmp/db/one.db" && ok || bad "one root: key is not the path below it"
+
 # a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
 # inputs only: the target is allowed before the sandbox is entered)
 landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')
