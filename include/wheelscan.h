@@ -342,6 +342,10 @@ struct ws_artifact {
 	uint32_t nalts;
 	struct ws_image *images;       /* type "image": the images it holds */
 	uint32_t nimages;
+	char **superseded;             /* type "image": objects ("<layer>!<path>") that a later
+					* layer replaces or deletes in every image holding them:
+					* not in the final filesystem, so not judged */
+	size_t nsuperseded;
 	/* A member's own artifact, before its merge: the artifact's budget (borrowed), whose
 	 * error count bounds what all members hold at once. NULL elsewhere. */
 	struct ws_budget *budget;

@@ -78,6 +78,13 @@ size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, con
  * large: over set). */
 void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, const char *name,
 			const char *hex, uint64_t size, bool archive, char *text, size_t ntext, bool over);
+/* An entry of a layer (layer: the layer's member; path: the entry's name inside it, any
+ * type; dir: a directory). Only the names that hide what lower layers hold are kept (a
+ * file, a link, a whiteout ".wh.NAME", an opaque directory's ".wh..wh..opq"), as keyed
+ * hashes: once the images are known, an object in a layer whose path a later layer of
+ * every image that holds it replaces or deletes is not in the image's final filesystem,
+ * and is moved out of the judged objects into a->superseded. */
+void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *path, bool dir);
 /* Once the members are read: when the archive is an image (manifest.json, or oci-layout),
  * sets a->type "image" and a->images, and records what does not hold (digests, sizes,
  * missing blobs, layers that are not tarballs) on a. complete: every member was read (a

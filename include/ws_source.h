@@ -80,6 +80,7 @@ struct ws_member {
 	const char *name;              /* as stored in the archive (not sanitised) */
 	uint64_t size;                 /* declared bytes, UINT64_MAX when unknown */
 	bool regular;                  /* a regular file: directories, links, devices are skipped */
+	bool dir;                      /* a directory (an image layer's directories merge) */
 	struct ws_reader rd;           /* the member's bytes from its start; reread optional (a
 					* source over files or a zip can; libarchive's cannot) */
 	bool hashed;                   /* random-access only: the source feeds the digest the

@@ -260,12 +260,34 @@ def image_layers(fix):
     return base, top
 
 
+def upgraded_layers(fix):
+    """FROM base ... RUN an upgrade: the lower layer's libraries (old-only.so: no sm_90) are
+    replaced by a file of the same path (multi.so), deleted by a whiteout (.wh.NAME), hidden
+    by an opaque directory (.wh..wh..opq) or by a symbolic link where their directory was;
+    libmulti.so of the lower layer stays."""
+    def rd(n):
+        with open(os.path.join(fix, n), 'rb') as f:
+            return f.read()
+    so, old = rd('multi.so'), rd('old-only.so')
+    base = tar_bytes([('usr/', None), ('usr/lib/', None), ('usr/lib/libmulti.so', so), ('usr/lib/libold.so', old),
+                      ('usr/lib/libgone.so', old), ('opt/', None), ('opt/d/', None), ('opt/d/libx.so', old),
+                      ('opt/e/', None), ('opt/e/liby.so', old)])
+    top = tar_bytes([('usr/', None), ('usr/lib/', None), ('usr/lib/libold.so', so), ('usr/lib/.wh.libgone.so', b''),
+                     ('opt/', None), ('opt/d/', None), ('opt/d/.wh..wh..opq', b''), ('opt/e', '->/usr/lib')])
+    return base, top
+
+
 def images(fix):
     """name -> bytes of the image fixtures; a name ending in '/' holds (path, bytes) members
     of a directory."""
     base, top = image_layers(fix)
     oci = oci_members([(base, 'gz'), (top, 'zst')], 'wscan:oci', index_depth=2)
+    ub, ut = upgraded_layers(fix)
+    up_oci = oci_members([(ub, 'gz'), (ut, '')], 'wscan:upgraded')
     return {
+        'upgraded-docker-legacy.tar': tar_bytes(docker_legacy_members([ub, ut], ['wscan:upgraded'])),
+        'upgraded-docker-oci.tar': tar_bytes(oci_members([(ub, ''), (ut, '')], 'up', docker=['wscan:upgraded'])),
+        'upgraded-oci-layout/': [(p, d) for p, d in up_oci if d is not None],
         'docker-legacy.tar': tar_bytes(docker_legacy_members([base, top], ['wscan:legacy'])),
         'docker-oci.tar': tar_bytes(oci_members([(base, ''), (top, '')], '25', docker=['wscan:25'])),
         'oci-layout.tar': tar_bytes(oci, tarfile.PAX_FORMAT),

@@ -193,8 +193,9 @@ out:
 	return rc;
 }
 
-static int load_record(struct loader *L, int64_t id, struct ws_record *rec, bool *oom)
+static int load_record(struct loader *L, int64_t id, struct ws_artifact *a, bool *oom)
 {
+	struct ws_record *rec = &a->record;
 	sqlite3_stmt *s = prep(L, "SELECT kind, name FROM record_issue WHERE artifact_id = ? ORDER BY kind, seq");
 	if (!s)
 		return -1;
@@ -211,6 +212,8 @@ static int load_record(struct loader *L, int64_t id, struct ws_record *rec, bool
 			v = &rec->missing, n = &rec->nmissing;
 		else if (kind && !strcmp(kind, "unlisted"))
 			v = &rec->unlisted, n = &rec->nunlisted;
+		else if (kind && !strcmp(kind, "superseded"))      /* an image's, kept with these */
+			v = &a->superseded, n = &a->nsuperseded;
 		if (!v) {
 			L->bad = true;
 			break;
@@ -382,7 +385,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 	a->record.checked = sqlite3_column_int(s, 8) != 0;
 	a->record.ok = sqlite3_column_int(s, 9) != 0;
 	sqlite3_finalize(s);
-	if (!a->type || oom || load_wheel(&L, id, a, &oom) < 0 || load_record(&L, id, &a->record, &oom) < 0 ||
+	if (!a->type || oom || load_wheel(&L, id, a, &oom) < 0 || load_record(&L, id, a, &oom) < 0 ||
 	    load_errors(&L, id, a, &oom) < 0 || load_images(&L, id, a, &oom) < 0)
 		goto fail;
 	if (!(s = prep(&L, "SELECT id, member, type, size FROM object WHERE artifact_id = ? ORDER BY seq")))

@@ -371,6 +371,8 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	}
 	if (a->nimages)
 		images_json(b, a);
+	if (a->nimages)
+		str_list(b, "superseded", a->superseded, a->nsuperseded);
 	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "image")))
 		ws_json_kv_u64(b, "members_scanned", a->members_scanned);
 	if (a->type && (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")))

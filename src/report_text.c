@@ -477,6 +477,15 @@ static void image_lines(struct ws_report *r, const struct ws_artifact *a)
 			fprintf(r->out, " %.12s", im->layers[k].digest[0] ? im->layers[k].digest + 7 : "(unread)");
 		fputc('\n', r->out);
 	}
+	/* what a later layer replaced or deleted is not in the image: said, not judged */
+	if (a->nsuperseded)
+		fprintf(r->out, "  superseded %zu object%s that a later layer replaces or deletes: not judged%s\n",
+			a->nsuperseded, a->nsuperseded == 1 ? "" : "s", r->cfg->verbose ? "" : " (-v lists them)");
+	for (size_t i = 0; r->cfg->verbose && i < a->nsuperseded; i++) {
+		char nb[320];
+		ws_sanitize(nb, sizeof nb, a->superseded[i], strlen(a->superseded[i]));
+		fprintf(r->out, "          superseded: %s\n", nb);
+	}
 }
 
 static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)

@@ -494,6 +494,9 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			d->stopped = true;
 			break;
 		}
+		/* a layer's entries, of any type: which paths hide those of lower layers */
+		if (level == 2 && d->layer_levels == 1 && d->image && pl)
+			ws_imgcheck_entry(d->image, prefix, m.name, m.dir);
 		if (!m.regular) {
 			/* no scan, but whatever bytes it carries are counted against the limits */
 			struct mread skip = { .d = d, .up = &m.rd };

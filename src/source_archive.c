@@ -220,6 +220,7 @@ static int fill_member(struct asrc *s, struct archive *ar, struct archive_entry 
 	bool hardlink = archive_entry_hardlink(e) != NULL;
 	m->regular = hardlink ? archive_entry_size_is_set(e) && archive_entry_size(e) > 0
 			      : archive_entry_filetype(e) == AE_IFREG;
+	m->dir = !hardlink && archive_entry_filetype(e) == AE_IFDIR;
 	m->rd = (struct ws_reader){ .read = member_read, .ctx = s, .err = &s->err };
 	return 1;
 }

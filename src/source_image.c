@@ -35,6 +35,9 @@
 #define NAME_BYTES_MAX ((size_t)1 << 20)
 #define FOLLOW_MAX 100000
 #define FAILS_SHOWN 32
+/* Names kept of layers' entries that hide lower layers' (keyed hashes, 16 bytes or so
+ * each); the member limit bounds them too. Past it, nothing is taken for superseded. */
+#define HIDING_MAX ((uint32_t)1 << 22)
 #define JSON_TOTAL_MAX ((size_t)16 << 20)   /* blobs' JSON parsed and kept, all of them */
 #define BLOBS "blobs/sha256/"
 
@@ -73,14 +76,81 @@ struct ws_imgcheck {
 	uint32_t image_of_cap, image_of_config_cap;
 	size_t name_bytes;              /* NAME_BYTES_MAX */
 	bool long_said, names_said;
+	/* "<layer>\n<path>" of every layer entry that replaces or deletes a path (a file, a
+	 * link, a whiteout's target), and of every opaque directory: hashes only */
+	struct ws_strpool hides, opaque;
+	bool hides_over;
 };
 
 struct ws_imgcheck *ws_imgcheck_new(void)
 {
 	struct ws_imgcheck *c = ws_calloc(1, sizeof(struct ws_imgcheck));
 	if (c)
-		c->names.hash_only = true;
+		c->names.hash_only = c->hides.hash_only = c->opaque.hash_only = true;
 	return c;
+}
+
+/* "<layer>\n<path>" into key (false when it does not fit: such a path is never hidden) */
+static bool hide_key(char *key, size_t len, const char *layer, size_t ll, const char *path, size_t pl)
+{
+	if (ll + 1 + pl >= len)
+		return false;
+	memcpy(key, layer, ll);
+	key[ll] = '\n';
+	memcpy(key + ll + 1, path, pl);
+	key[ll + 1 + pl] = 0;
+	return true;
+}
+
+static void hide(struct ws_imgcheck *c, struct ws_strpool *p, const char *layer, size_t ll, const char *path, size_t pl)
+{
+	char key[8192];
+	if (c->hides.n + c->opaque.n >= HIDING_MAX) {
+		c->hides_over = true;
+		return;
+	}
+	if (hide_key(key, sizeof key, layer, ll, path, pl) && ws_strpool_intern(p, key, ll + 1 + pl) == UINT32_MAX)
+		c->hides_over = true;            /* out of memory: claim nothing hidden */
+}
+
+void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *path, bool dir)
+{
+	if (!c || !path)
+		return;
+	size_t ll = strlen(layer);
+	if (ll && layer[ll - 1] == '!')
+		ll--;
+	size_t pl = strlen(path);
+	while (pl > 1 && path[pl - 1] == '/')
+		pl--;
+	if (!pl || (pl == 1 && path[0] == '/'))
+		return;
+	const char *slash = memrchr(path, '/', pl);
+	size_t dl = slash ? (size_t)(slash - path) : 0;        /* the entry's directory */
+	const char *base = slash ? slash + 1 : path;
+	size_t bl = pl - (size_t)(base - path);
+	if (bl >= 4 && !memcmp(base, ".wh.", 4)) {
+		/* overlayfs' whiteouts as the OCI image spec writes them: ".wh..wh..opq" hides the
+		 * directory's lower contents, ".wh.NAME" deletes NAME; other ".wh..wh." names are
+		 * aufs' own bookkeeping */
+		if (bl == 12 && !memcmp(base, ".wh..wh..opq", 12)) {
+			hide(c, &c->opaque, layer, ll, path, dl);
+		} else if (bl > 4 && !(bl >= 8 && !memcmp(base, ".wh..wh.", 8))) {
+			char target[8192];
+			if (pl < sizeof target) {
+				memcpy(target, path, dl);
+				size_t tl = dl;
+				if (dl)
+					target[tl++] = '/';
+				memcpy(target + tl, base + 4, bl - 4);
+				tl += bl - 4;
+				hide(c, &c->hides, layer, ll, target, tl);
+			}
+		}
+		return;
+	}
+	if (!dir)                               /* a directory merges with the one below */
+		hide(c, &c->hides, layer, ll, path, pl);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -558,6 +628,76 @@ static void check_digests(struct ws_imgcheck *c)
 	}
 }
 
+/* Whether a layer of im after position k hides path p (pl bytes): replaces or deletes it
+ * or a directory above it, or makes a directory above it opaque. */
+static bool hidden_above(const struct ws_imgcheck *c, const struct ws_image *im, uint32_t k, const char *p, size_t pl)
+{
+	char key[8192];
+	for (uint32_t j = k + 1; j < im->nlayers; j++) {
+		const char *ln = im->layers[j].member;
+		size_t ll = strlen(ln);
+		for (size_t n = pl; n; ) {
+			/* p itself, then each directory above it */
+			if (hide_key(key, sizeof key, ln, ll, p, n) && ws_strpool_find(&c->hides, key, ll + 1 + n) != UINT32_MAX)
+				return true;
+			const char *up = memrchr(p, '/', n);
+			n = up ? (size_t)(up - p) : 0;
+			if (hide_key(key, sizeof key, ln, ll, p, n) && ws_strpool_find(&c->opaque, key, ll + 1 + n) != UINT32_MAX)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* An object in a layer that no image holding the layer keeps: a later layer of each
+ * replaces or deletes its path. Images that do not hold the layer do not count; a layer
+ * no image names keeps its objects. */
+static bool superseded(const struct ws_imgcheck *c, const struct ws_artifact *a, const char *member)
+{
+	const char *bang = strchr(member, '!');
+	if (!bang || !bang[1])
+		return false;
+	size_t ll = (size_t)(bang - member);
+	const char *p = bang + 1, *end = strchr(p, '!');      /* a wheel's member: its wheel's path */
+	size_t pl = end ? (size_t)(end - p) : strlen(p);
+	bool held = false;
+	for (uint32_t i = 0; i < a->nimages; i++) {
+		const struct ws_image *im = &a->images[i];
+		for (uint32_t k = 0; k < im->nlayers; k++) {
+			if (strlen(im->layers[k].member) != ll || memcmp(im->layers[k].member, member, ll) != 0)
+				continue;
+			held = true;
+			if (!hidden_above(c, im, k, p, pl))
+				return false;               /* this image keeps it */
+		}
+	}
+	return held;
+}
+
+/* Moves the objects of no image's final filesystem out of a->objects, into a->superseded. */
+static void drop_superseded(struct ws_imgcheck *c, struct ws_artifact *a)
+{
+	if (!c->hides.n && !c->opaque.n)
+		return;
+	if (c->hides_over) {
+		ws_artifact_fail(a, c->label, WS_E_LIMIT, "layers hold more than %u entries that replace or delete files: "
+				  "every layer's objects are judged, also those a later layer hides", HIDING_MAX);
+		return;
+	}
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		struct ws_object *o = &a->objects[i];
+		if (o->member && superseded(c, a, o->member) && ws_strv_push(&a->superseded, &a->nsuperseded, o->member)) {
+			ws_object_clear(o);
+			continue;
+		}
+		if (w != i)
+			a->objects[w] = *o;
+		w++;
+	}
+	a->nobjects = w;
+}
+
 void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete)
 {
 	if (!c || !(c->saw_docker || c->layout))
@@ -577,6 +717,7 @@ void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char
 	if (c->have_docker)
 		docker_images(c, &cap);
 	check_digests(c);
+	drop_superseded(c, a);
 }
 
 void ws_imgcheck_free(struct ws_imgcheck *c)
@@ -594,6 +735,8 @@ void ws_imgcheck_free(struct ws_imgcheck *c)
 	ws_strpool_free(&c->by_manifest);
 	ws_strpool_free(&c->by_config);
 	ws_strpool_free(&c->names);
+	ws_strpool_free(&c->hides);
+	ws_strpool_free(&c->opaque);
 	free(c->image_of);
 	free(c->image_of_config);
 	if (c->have_index)

@@ -286,6 +286,7 @@ void ws_artifact_free(struct ws_artifact *a)
 	free_list(a->record.mismatched, a->record.nmismatched);
 	free_list(a->record.missing, a->record.nmissing);
 	free_list(a->record.unlisted, a->record.nunlisted);
+	free_list(a->superseded, a->nsuperseded);
 	free(a->path);
 	free(a);
 }

@@ -27,6 +27,11 @@ big=$(ls -S "$tmp/linked/blobs/sha256" | head -n 1)
 mv "$tmp/linked/blobs/sha256/$big" "$tmp/outside" && ln -s "$tmp/outside" "$tmp/linked/blobs/sha256/$big"
 "$WS_BIN" --no-progress --gpu $G "$tmp/linked" >/dev/null 2>"$tmp/linked.err"
 echo $? >"$tmp/linked.rc"
+# an upgrade in a later layer (scripts/mkarchive.py upgraded_layers): the image is judged on
+# its final filesystem; what the top layer replaced or deleted is listed as superseded
+U="$I/upgraded-docker-legacy.tar $I/upgraded-docker-oci.tar $I/upgraded-oci-layout"
+"$WS_BIN" --json --no-progress --gpu sm_90 $U >"$tmp/up.json" 2>>"$tmp/e"; echo $? >"$tmp/up.rc"
+"$WS_BIN" -v --no-progress --gpu sm_90 $I/upgraded-oci-layout >"$tmp/up.text" 2>>"$tmp/e"
 python3 - "$tmp" "$(cat "$tmp/rc")" <<'PY'
 import hashlib, json, os, sys
 sys.path.insert(0, "src/test")
@@ -91,6 +96,23 @@ text = open(tmp + "/text").read()
 l0, l1 = [l["digest"][7:19] for l in arts["docker-oci.tar"]["images"][0]["layers"]]
 check("  image   docker.io/library/wscan:25, wscan:25  manifest %s  layers 2: %s %s\n" % (
       arts["docker-oci.tar"]["images"][0]["manifest"][7:19], l0, l1) in text, "text: the image line: %s" % text[:400])
+up = artifacts(tmp + "/up.json")
+check(open(tmp + "/up.rc").read().strip() == "0", "the upgraded images: exit %s, not 0 (judged on the lower layer?)" % open(tmp + "/up.rc").read().strip())
+for name in ("upgraded-docker-legacy.tar", "upgraded-docker-oci.tar", "upgraded-oci-layout"):
+    a = up[name]
+    base, top = [l["member"] for l in a["images"][0]["layers"]]
+    check(a["errors"] == [] and a["verdicts"]["sm_90"] == "native", "%s: %s %s" % (name, a["verdicts"], a["errors"]))
+    check(sorted(o["member"] for o in a["objects"]) == sorted([base + "!usr/lib/libmulti.so", top + "!usr/lib/libold.so"]),
+          "%s: objects of the final filesystem: %s" % (name, [o["member"] for o in a["objects"]]))
+    check(sorted(a.get("superseded", [])) == sorted(base + "!" + p for p in
+          ("usr/lib/libold.so", "usr/lib/libgone.so", "opt/d/libx.so", "opt/e/liby.so")),
+          "%s: superseded %s" % (name, a.get("superseded")))
+# the images without an upgrade lose nothing
+for name in ("docker-legacy.tar", "docker-oci.tar", "oci-layout.tar", "oci-layout"):
+    check(arts[name].get("superseded") == [], "%s: superseded %s" % (name, arts[name].get("superseded")))
+ut = open(tmp + "/up.text").read()
+check("  superseded 4 objects that a later layer replaces or deletes: not judged\n" in ut and
+      ut.count("          superseded: blobs/sha256/") == 4 and "!opt/d/libx.so\n" in ut, "text: superseded: %s" % ut[:600])
 le = open(tmp + "/linked.err").read()
 check(open(tmp + "/linked.rc").read().strip() == "3" and "is not in the archive" in le,
       "a layer that is a symbolic link is not followed: %s" % le[:300])

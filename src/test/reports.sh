@@ -173,6 +173,12 @@ printf '%s\n' "$out" | grep -q 'native .*A/lib.so' && printf '%s\n' "$out" | gre
 python3 -c 'import sqlite3,sys; sys.exit(0 if sqlite3.connect(sys.argv[1]).execute("select path from artifact").fetchall() == [("lib.so",)] else 1)' \
 	"$tmp/db/one.db" && ok || bad "one root: key is not the path below it"
 
+# an image's superseded objects survive the store: the second run reads them from it
+up=$PWD/testdata/images/upgraded-docker-oci.tar
+for i in 1 2; do W --json --gpu sm_90 --db "$tmp/img.db" "$up" 2>"$tmp/img.err.$i" >"$tmp/img.$i.json"; done
+grep -q '0 scanned, 1 from the store' "$tmp/img.err.2" && cmp -s "$tmp/img.1.json" "$tmp/img.2.json" \
+	&& grep -q '"superseded":\["blobs/sha256/' "$tmp/img.2.json" && ok || bad "superseded from the store: $(cat "$tmp/img.err.2")"
+
 # a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
 # inputs only: the target is allowed before the sandbox is entered)
 landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')
