@@ -263,17 +263,18 @@ def image_layers(fix):
 def upgraded_layers(fix):
     """FROM base ... RUN an upgrade: the lower layer's libraries (old-only.so: no sm_90) are
     replaced by a file of the same path (multi.so), deleted by a whiteout (.wh.NAME), hidden
-    by an opaque directory (.wh..wh..opq) or by a symbolic link where their directory was;
-    libmulti.so of the lower layer stays."""
+    by an opaque directory (.wh..wh..opq), by a symbolic link where their directory was, or
+    by a directory where the file was; libmulti.so of the lower layer stays."""
     def rd(n):
         with open(os.path.join(fix, n), 'rb') as f:
             return f.read()
     so, old = rd('multi.so'), rd('old-only.so')
     base = tar_bytes([('usr/', None), ('usr/lib/', None), ('usr/lib/libmulti.so', so), ('usr/lib/libold.so', old),
                       ('usr/lib/libgone.so', old), ('opt/', None), ('opt/d/', None), ('opt/d/libx.so', old),
-                      ('opt/e/', None), ('opt/e/liby.so', old)])
+                      ('opt/e/', None), ('opt/e/liby.so', old), ('opt/f.so', old)])
     top = tar_bytes([('usr/', None), ('usr/lib/', None), ('usr/lib/libold.so', so), ('usr/lib/.wh.libgone.so', b''),
-                     ('opt/', None), ('opt/d/', None), ('opt/d/.wh..wh..opq', b''), ('opt/e', '->/usr/lib')])
+                     ('opt/', None), ('opt/d/', None), ('opt/d/.wh..wh..opq', b''), ('opt/e', '->/usr/lib'),
+                     ('opt/f.so/', None)])
     return base, top
 
 

@@ -78,7 +78,7 @@ struct ws_imgcheck {
 	bool long_said, names_said;
 	/* "<layer>\n<path>" of every layer entry that replaces or deletes a path (a file, a
 	 * link, a whiteout's target), and of every opaque directory: hashes only */
-	struct ws_strpool hides, opaque;
+	struct ws_strpool hides, opaque, dirs;  /* dirs: a directory hides a lower file of its path */
 	bool hides_over;
 };
 
@@ -86,7 +86,7 @@ struct ws_imgcheck *ws_imgcheck_new(void)
 {
 	struct ws_imgcheck *c = ws_calloc(1, sizeof(struct ws_imgcheck));
 	if (c)
-		c->names.hash_only = c->hides.hash_only = c->opaque.hash_only = true;
+		c->names.hash_only = c->hides.hash_only = c->opaque.hash_only = c->dirs.hash_only = true;
 	return c;
 }
 
@@ -105,7 +105,7 @@ static bool hide_key(char *key, size_t len, const char *layer, size_t ll, const 
 static void hide(struct ws_imgcheck *c, struct ws_strpool *p, const char *layer, size_t ll, const char *path, size_t pl)
 {
 	char key[8192];
-	if (c->hides.n + c->opaque.n >= HIDING_MAX) {
+	if (c->hides.n + c->opaque.n + c->dirs.n >= HIDING_MAX) {
 		c->hides_over = true;
 		return;
 	}
@@ -149,8 +149,8 @@ void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *pat
 		}
 		return;
 	}
-	if (!dir)                               /* a directory merges with the one below */
-		hide(c, &c->hides, layer, ll, path, pl);
+	/* a directory merges with the one below, and hides a file of its own path */
+	hide(c, dir ? &c->dirs : &c->hides, layer, ll, path, pl);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -628,16 +628,36 @@ static void check_digests(struct ws_imgcheck *c)
 	}
 }
 
+/* Lookups of layer entries one archive's supersession pass may make (a hostile archive may
+ * name one layer in 1000 images of 100 layers each): past it, the objects left are judged. */
+#define HIDE_LOOKUPS_MAX ((uint64_t)20 << 20)
+
+/* Where each layer sits in each image: the layer's member names (pool index) lead to a
+ * chain of (image, position) refs, the last position of a layer in an image only (a layer
+ * applied twice lays its files down again). */
+struct layer_refs {
+	struct ws_strpool names;
+	uint32_t *head;                /* names index -> first ref + 1, 0: none */
+	uint32_t *image, *pos, *next;  /* per ref; next: ref + 1 */
+	uint32_t n;
+	uint64_t lookups;
+};
+
 /* Whether a layer of im after position k hides path p (pl bytes): replaces or deletes it
  * or a directory above it, or makes a directory above it opaque. */
-static bool hidden_above(const struct ws_imgcheck *c, const struct ws_image *im, uint32_t k, const char *p, size_t pl)
+static bool hidden_above(const struct ws_imgcheck *c, struct layer_refs *r, const struct ws_image *im, uint32_t k,
+			 const char *p, size_t pl)
 {
 	char key[8192];
 	for (uint32_t j = k + 1; j < im->nlayers; j++) {
 		const char *ln = im->layers[j].member;
 		size_t ll = strlen(ln);
+		r->lookups++;
+		if (hide_key(key, sizeof key, ln, ll, p, pl) && ws_strpool_find(&c->dirs, key, ll + 1 + pl) != UINT32_MAX)
+			return true;                        /* a directory where the file was */
 		for (size_t n = pl; n; ) {
 			/* p itself, then each directory above it */
+			r->lookups += 2;
 			if (hide_key(key, sizeof key, ln, ll, p, n) && ws_strpool_find(&c->hides, key, ll + 1 + n) != UINT32_MAX)
 				return true;
 			const char *up = memrchr(p, '/', n);
@@ -652,50 +672,94 @@ static bool hidden_above(const struct ws_imgcheck *c, const struct ws_image *im,
 /* An object in a layer that no image holding the layer keeps: a later layer of each
  * replaces or deletes its path. Images that do not hold the layer do not count; a layer
  * no image names keeps its objects. */
-static bool superseded(const struct ws_imgcheck *c, const struct ws_artifact *a, const char *member)
+static bool superseded(const struct ws_imgcheck *c, struct layer_refs *r, const struct ws_artifact *a, const char *member)
 {
 	const char *bang = strchr(member, '!');
 	if (!bang || !bang[1])
 		return false;
-	size_t ll = (size_t)(bang - member);
+	uint32_t li = ws_strpool_find(&r->names, member, (size_t)(bang - member));
+	if (li == UINT32_MAX || !r->head[li])
+		return false;
 	const char *p = bang + 1, *end = strchr(p, '!');      /* a wheel's member: its wheel's path */
 	size_t pl = end ? (size_t)(end - p) : strlen(p);
-	bool held = false;
+	for (uint32_t f = r->head[li]; f; f = r->next[f - 1])
+		if (!hidden_above(c, r, &a->images[r->image[f - 1]], r->pos[f - 1], p, pl))
+			return false;                       /* this image keeps it */
+	return true;
+}
+
+static bool index_layers(struct layer_refs *r, const struct ws_artifact *a)
+{
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < a->nimages; i++)
+		total += a->images[i].nlayers;
+	if (total >= UINT32_MAX / 4)
+		return false;
+	uint32_t t = (uint32_t)total ? (uint32_t)total : 1;
+	r->head = ws_calloc(t, sizeof *r->head);
+	r->image = ws_calloc(t, sizeof *r->image);
+	r->pos = ws_calloc(t, sizeof *r->pos);
+	r->next = ws_calloc(t, sizeof *r->next);
+	if (!r->head || !r->image || !r->pos || !r->next)
+		return false;
 	for (uint32_t i = 0; i < a->nimages; i++) {
 		const struct ws_image *im = &a->images[i];
-		for (uint32_t k = 0; k < im->nlayers; k++) {
-			if (strlen(im->layers[k].member) != ll || memcmp(im->layers[k].member, member, ll) != 0)
-				continue;
-			held = true;
-			if (!hidden_above(c, im, k, p, pl))
-				return false;               /* this image keeps it */
+		for (uint32_t k = im->nlayers; k-- > 0;) {          /* last position first */
+			const char *m = im->layers[k].member;
+			uint32_t li = ws_strpool_intern(&r->names, m, strlen(m));
+			if (li == UINT32_MAX)
+				return false;
+			if (r->head[li] && r->image[r->head[li] - 1] == i)
+				continue;                   /* a later position of this image is in */
+			r->image[r->n] = i;
+			r->pos[r->n] = k;
+			r->next[r->n] = r->head[li];
+			r->head[li] = ++r->n;
 		}
 	}
-	return held;
+	return true;
 }
 
 /* Moves the objects of no image's final filesystem out of a->objects, into a->superseded. */
 static void drop_superseded(struct ws_imgcheck *c, struct ws_artifact *a)
 {
-	if (!c->hides.n && !c->opaque.n)
+	if (!c->hides.n && !c->opaque.n && !c->dirs.n)
 		return;
 	if (c->hides_over) {
 		ws_artifact_fail(a, c->label, WS_E_LIMIT, "layers hold more than %u entries that replace or delete files: "
 				  "every layer's objects are judged, also those a later layer hides", HIDING_MAX);
 		return;
 	}
-	uint32_t w = 0;
-	for (uint32_t i = 0; i < a->nobjects; i++) {
-		struct ws_object *o = &a->objects[i];
-		if (o->member && superseded(c, a, o->member) && ws_strv_push(&a->superseded, &a->nsuperseded, o->member)) {
-			ws_object_clear(o);
-			continue;
+	struct layer_refs r = { 0 };
+	if (!index_layers(&r, a)) {
+		ws_artifact_fail(a, c->label, WS_E_MEMORY, "out of memory: every layer's objects are judged, also those "
+				  "a later layer hides");
+	} else {
+		uint32_t w = 0;
+		for (uint32_t i = 0; i < a->nobjects; i++) {
+			struct ws_object *o = &a->objects[i];
+			if (r.lookups > HIDE_LOOKUPS_MAX) {
+				if (r.lookups != UINT64_MAX)
+					ws_artifact_fail(a, c->label, WS_E_LIMIT, "the layers' replaced and deleted files take more "
+							  "than %llu lookups: the objects left are judged, also those a later layer hides",
+							  (unsigned long long)HIDE_LOOKUPS_MAX);
+				r.lookups = UINT64_MAX;
+			} else if (o->member && superseded(c, &r, a, o->member) &&
+				   ws_strv_push(&a->superseded, &a->nsuperseded, o->member)) {
+				ws_object_clear(o);
+				continue;
+			}
+			if (w != i)
+				a->objects[w] = *o;
+			w++;
 		}
-		if (w != i)
-			a->objects[w] = *o;
-		w++;
+		a->nobjects = w;
 	}
-	a->nobjects = w;
+	ws_strpool_free(&r.names);
+	free(r.head);
+	free(r.image);
+	free(r.pos);
+	free(r.next);
 }
 
 void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete)
@@ -737,6 +801,7 @@ void ws_imgcheck_free(struct ws_imgcheck *c)
 	ws_strpool_free(&c->names);
 	ws_strpool_free(&c->hides);
 	ws_strpool_free(&c->opaque);
+	ws_strpool_free(&c->dirs);
 	free(c->image_of);
 	free(c->image_of_config);
 	if (c->have_index)

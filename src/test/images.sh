@@ -105,14 +105,14 @@ for name in ("upgraded-docker-legacy.tar", "upgraded-docker-oci.tar", "upgraded-
     check(sorted(o["member"] for o in a["objects"]) == sorted([base + "!usr/lib/libmulti.so", top + "!usr/lib/libold.so"]),
           "%s: objects of the final filesystem: %s" % (name, [o["member"] for o in a["objects"]]))
     check(sorted(a.get("superseded", [])) == sorted(base + "!" + p for p in
-          ("usr/lib/libold.so", "usr/lib/libgone.so", "opt/d/libx.so", "opt/e/liby.so")),
+          ("usr/lib/libold.so", "usr/lib/libgone.so", "opt/d/libx.so", "opt/e/liby.so", "opt/f.so")),
           "%s: superseded %s" % (name, a.get("superseded")))
 # the images without an upgrade lose nothing
 for name in ("docker-legacy.tar", "docker-oci.tar", "oci-layout.tar", "oci-layout"):
     check(arts[name].get("superseded") == [], "%s: superseded %s" % (name, arts[name].get("superseded")))
 ut = open(tmp + "/up.text").read()
-check("  superseded 4 objects that a later layer replaces or deletes: not judged\n" in ut and
-      ut.count("          superseded: blobs/sha256/") == 4 and "!opt/d/libx.so\n" in ut, "text: superseded: %s" % ut[:600])
+check("  superseded 5 objects that a later layer replaces or deletes: not judged\n" in ut and
+      ut.count("          superseded: blobs/sha256/") == 5 and "!opt/d/libx.so\n" in ut, "text: superseded: %s" % ut[:600])
 le = open(tmp + "/linked.err").read()
 check(open(tmp + "/linked.rc").read().strip() == "3" and "is not in the archive" in le,
       "a layer that is a symbolic link is not followed: %s" % le[:300])
