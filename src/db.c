@@ -634,6 +634,18 @@ static int put_record(struct ws_db *db, int64_t id, const char *kind, char **v, 
 	return 0;
 }
 
+/* The RECORD rows checked and those not read (an incomplete check), as two record_issue
+ * rows whose name is the count, when there are any: the schema needs no new column. */
+static int put_record_counts(struct ws_db *db, int64_t id, const struct ws_record *rec)
+{
+	char nr[24], nh[24];
+	char *vr[1] = {nr}, *vh[1] = {nh};
+	snprintf(nr, sizeof nr, "%zu", rec->nunread);
+	snprintf(nh, sizeof nh, "%zu", rec->nhashed);
+	return put_record(db, id, "not_read", vr, rec->nunread ? 1 : 0) < 0 ||
+	       put_record(db, id, "hashed_rows", vh, rec->nhashed ? 1 : 0) < 0 ? -1 : 0;
+}
+
 /* A container image's images: names, manifest and config digests, layers in order. */
 static int put_images(struct ws_db *db, int64_t id, const struct ws_artifact *a)
 {
@@ -917,6 +929,7 @@ int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *
 	    put_record(db, id, "missing", a->record.missing, a->record.nmissing) < 0 ||
 	    put_record(db, id, "unlisted", a->record.unlisted, a->record.nunlisted) < 0 ||
 	    put_record(db, id, "superseded", a->superseded, a->nsuperseded) < 0 ||
+	    put_record_counts(db, id, &a->record) < 0 ||
 	    put_errors(db, id, a) < 0 || put_images(db, id, a) < 0)
 		return -1;
 	for (uint32_t k = 0; k < a->nobjects; k++)

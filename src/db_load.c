@@ -206,6 +206,17 @@ static int load_record(struct loader *L, int64_t id, struct ws_artifact *a, bool
 		const char *name = (const char *)sqlite3_column_text(s, 1);
 		char ***v = NULL;
 		size_t *n = NULL;
+		if (kind && (!strcmp(kind, "not_read") || !strcmp(kind, "hashed_rows"))) {
+			/* a count, stored as the row's name (db.c put_record_counts) */
+			char *end;
+			unsigned long long c = strtoull(name ? name : "", &end, 10);
+			if (!name || !*name || *end) {
+				L->bad = true;
+				break;
+			}
+			*(kind[0] == 'n' ? &rec->nunread : &rec->nhashed) = (size_t)c;
+			continue;
+		}
 		if (kind && !strcmp(kind, "mismatched"))
 			v = &rec->mismatched, n = &rec->nmismatched;
 		else if (kind && !strcmp(kind, "missing"))
