@@ -263,9 +263,11 @@ static void below(const struct ws_inputs *in, size_t first, const char *dir, siz
 /* Marks the inputs "root/ROW" for the rows an environment's record lists as owned (1): rows
  * points at the path of the first of nrows records, stride bytes apart (RECORD lines, conda files);
  * returns their total size. Rows outside root (absolute, "..") are not followed. */
-static uint64_t own_rows(const struct ws_inputs *in, size_t first, uint8_t *owner, const char *root,
+static uint64_t own_rows(struct ws_inputs *in, size_t first, uint8_t *owner, const char *root,
 			 const char *const *rows, size_t nrows, size_t stride)
 {
+	char *realroot = realpath(root, NULL);
+	bool ok = true;
 	uint64_t size = 0;
 	size_t rl = strlen(root);
 	for (size_t r = 0; r < nrows; r++) {
@@ -278,12 +280,18 @@ static uint64_t own_rows(const struct ws_inputs *in, size_t first, uint8_t *owne
 			break;
 		snprintf(full, fl, "%s/%s", root, row);
 		ssize_t k = find_input(in, first, full);
+		struct stat st;
+		/* a file the walk did not meet but that is there lies beneath a link to a
+		 * directory (a package linked in from a shared store): the sandbox is told */
+		if (k < 0 && ok && stat(full, &st) == 0 && S_ISREG(st.st_mode))
+			allow_link_out(in, realroot, full, &ok);
 		free(full);
 		if (k >= 0 && !owner[k - (ssize_t)first]) {
 			owner[k - (ssize_t)first] = 1;
 			size += in->v[k].size;
 		}
 	}
+	free(realroot);
 	return size;
 }
 

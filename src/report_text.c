@@ -766,7 +766,9 @@ static void env_summary(struct ws_report *r)
 		for (size_t t = 0; row->verdicts && t < r->ntargets && !bad; t++)
 			bad = ws_verdict_fails(row->verdicts[t]) || row->verdicts[t] == WS_V_JIT;
 	}
-	fprintf(r->out, "\nenvironment%s%s:%s", r->torch ? " with " : "", r->torch ? r->torch : "",
+	/* a package that could not be read is in neither claim */
+	fprintf(r->out, "\nenvironment%s%s:%s%s", r->torch ? " with " : "", r->torch ? r->torch : "",
+		bad || !unread ? "" : " of the packages read,",
 		bad ? "" : with_code ? " every installed package with CUDA device code runs natively on the targets"
 				     : " no installed package has CUDA device code");
 	if (!bad && unread)

@@ -68,6 +68,12 @@ if [ "$(id -u)" != 0 ] || [ -n "$asuser" ]; then
 	out=$($asuser "${WS_BIN_REAL:-$WS_BIN}" --no-progress -r "$tmp/e1/site" 2>&1); rc=$?
 	printf '%s\n' "$out" | grep -q 'RECORD  incomplete: 1 of 2 installed files not read' && ok || bad "unopenable RECORD row: exit $rc: $out"
 	printf '%s\n' "$out" | grep -q 'RECORD  ok' && bad "RECORD ok over an unopenable file: $out" || ok
+	# nothing of the package read: the environment's claim is over the packages read only
+	chmod 000 "$tmp/e1/site/pkg/x.so"
+	out=$($asuser "${WS_BIN_REAL:-$WS_BIN}" --no-progress --gpu sm_90 -r "$tmp/e1/site" 2>&1)
+	printf '%s\n' "$out" | grep -q '^environment: of the packages read, no installed package has CUDA device code (1 not judged: see the errors)$' \
+		&& ok || bad "environment summary over an unread package: $out"
+	chmod 644 "$tmp/e1/site/pkg/x.so"
 fi
 chmod 644 "$tmp/e1/site/pkg/y.so"
 
@@ -226,6 +232,12 @@ import json, sys
 a = json.load(sys.stdin)["artifacts"][0]
 got = sorted((o["member"], o["type"]) for o in a["objects"])
 sys.exit(0 if got == [("k/copyright.ptx", "ptx"), ("k/long.ptx", "ptx")] else 1)' && ok || bad "PTX members of a zip"
+
+# an installed package linked in from a shared store (site-packages/pkg -> the store): the
+# files its RECORD lists beneath the link are read under the sandbox too
+mkenv "$tmp/e7"; mkdir -p "$tmp/away/store"; mv "$tmp/e7/site/pkg" "$tmp/away/store/pkg"; ln -s "$tmp/away/store/pkg" "$tmp/e7/site/pkg"
+out=$(W --gpu sm_90 -r "$tmp/e7/site" 2>&1); rc=$?
+[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'RECORD  ok' && ok || bad "package linked from a store: exit $rc: $out"
 
 # the real case: torchvision 0.20.1 -> 0.23.0 (scripts/fetch-corpus), where the vendored
 # libnvjpeg was renamed; it is one object that changed, not one dropped and one added
