@@ -166,6 +166,20 @@ static bool names_interpreter(const char *arg)
 	return *b == '\0';
 }
 
+/* "/opt/venv" after a bare --python: a virtual environment, whose interpreter is meant.
+ * Its bin/python (or bin/python3) into buf. */
+static bool venv_python(const char *dir, char *buf, size_t len)
+{
+	static const char *const names[] = {"bin/python", "bin/python3"};
+	for (size_t i = 0; i < 2; i++) {
+		if (snprintf(buf, len, "%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]) >= (int)len)
+			return false;
+		if (access(buf, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int bad_size(int val, const char *arg)
 {
 	return usage_error("invalid --%s '%s': a number of bytes, optionally followed by K, M, G or T "
@@ -233,6 +247,8 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			if (!optarg && optind < argc && argv[optind][0] != '-' && names_interpreter(argv[optind]))
 				return usage_error("--python takes its interpreter after '=': did you mean --python=%s?",
 						   argv[optind]);
+			if (!optarg && optind < argc && argv[optind][0] != '-' && venv_python(argv[optind], err, sizeof err))
+				return usage_error("--python takes its interpreter after '=': did you mean --python=%s?", err);
 			cfg->python = optarg ? optarg : "python3";
 			break;
 		case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;

@@ -152,6 +152,10 @@ for py in /usr/bin/python3 python3.12 /opt/venv/bin/python pypy3; do
 	[ $rc -eq 2 ] && ok || bad "--python $py: exit $rc, not 2"
 	printf '%s' "$err" | grep -qF "did you mean --python=$py?" && ok || bad "--python $py: '$err'"
 done
+# a virtual environment after a bare --python: its interpreter is meant
+mkdir -p "$tmp/venv/bin"; printf '#!/bin/sh\n' >"$tmp/venv/bin/python"; chmod +x "$tmp/venv/bin/python"
+err=$("$WS_BIN" --python "$tmp/venv" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$err" | grep -qF "did you mean --python=$tmp/venv/bin/python?" && ok || bad "--python VENV: exit $rc: '$err'"
 # a file to scan after a bare --python is still a file to scan
 "$WS_BIN" --python --help >/dev/null 2>&1; [ $? -ne 2 ] && ok || bad "--python --help: usage error"
 err=$("$WS_BIN" --no-progress --python testdata/fixtures/multi.so 2>&1 >/dev/null)
