@@ -75,14 +75,16 @@ const char *ws_wheel_cpu_only(const struct ws_wheel_info *w)
 {
 	if (!w)
 		return NULL;
-	/* PyTorch's index labels its CPU builds: "+cpu", "+cpu.cxx11.abi", "+cpu-cxx11-abi" */
+	/* PyTorch's index labels its CPU builds: "+cpu", "+cpu.cxx11.abi", "+cpu-cxx11-abi";
+	 * PyG's extensions built for one torch "+pt25cpu" (beside "+pt25cu124") */
 	const char *l = local_label(w);
-	if (l && !strncasecmp(l, "cpu", 3) && !isalnum((unsigned char)l[3]))
-		return "its version's local label is +cpu";
+	for (const char *c = l ? strcasestr(l, "cpu") : NULL; c; c = strcasestr(c + 1, "cpu"))
+		if ((c == l || !isalpha((unsigned char)c[-1])) && !isalnum((unsigned char)c[3]))
+			return "its version's local label says cpu";
 	/* PyPI's torch, torchvision and torchaudio for Windows and macOS are CPU-only builds
 	 * of packages whose Linux wheels (and PyTorch's index) carry CUDA device code. Names
 	 * compare as PEP 503 normalises them: case, '-', '_' and '.' alike. */
-	static const char *const family[] = {"torch", "torchvision", "torchaudio"};
+	static const char *const family[] = {"torch", "torchvision", "torchaudio", "pytorch"};  /* conda: pytorch */
 	const char *name = w->meta_name ? w->meta_name : w->name;
 	if (!name)
 		return NULL;

@@ -150,7 +150,7 @@ PY
 out=$(W "$tmp/torchvision-0.20.1-cp311-cp311-win_amd64.whl" 2>&1)
 printf '%s\n' "$out" | grep -q '^  CPU-only build of torchvision, a package with CUDA builds: no CUDA device code' && ok || bad "Windows torchvision: $out"
 out=$(W "$tmp/foo-1.0+cpu-py3-none-any.whl" 2>&1)
-printf '%s\n' "$out" | grep -q "CPU-only build of foo.*local label is +cpu" && ok || bad "+cpu wheel: $out"
+printf '%s\n' "$out" | grep -q "CPU-only build of foo.*local label says cpu" && ok || bad "+cpu wheel: $out"
 out=$(W "$tmp/bar-1.0-py3-none-any.whl" 2>&1)
 printf '%s\n' "$out" | grep -q 'CPU-only' && bad "a plain wheel called CPU-only: $out" || ok
 W --json "$tmp/torchvision-0.20.1-cp311-cp311-win_amd64.whl" "$tmp/bar-1.0-py3-none-any.whl" | python3 -c '

@@ -184,6 +184,10 @@ static void test_cpu_only(void)
 		{"x-1.0-py3-none-any.whl", "foo", "1.0+cpu", true},
 		{"foo-1.0+cu124-py3-none-any.whl", NULL, NULL, false},
 		{"foo-1.0+cpuinfo-py3-none-any.whl", NULL, NULL, false},
+		{"torch_scatter-2.1.2+pt25cpu-cp311-cp311-linux_x86_64.whl", NULL, NULL, true},
+		{"torch_scatter-2.1.2+pt25cu124-cp311-cp311-linux_x86_64.whl", NULL, NULL, false},
+		{"x-1.0-py3-none-any.whl", "pytorch", "2.5.1", true},
+		{"foo-1.0+epcpu-py3-none-any.whl", NULL, NULL, false},
 		{"torchtune-1.0-py3-none-any.whl", NULL, NULL, false},
 		{"numpy-2.0-cp311-cp311-win_amd64.whl", NULL, NULL, false},
 	};
