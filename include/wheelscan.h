@@ -302,6 +302,8 @@ struct ws_record {
 	/* rows with a hash (nhashed of them) whose file was found but never read to its end
 	 * (a limit stopped the walk, it could not be opened): not checked, so never "ok" */
 	size_t nunread, nhashed;
+	/* a wheel's rows without a hash (but its RECORD's own): nothing to check them by */
+	char **unhashed; size_t nunhashed;
 };
 
 /* Facts about a wheel from its file name and dist-info. */

@@ -929,6 +929,7 @@ int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *
 	    put_record(db, id, "missing", a->record.missing, a->record.nmissing) < 0 ||
 	    put_record(db, id, "unlisted", a->record.unlisted, a->record.nunlisted) < 0 ||
 	    put_record(db, id, "superseded", a->superseded, a->nsuperseded) < 0 ||
+	    put_record(db, id, "unhashed", a->record.unhashed, a->record.nunhashed) < 0 ||
 	    put_record_counts(db, id, &a->record) < 0 ||
 	    put_errors(db, id, a) < 0 || put_images(db, id, a) < 0)
 		return -1;

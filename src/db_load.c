@@ -223,6 +223,8 @@ static int load_record(struct loader *L, int64_t id, struct ws_artifact *a, bool
 			v = &rec->missing, n = &rec->nmissing;
 		else if (kind && !strcmp(kind, "unlisted"))
 			v = &rec->unlisted, n = &rec->nunlisted;
+		else if (kind && !strcmp(kind, "unhashed"))
+			v = &rec->unhashed, n = &rec->nunhashed;
 		else if (kind && !strcmp(kind, "superseded"))      /* an image's, kept with these */
 			v = &a->superseded, n = &a->nsuperseded;
 		if (!v) {

@@ -166,6 +166,11 @@ void ws_recordcheck_finish(struct ws_recordcheck *r, struct ws_artifact *a)
 		bool hashed = r->kind == WS_RECORD_CONDA ? r->pkg.files[k].sha256[0] != 0 : r->rec.line[k].algo[0] != 0;
 		if (r->state[k] == ROW_UNTOLD && r->kind == WS_RECORD_WHEEL)
 			ws_strv_push(&rec->missing, &rec->nmissing, r->rec.line[k].path);
+		/* PEP 427: every file but RECORD (and its signatures) has a hash; one without
+		 * is a member nothing checks, so the record is not "ok" (an installed RECORD
+		 * lists .pyc and INSTALLER files without one, as pip writes them) */
+		else if (r->kind == WS_RECORD_WHEEL && !hashed && !own_record(r, r->rec.line[k].path))
+			ws_strv_push(&rec->unhashed, &rec->nunhashed, r->rec.line[k].path);
 		/* an installed row outside the tree (../../bin) is never told, and not counted */
 		if (!hashed || (r->state[k] == ROW_UNTOLD && r->kind != WS_RECORD_WHEEL))
 			continue;

@@ -365,6 +365,7 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		str_list(b, "mismatched", a->record.mismatched, a->record.nmismatched);
 		str_list(b, "missing", a->record.missing, a->record.nmissing);
 		str_list(b, "unlisted", a->record.unlisted, a->record.nunlisted);
+		str_list(b, "unhashed", a->record.unhashed, a->record.nunhashed);
 		ws_json_kv_u64(b, "not_read", a->record.nunread);
 		ws_json_kv_u64(b, "hashed_rows", a->record.nhashed);
 		ws_json_close(b, '}');

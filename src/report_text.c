@@ -509,23 +509,33 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 		if (a->record.ok)
 			fprintf(r->out, "  RECORD  %sok%s: every %s matches its hash and size\n", col(r, GREEN),
 				col(r, RESET), installed ? "installed file" : "member");
-		else if (a->record.nunread && !a->record.nmismatched && !a->record.nmissing && !a->record.nunlisted)
-			fprintf(r->out, "  RECORD  %sincomplete%s: %zu of %zu %ss not read\n", col(r, RED), col(r, RESET),
-				a->record.nunread, a->record.nhashed, installed ? "installed file" : "member");
-		else if (a->record.nunread)
-			fprintf(r->out, "  RECORD  %sFAILED%s: %zu mismatched, %zu missing, %zu unlisted, %zu of %zu not read\n",
-				col(r, RED), col(r, RESET), a->record.nmismatched, a->record.nmissing,
-				a->record.nunlisted, a->record.nunread, a->record.nhashed);
-		else
-			fprintf(r->out, "  RECORD  %sFAILED%s: %zu mismatched, %zu missing, %zu unlisted\n",
-				col(r, RED), col(r, RESET), a->record.nmismatched, a->record.nmissing,
-				a->record.nunlisted);
+		else {
+			/* what failed, then what could not be checked (rows not read, rows without a hash) */
+			bool failed = a->record.nmismatched || a->record.nmissing || a->record.nunlisted;
+			fprintf(r->out, "  RECORD  %s%s%s:", col(r, RED), failed ? "FAILED" : "incomplete", col(r, RESET));
+			const char *sep = " ";
+			if (failed) {
+				fprintf(r->out, " %zu mismatched, %zu missing, %zu unlisted", a->record.nmismatched,
+					a->record.nmissing, a->record.nunlisted);
+				sep = ", ";
+			}
+			if (a->record.nunread) {
+				fprintf(r->out, "%s%zu of %zu %s%s not read", sep, a->record.nunread, a->record.nhashed,
+					failed ? "" : installed ? "installed file" : "member", failed ? "" : "s");
+				sep = ", ";
+			}
+			if (a->record.nunhashed)
+				fprintf(r->out, "%s%zu listed without a hash", sep, a->record.nunhashed);
+			fputc('\n', r->out);
+		}
 		for (size_t i = 0; i < a->record.nmismatched; i++)
 			fprintf(r->out, "          mismatched: %s\n", a->record.mismatched[i]);
 		for (size_t i = 0; i < a->record.nmissing; i++)
 			fprintf(r->out, "          missing: %s\n", a->record.missing[i]);
 		for (size_t i = 0; i < a->record.nunlisted; i++)
 			fprintf(r->out, "          unlisted: %s\n", a->record.unlisted[i]);
+		for (size_t i = 0; i < a->record.nunhashed; i++)
+			fprintf(r->out, "          no hash: %s\n", a->record.unhashed[i]);
 	} else if (a->wheel && !r->cfg->verify) {
 		fprintf(r->out, "  RECORD  not checked (--no-verify)\n");
 	}

@@ -287,6 +287,7 @@ void ws_artifact_free(struct ws_artifact *a)
 	free_list(a->record.missing, a->record.nmissing);
 	free_list(a->record.unlisted, a->record.nunlisted);
 	free_list(a->superseded, a->nsuperseded);
+	free_list(a->record.unhashed, a->record.nunhashed);
 	free(a->path);
 	free(a);
 }

@@ -39,5 +39,5 @@ bool ws_record_verify(struct ws_artifact *a, const char *where, const struct ws_
 
 void ws_record_conclude(struct ws_record *rec)
 {
-	rec->ok = !rec->nmismatched && !rec->nmissing && !rec->nunlisted && !rec->nunread;
+	rec->ok = !rec->nmismatched && !rec->nmissing && !rec->nunlisted && !rec->nunread && !rec->nunhashed;
 }

@@ -38,6 +38,27 @@ import json, sys
 r = json.load(open(sys.argv[1]))["artifacts"][0]["record"]
 sys.exit(0 if r["ok"] is False and r["not_read"] >= 1 and r["hashed_rows"] == 5 else 1)
 PY
+# a wheel's RECORD row without a hash (PEP 427: only RECORD may lack one) checks nothing
+python3 - "$FX/multi.so" "$tmp/nohash-1.0-py3-none-any.whl" <<'PY'
+import base64, hashlib, sys, zipfile
+d = open(sys.argv[1], "rb").read()
+z = zipfile.ZipFile(sys.argv[2], "w")
+meta = b"Metadata-Version: 2.1\nName: nohash\nVersion: 1.0\n"
+wheel = b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: py3-none-any\n"
+def row(n, b):
+    return "%s,sha256=%s,%d\n" % (n, base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode(), len(b))
+z.writestr("nohash/lib.so", d)
+z.writestr("nohash-1.0.dist-info/METADATA", meta)
+z.writestr("nohash-1.0.dist-info/WHEEL", wheel)
+z.writestr("nohash-1.0.dist-info/RECORD", "nohash/lib.so,,\n" + row("nohash-1.0.dist-info/METADATA", meta) +
+           row("nohash-1.0.dist-info/WHEEL", wheel) + "nohash-1.0.dist-info/RECORD,,\n")
+z.close()
+PY
+out=$(W "$tmp/nohash-1.0-py3-none-any.whl" 2>&1)
+printf '%s\n' "$out" | grep -q '^  RECORD  incomplete: 1 listed without a hash$' && printf '%s\n' "$out" | grep -q '^          no hash: nohash/lib.so$' \
+	&& ok || bad "a RECORD row without a hash: $out"
+W --json "$tmp/nohash-1.0-py3-none-any.whl" | python3 -c 'import json,sys; r=json.load(sys.stdin)["artifacts"][0]["record"]; sys.exit(0 if not r["ok"] and r["unhashed"] == ["nohash/lib.so"] else 1)' \
+	&& ok || bad "a RECORD row without a hash in JSON"
 # read whole, the same wheel is ok, with nothing unread
 W --json "$FX/example.whl" | python3 -c 'import json,sys; r=json.load(sys.stdin)["artifacts"][0]["record"]; sys.exit(0 if r["ok"] and r["not_read"] == 0 else 1)' \
 	&& ok || bad "example.whl RECORD not ok read whole"
