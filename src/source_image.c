@@ -120,10 +120,12 @@ void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *pat
 	size_t ll = strlen(layer);
 	if (ll && layer[ll - 1] == '!')
 		ll--;
+	while (*path == '/')                    /* "/usr/lib/x" and "usr/lib/x" are one path */
+		path++;
 	size_t pl = strlen(path);
 	while (pl > 1 && path[pl - 1] == '/')
 		pl--;
-	if (!pl || (pl == 1 && path[0] == '/'))
+	if (!pl)
 		return;
 	const char *slash = memrchr(path, '/', pl);
 	size_t dl = slash ? (size_t)(slash - path) : 0;        /* the entry's directory */
@@ -680,7 +682,10 @@ static bool superseded(const struct ws_imgcheck *c, struct layer_refs *r, const 
 	uint32_t li = ws_strpool_find(&r->names, member, (size_t)(bang - member));
 	if (li == UINT32_MAX || !r->head[li])
 		return false;
-	const char *p = bang + 1, *end = strchr(p, '!');      /* a wheel's member: its wheel's path */
+	const char *p = bang + 1;
+	while (*p == '/')
+		p++;
+	const char *end = strchr(p, '!');                    /* a wheel's member: its wheel's path */
 	size_t pl = end ? (size_t)(end - p) : strlen(p);
 	for (uint32_t f = r->head[li]; f; f = r->next[f - 1])
 		if (!hidden_above(c, r, &a->images[r->image[f - 1]], r->pos[f - 1], p, pl))

@@ -206,6 +206,23 @@ for i in 1 2; do W --json --gpu sm_90 --db "$tmp/img.db" "$up" 2>"$tmp/img.err.$
 grep -q '0 scanned, 1 from the store' "$tmp/img.err.2" && cmp -s "$tmp/img.1.json" "$tmp/img.2.json" \
 	&& grep -q '"superseded":\["blobs/sha256/' "$tmp/img.2.json" && ok || bad "superseded from the store: $(cat "$tmp/img.err.2")"
 
+# an image whose lower layer names its files "/usr/lib/x" and whose upper layer deletes
+# "usr/lib/x": one path, so the old library is not judged (built with scripts/mkarchive.py)
+python3 - "$FX" "$tmp/abs-image.tar" <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+import mkarchive as m
+old = open(sys.argv[1] + "/old-only.so", "rb").read()
+so = open(sys.argv[1] + "/multi.so", "rb").read()
+base = m.tar_bytes([("/usr/lib/libold.so", old), ("/usr/lib/libmulti.so", so)])
+top = m.tar_bytes([("usr/lib/.wh.libold.so", b"")])
+open(sys.argv[2], "wb").write(m.tar_bytes(m.docker_legacy_members([base, top], ["wscan:abs"])))
+PY
+out=$(W --gpu sm_90 "$tmp/abs-image.tar" 2>&1); rc=$?
+# (an absolute member name is an error of its own, exit 3; the verdict is the final filesystem's)
+[ $rc -eq 3 ] && printf '%s\n' "$out" | grep -q 'superseded 1 object ' && printf '%s\n' "$out" | grep -q 'sm_90: runs: native SASS' \
+	&& ok || bad "absolute layer paths: exit $rc: $out"
+
 # a link in a tree to a file out of it is read under the sandbox (Landlock reads beneath the
 # inputs only: the target is allowed before the sandbox is entered)
 landlock=$("$WS_BIN" --env 2>/dev/null | sed -n 's/^ *landlock: //p')
