@@ -108,6 +108,8 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 		}
 	}
 	r->nrows++;
+	if (!r->coverage && ws_envset_add(&r->env, a, r->ntargets) < 0)
+		fprintf(stderr, "wheelscan: out of memory: the environment is not judged as a whole\n");
 }
 
 void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
@@ -131,6 +133,8 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 
 void ws_report_end(struct ws_report *r)
 {
+	if (!r->coverage && ws_envset_judge(&r->env, r->targets, r->ntargets, r->remedy) < 0)
+		fprintf(stderr, "wheelscan: out of memory judging the environment as a whole\n");
 	switch (r->cfg->format) {
 	case WS_FMT_TEXT: ws_text_summary(r); break;
 	case WS_FMT_JSON: ws_json_end(r); break;
@@ -152,6 +156,7 @@ void ws_report_free(struct ws_report *r)
 	}
 	free(r->torch);
 	r->torch = NULL;
+	ws_envset_free(&r->env);
 	free(r->rows);
 	ws_findings_free(&r->mismatches);
 	r->rows = NULL;

@@ -82,6 +82,7 @@ static const char *remedy_kind_name(enum ws_remedy_kind k)
 	case WS_REMEDY_INSTALL: return "install";
 	case WS_REMEDY_NONE: return "none";
 	case WS_REMEDY_DRIVER_FIRST: return "driver-first";
+	case WS_REMEDY_REBUILD: return "rebuild";
 	}
 	return "?";
 }
@@ -527,6 +528,49 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res)
 	ws_buf_free(&b);
 }
 
+static const char *env_issue_name(enum ws_env_issue_kind k)
+{
+	switch (k) {
+	case WS_ENV_COMPANION: return "companion-for-other-torch";
+	case WS_ENV_CPU_TORCH: return "cpu-only-torch";
+	case WS_ENV_LOADED_VARIANT: return "loaded-variant-fails";
+	}
+	return "?";
+}
+
+/* "environment": the set judged as a whole, when it was (two distributions or more) */
+static void env_set_json(struct ws_buf *b, const struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	if (s->n < 2 || r->coverage)
+		return;
+	ws_json_key(b, "environment");
+	ws_buf_add(b, "{", 1);
+	ws_json_key(b, "issues");
+	ws_buf_add(b, "[", 1);
+	for (size_t i = 0; i < s->nissues; i++) {
+		const struct ws_env_issue *e = &s->issues[i];
+		ws_buf_add(b, "{", 1);
+		ws_json_kv_str(b, "kind", env_issue_name(e->kind));
+		ws_json_kv_str(b, "package", s->pkgs[e->pkg].name);
+		ws_json_kv_str(b, "target", e->target >= 0 ? r->targets[e->target].name : NULL);
+		ws_json_kv_str(b, "what", e->what);
+		ws_json_close(b, '}');
+	}
+	ws_json_close(b, ']');
+	ws_json_key(b, "fix");
+	ws_buf_add(b, "{", 1);
+	for (size_t k = 0; k < r->ntargets; k++) {
+		ws_json_key(b, r->targets[k].name);
+		ws_buf_add(b, "{", 1);
+		ws_json_kv_str(b, "command", s->fix ? s->fix[k] : NULL);
+		ws_json_kv_str(b, "note", s->fix_note ? s->fix_note[k] : NULL);
+		ws_json_close(b, '}');
+	}
+	ws_json_close(b, '}');
+	ws_json_close(b, '}');
+}
+
 void ws_json_end(struct ws_report *r)
 {
 	struct ws_buf b = {0};
@@ -557,6 +601,7 @@ void ws_json_end(struct ws_report *r)
 		ws_json_close(&b, '}');
 	}
 	ws_json_close(&b, ']');
+	env_set_json(&b, r);
 	b.len--;
 	ws_buf_puts(&b, "}\n");
 	if (b.p)

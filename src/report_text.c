@@ -562,8 +562,10 @@ static void failing_objects(struct ws_report *r, const struct ws_artifact *a, si
  * word comes from the build table, whose fields are checked when it is read). */
 static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 {
-	fprintf(r->out, "     install: %s\n", m->summary);
-	if (m->install) {
+	fprintf(r->out, "     %s: %s\n", m->kind == WS_REMEDY_REBUILD ? "rebuild" : "install", m->summary);
+	if (m->install && m->kind == WS_REMEDY_REBUILD) {
+		fprintf(r->out, "       %s\n", m->install);
+	} else if (m->install) {
 		fprintf(r->out, "       %s\n", m->install);
 		fprintf(r->out, "     offline: %s\n", m->download);
 		fprintf(r->out, "       then: %s\n", m->offline);
@@ -766,6 +768,37 @@ static void env_summary(struct ws_report *r)
 	}
 }
 
+/* The set judged as a whole (src/core/envset.c): what breaks together, and per target the
+ * one command that fixes it. */
+static void env_set_lines(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	bool fix = false;
+	for (size_t k = 0; s->fix && k < r->ntargets; k++)
+		fix |= s->fix[k] || s->fix_note[k];
+	if (!s->nissues && !fix)
+		return;
+	fprintf(r->out, "\n%sthe packages together%s:\n", col(r, BOLD), col(r, RESET));
+	for (size_t i = 0; i < s->nissues; i++) {
+		const struct ws_env_issue *e = &s->issues[i];
+		if (e->target >= 0)
+			fprintf(r->out, "  on %s: %s\n", r->targets[e->target].name, e->what);
+		else
+			fprintf(r->out, "  %s\n", e->what);
+	}
+	for (size_t k = 0; s->fix && k < r->ntargets; k++) {
+		const struct ws_target *tg = &r->targets[k];
+		if (!s->fix[k] && !s->fix_note[k])
+			continue;
+		fprintf(r->out, "  to fix it on %s%s%s%s:\n", tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+			tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
+		if (s->fix[k])
+			fprintf(r->out, "    %s\n", s->fix[k]);
+		if (s->fix_note[k])
+			fprintf(r->out, "    note: %s\n", s->fix_note[k]);
+	}
+}
+
 static void summary_table(struct ws_report *r);
 
 void ws_text_summary(struct ws_report *r)
@@ -787,6 +820,7 @@ void ws_text_summary(struct ws_report *r)
 		fprintf(r->out, "\n%zu installed package%s or director%s without CUDA device code not shown (-v shows them)\n",
 			r->quiet_packages, r->quiet_packages == 1 ? "" : "s", r->quiet_packages == 1 ? "y" : "ies");
 	env_summary(r);
+	env_set_lines(r);
 	if (r->nrows - r->quiet_packages - r->quiet_other >= 2)
 		summary_table(r);
 	if (r->coverage)

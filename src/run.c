@@ -791,7 +791,8 @@ int ws_run(struct ws_config *cfg)
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
 				.driver_cuda = R.driver_cuda, .coverage = coverage_mode,
 				.skipped = (const char *const *)in.skipped, .nskipped = in.nskipped,
-				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL};
+				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL,
+				.remedy = R.remedy.builds ? &R.remedy : NULL};
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
 					       && in.n > 0);

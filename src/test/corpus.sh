@@ -146,6 +146,38 @@ if [ -f "$big" ]; then
 		echo "FAIL torch 2.5.1 on RTX 5090 (exit $rc):"; printf '%s\n' "$out" | tail -5; r=1; fail=$((fail + 1))
 	fi
 fi
+# ... and the cure: the build to install is a torch, torchvision and torchaudio set that the
+# bundled table says runs natively on sm_120, with its command (doc/builds.md)
+if [ -f "$big" ]; then
+	"$WS_BIN" --json --no-progress --gpu 'RTX 5090' "$big" >corpus.json.tmp 2>/dev/null
+	if python3 - corpus.json.tmp share/builds.tsv <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["artifacts"][0]["judgement"]["sm_120"]["remedy"]
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l[0] != "#"]
+head, rows = rows[0], rows[1:]
+col = {k: i for i, k in enumerate(head)}
+def runs(name, version):
+    for row in rows:
+        if row[0] == name and row[1] == version and row[col["variant"]] == r["variant"] and row[3] == "linux_x86_64":
+            sass = [int(a) for a in row[col["sass"]].split(",") if a.isdigit()]
+            return 120 in sass
+    return False
+names = [p["name"] for p in r["packages"]]
+ok = (r["kind"] == "install" and names == ["torch", "torchvision", "torchaudio"] and r["verdict"] == "native" and
+      all(runs(p["name"], p["version"]) for p in r["packages"]) and
+      r["command"].startswith("pip install torch==%s" % r["packages"][0]["version"]) and
+      "torchvision==" in r["command"] and "torchaudio==" in r["command"] and "-d wheels" in r["download_command"])
+if not ok:
+    print(json.dumps(r, indent=1))
+sys.exit(0 if ok else 1)
+PY
+	then
+		echo "ok   torch 2.5.1 on RTX 5090: the remedy is a torch/torchvision/torchaudio set with sm_120 SASS, and its command"
+		pass=$((pass + 1))
+	else
+		echo "FAIL torch 2.5.1 on RTX 5090: the remedy (above) is not a set the table says runs"; r=1; fail=$((fail + 1))
+	fi
+fi
 # CI fetches the corpus and the big wheel (.ci/run): a skip there means a broken CI image
 if [ "${CI:-}" = true ] && [ $skip -ne 0 ]; then echo "FAIL: CI must run every corpus check"; fail=$((fail + skip)); skip=0; r=1; fi
 echo "$pass passed, $fail failed, $skip skipped"
