@@ -287,11 +287,12 @@ static int cmp_group_size(const void *x, const void *y)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-/* The CUDA version an object was built with: the newest toolkit its cubins'
- * .note.nv.cuinfo name, else the newest CUDA its PTX ISA needs; 0 if neither says. (A
- * library can carry PTX of an older ISA than its toolkit: cuFFT 12 from CUDA 13.0 has ISA
- * 7.0, so the notes come first.) */
-static int build_cuda_of(const struct ws_object *o)
+/* The CUDA version an object was built with: the newest toolkit its cubins name (ptxas'
+ * producer note, the .note.nv.cuinfo of CUDA 13), else the newest CUDA its PTX ISA needs,
+ * which is only a lower bound (*from_isa: ISA 8.5 is written by 12.5 and 12.6, and clang
+ * writes ISAs of its own); 0 if neither says. (A library can carry PTX of an older ISA than
+ * its toolkit: cuFFT 12 from CUDA 13.0 has ISA 7.0, so the notes come first.) */
+static int build_cuda_of(const struct ws_object *o, bool *from_isa, unsigned *isa_major, unsigned *isa_minor)
 {
 	int note = 0, isa = 0;
 	for (uint32_t i = 0; i < o->nfatbins; i++)
@@ -305,10 +306,14 @@ static int build_cuda_of(const struct ws_object *o)
 				unsigned ma, mi;
 				ws_entry_isa(en, &ma, &mi);
 				int c = ws_ptx_isa_min_cuda(ma, mi);
-				if (c > isa)
+				if (c > isa) {
 					isa = c;
+					*isa_major = ma;
+					*isa_minor = mi;
+				}
 			}
 		}
+	*from_isa = !note && isa;
 	return note ? note : isa;
 }
 
@@ -442,8 +447,31 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 			snprintf(adv, sizeof adv, "a newer driver (this one supports %s), or a build with SASS for %s",
 				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
 	} else {
-		bool has_ptx = any_ptx(fb, nfb), major_only = false;
-		int build = build_cuda_of(o);
+		bool has_ptx = any_ptx(fb, nfb), major_only = false, from_isa = false;
+		unsigned im = 0, in = 0;
+		char words[96];
+		const char *build_words = NULL;
+		int build = build_cuda_of(o, &from_isa, &im, &in);
+		/* the PTX ISA is a lower bound: a firmer word comes first (the library's own name,
+		 * libx_cuda126.so; the pinned runtime), else the bound is named as one */
+		if (from_isa && o->alt_group && !o->alt_major_only && o->alt_cuda >= build) {
+			build = o->alt_cuda;
+			from_isa = false;
+		} else if (from_isa && wheel && wheel->requires_cuda_runtime >= build) {
+			build = wheel->requires_cuda_runtime;
+			from_isa = false;
+		}
+		if (from_isa) {
+			char c1[16];
+			int next = ws_isa_need_cuda(im, in + 1);   /* the first CUDA of the next ISA */
+			ws_cuda_str(build, c1, sizeof c1);
+			if (next > build && next - build <= 20 && next % 1000 / 10 == build % 1000 / 10 + 2)
+				snprintf(words, sizeof words, "%s or %d.%d (from its PTX ISA %u.%u)", c1, build / 1000,
+					 build % 1000 / 10 + 1, im, in);
+			else
+				snprintf(words, sizeof words, "%s or newer (from its PTX ISA %u.%u)", c1, im, in);
+			build_words = words;
+		}
 		if (!build && wheel && wheel->local)
 			build = ws_cuda_tag_parse(wheel->local, &major_only);
 		if (!build && wheel && wheel->requires_cuda_runtime)
@@ -455,7 +483,8 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 			major_only = true;
 		}
 		j->build_cuda = build;
-		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, adv, sizeof adv);
+		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, build_words, adv,
+					      sizeof adv);
 	}
 	if (!(j->advice = ws_strdup(adv)))
 		goto out;

@@ -377,20 +377,20 @@ static void test_advice(void)
 
 	char buf[256];
 	struct ws_target t = tgt(90);
-	CHECK_EQ_INT(ws_advise_build(&t, 12040, false, true, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t, 12040, false, true, NULL, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
 	CHECK_EQ_STR(buf, "built with CUDA 12.4, which supports sm_90, but left it out and has no usable PTX: ask for a "
 		     "build with sm_90 or PTX");
-	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", buf, sizeof buf), 0);
+	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", NULL, buf, sizeof buf), 0);
 	CHECK(strncmp(buf, "needs a build made with CUDA >= 11.8", 36) == 0, "%s", buf);
 	/* §6 at the edges: CUDA 12.7 predates sm_120 (first in 12.8); 13.0 dropped sm_70 (last 12.9) */
 	struct ws_target t120 = tgt(120), t70 = tgt(70);
-	CHECK_EQ_INT(ws_advise_build(&t120, 12070, false, false, "cu127", buf, sizeof buf), WS_R_PREDATES);
+	CHECK_EQ_INT(ws_advise_build(&t120, 12070, false, false, "cu127", NULL, buf, sizeof buf), WS_R_PREDATES);
 	CHECK_EQ_STR(buf, "built with CUDA 12.7, which predates sm_120 (CUDA 12.8+): use a +cu128 build");
-	CHECK_EQ_INT(ws_advise_build(&t120, 12080, false, false, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
-	CHECK_EQ_INT(ws_advise_build(&t70, 13000, false, false, "cu130", buf, sizeof buf), WS_R_DROPPED);
+	CHECK_EQ_INT(ws_advise_build(&t120, 12080, false, false, NULL, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t70, 13000, false, false, "cu130", NULL, buf, sizeof buf), WS_R_DROPPED);
 	CHECK(strncmp(buf, "built with CUDA 13.0, which dropped sm_70 (last in CUDA 12.9)", 61) == 0, "%s", buf);
 	CHECK(strstr(buf, "e.g. +cu129") != NULL, "%s", buf);
-	CHECK_EQ_INT(ws_advise_build(&t70, 12090, false, false, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t70, 12090, false, false, NULL, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
 }
 
 static void test_names(void)
@@ -458,8 +458,45 @@ static void test_generation_of_loaded_code(void)
 	ws_artifact_free(a);
 }
 
+/* The PTX ISA is only a lower bound of the CUDA that built it: ISA 8.5 is written by 12.5 and
+ * 12.6, so the advice says "12.5 or 12.6"; 8.4 gives "12.4 or newer"; a cubin's producer
+ * note, when there is one, is the version. */
+static void test_isa_lower_bound(void)
+{
+	static const struct er isa85[] = {{SASS, 80, 0, 0, 0}, {PTX, 80, 0, 85, 0}, END};
+	static const struct er isa84[] = {{SASS, 80, 0, 0, 0}, {PTX, 80, 0, 84, 0}, END};
+	static const struct er noted[] = {{SASS, 80, 0, 0, 125}, {PTX, 80, 0, 83, 0}, END};
+	static const struct er isa80[] = {{SASS, 86, 0, 0, 0}, {PTX, 90, 'a', 80, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), isa85, 0);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "built with CUDA 12.5 or 12.6 (from its PTX ISA 8.5), "
+					    "which supports sm_75"), "%s", a->judged[0].advice);
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), isa84, 0);
+	judge1(a, 75, 0, false);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "built with CUDA 12.4 or newer (from its PTX ISA 8.4)"),
+	      "%s", a->judged[0].advice);
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), noted, 0);
+	judge1(a, 75, 0, false);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "built with CUDA 12.5, which supports sm_75"), "%s",
+	      a->judged[0].advice);
+	ws_artifact_free(a);
+	/* a lower bound below the GPU's first CUDA only "may predate" it (sm_120: 12.8) */
+	a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), isa80, 0);
+	judge1(a, 120, 0, false);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "12.0 or newer (from its PTX ISA 8.0), which may predate sm_120"),
+	      "%s", a->judged[0].advice);
+	ws_artifact_free(a);
+}
+
 int main(void)
 {
+	test_isa_lower_bound();
 	test_one_list();
 	test_picked_by_gpu();
 	test_nothing_serves();
