@@ -28,6 +28,8 @@ struct ws_env_pkg {
 	char *requires_torch;          /* the torch it pins, or NULL */
 	int cuda;                      /* the CUDA build it says it is (pinned runtime, local tag); 0 */
 	bool has_code;                 /* it holds CUDA device code */
+	bool wheel;                    /* a wheel file (else an installed distribution) */
+	char *path;                    /* the artifact's path */
 	enum ws_verdict *verdicts;     /* ntargets; NULL when not judged */
 	struct ws_env_variant *variants;   /* bitsandbytes: its libraries by CUDA version */
 	size_t nvariants;

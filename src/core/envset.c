@@ -70,6 +70,9 @@ int ws_envset_add(struct ws_envset *s, const struct ws_artifact *a, size_t ntarg
 	p->cuda = w->requires_cuda_runtime ? w->requires_cuda_runtime : p->local ? ws_cuda_tag_parse(p->local, &major_only) : 0;
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		p->has_code |= a->objects[i].nfatbins != 0;
+	p->wheel = !strcmp(a->type, "wheel");
+	if (!(p->path = ws_strdup(a->path)))
+		goto nomem;
 	p->verdicts = copy_verdicts(a->verdicts, ntargets);
 	for (uint32_t g = 0; g < a->nalts; g++) {
 		const struct ws_altgroup *ag = &a->alts[g];
@@ -138,6 +141,44 @@ static bool torch_family(const char *name)
 	return !strcasecmp(name, "torch") || !strcasecmp(name, "torchvision") || !strcasecmp(name, "torchaudio");
 }
 
+/* path as one shell word ('...'), or false when it holds a byte no command should carry */
+static bool shell_word(const char *path, char *out, size_t len)
+{
+	size_t o = 0;
+	if (len < 3)
+		return false;
+	out[o++] = '\'';
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f || o + 6 >= len)
+			return false;
+		if (*c == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = (char)*c;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+	return true;
+}
+
+/* Another wheel of the same package in the same scan that runs on target k: it is already
+ * downloaded, so it comes before any release the table names. */
+static const struct ws_env_pkg *have_running(const struct ws_envset *s, const struct ws_env_pkg *p, size_t k)
+{
+	const struct ws_env_pkg *best = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ws_env_pkg *q = &s->pkgs[i];
+		if (q == p || !q->wheel || strcasecmp(q->name, p->name) || !q->verdicts || ws_verdict_fails(q->verdicts[k]) ||
+		    q->verdicts[k] == WS_V_NONE)
+			continue;
+		if (!best || ws_version_cmp(q->version, best->version) > 0)
+			best = q;
+	}
+	return best;
+}
+
 static const struct ws_env_variant *variant_of(const struct ws_env_pkg *p, int cuda)
 {
 	for (size_t i = 0; i < p->nvariants; i++)
@@ -199,6 +240,20 @@ static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, con
 			const struct ws_env_variant *v = variant_of(p, rt->cuda);
 			if (v && v->verdicts && !ws_verdict_fails(v->verdicts[k]))
 				continue;
+		}
+		const struct ws_env_pkg *have = p->wheel ? have_running(s, p, k) : NULL;
+		char word[1024];
+		if (have && shell_word(have->path, word, sizeof word)) {
+			cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%spip install %s",
+					       cl ? " && " : "", word);
+			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%s%s %s, in this scan "
+					       "too, runs there: install that one instead of %s", nl ? "; " : "", have->name,
+					       have->version, p->version);
+			if (cl >= sizeof cmd)
+				cl = sizeof cmd - 1;
+			if (nl >= sizeof note)
+				nl = sizeof note - 1;
+			continue;
 		}
 		struct ws_remedy *rp = ws_remedy_choose(p->name, t, ctx);
 		if (rp && rp->install)
@@ -321,6 +376,7 @@ void ws_envset_free(struct ws_envset *s)
 		free(p->version);
 		free(p->local);
 		free(p->requires_torch);
+		free(p->path);
 		free(p->verdicts);
 		for (size_t j = 0; j < p->nvariants; j++) {
 			free(p->variants[j].member);

@@ -113,5 +113,25 @@ dist "$e" wscan-x 1.0 '' wscan_x/lib.so=$fx/multi.so
 run --gpu sm_120 -r "$e"
 hasnt 'loads bitsandbytes' "without torch no library choice is claimed"
 
+# 5. two wheels of one package given together: the one that runs is already downloaded
+python3 - "$t/w" "$fx/multi.so" <<'PY'
+import base64, hashlib, os, sys, zipfile
+out, so = sys.argv[1:3]
+os.makedirs(out, exist_ok=True)
+def b64(d): return base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()
+files = {"wscan_example/lib/libnew.so": open(so, "rb").read(),
+         "wscan_example-0.2.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: wscan-example\nVersion: 0.2.0\n",
+         "wscan_example-0.2.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-manylinux_2_28_x86_64\n"}
+rec = "".join("%s,sha256=%s,%d\n" % (n, b64(d), len(d)) for n, d in files.items()) + "wscan_example-0.2.0.dist-info/RECORD,,\n"
+with zipfile.ZipFile(os.path.join(out, "wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"), "w") as z:
+    for n, d in files.items():
+        z.writestr(n, d)
+    z.writestr("wscan_example-0.2.0.dist-info/RECORD", rec)
+PY
+new=$t/w/wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl
+run --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl "$new"
+has "pip install '$new'" "the wheel of the same package that runs is named, as one shell word"
+has 'wscan-example 0.2.0, in this scan too, runs there: install that one instead of 0.1.0' "and said to be here already"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
