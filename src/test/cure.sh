@@ -187,6 +187,21 @@ printf 'a\0b\n' >"$t/h.tsv"
 "$WS_BIN" --suggest torch >/dev/null 2>"$t/err"; rc=$?
 [ $rc = 2 ] && grep -q 'needs --gpu' "$t/err" && ok || bad "--suggest without --gpu: exit $rc"
 
+# ---- the scanned rows: scripts/build-table on the example wheel, from the wheel and from JSON
+real=${WS_BIN_REAL:-$WS_BIN}
+WHEELSCAN=$real scripts/build-table "$ex" >"$t/rows.tsv" 2>"$t/err"
+row=$(grep '^wscan-example' "$t/rows.tsv" | cut -f1-7,10,12)
+want=$(printf 'wscan-example\t0.1.0\tcu124\tlinux_x86_64\t13.0\t80,90,120\t120\tscanned\tmanylinux_2_28_x86_64')
+[ "$row" = "$want" ] && ok || bad "build-table on the example: '$row', want '$want' ($(cat "$t/err"))"
+"$real" --json --no-progress --gpu sm_90 "$ex" >"$t/doc.json" 2>/dev/null
+WHEELSCAN=$real scripts/build-table --json "$t/doc.json" | grep '^wscan-example' | cut -f1-7 >"$t/rows2"
+[ "$(cat "$t/rows2")" = "$(grep '^wscan-example' "$t/rows.tsv" | cut -f1-7)" ] && ok || bad "build-table --json differs from the wheel's row"
+printf '# made: x\npackage\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\nwscan-example\t0.1.0\tcu124\tlinux_x86_64\t12.4\t80\t\t\tpypi\tdeclared\tx\t\n' >"$t/base.tsv"
+WHEELSCAN=$real scripts/build-table --merge "$t/base.tsv" "$t/rows.tsv" >"$t/merged.tsv" 2>"$t/err"
+grep -q 'declared sass 80 ptx -, the wheel has sass 80,90,120 ptx 120' "$t/err" && [ "$(grep -c '^wscan-example' "$t/merged.tsv")" = 1 ] &&
+	grep -q '^wscan-example.*scanned' "$t/merged.tsv" && ok || bad "--merge: the bytes replace the declared row and the disagreement is said: $(cat "$t/err")"
+"$real" --builds "$t/merged.tsv" --suggest torch --gpu sm_90 >/dev/null 2>&1; [ $? = 2 ] && ok || bad "a merged table parses (and has no torch)"
+
 # ---- 4. the toolkit version of CUDA 12.8 and 13 builds --------------------------------
 tv=corpus/torchvision-0.23.0-cp311-cp311-manylinux_2_28_x86_64.whl
 if [ -f "$tv" ]; then
