@@ -22,9 +22,9 @@
  *   4. A helper does not carry an object (WS_R_HELPER_ONLY): when the containers that serve
  *      the target are a small minority of the object's containers with kernels, by count
  *      (at most 1 in HELPER_COUNT) and by kernels (at most 1 in HELPER_KERNELS), and every
- *      other one starts above the target (its oldest loadable entry is newer), the object
- *      will not run there: its code is for newer GPUs, and the few that serve are generic
- *      helpers (torch 2.5.1's cuSPARSELt 0.6 has 1 sm_52+compute_52 container of 2,505,
+ *      other one was built wholly for other GPUs (its oldest loadable entry newer than the
+ *      target, or its newest older), the object will not run there: its code is for other
+ *      GPUs, and the few that serve are generic helpers (torch 2.5.1's cuSPARSELt 0.6 has 1 sm_52+compute_52 container of 2,505,
  *      1 kernel of 7,569; the vendor supports 8.0+). Needs every kernel count: where a
  *      container was not decoded (--no-kernels, past 64 KiB) the rule is not applied. The census margins: cuBLASLt 13 on sm_75 is
  *      94 of 2,068 serving containers with 34% of the kernels (supported); cuDNN 9's
@@ -151,16 +151,18 @@ static bool kernels_all_known(const struct ws_fatbin *f)
 /* What rule 4 found: the serving helpers' kernels and the oldest arch of the rest. */
 struct helper {
 	uint32_t kernels;
-	uint16_t from;
+	uint16_t from;             /* the oldest arch of the rest built for newer GPUs, 0 if none */
+	uint16_t upto;             /* the newest arch of the rest built for older GPUs, 0 if none */
 };
 
-/* Rule 4: only a helper serves t; the other containers with kernels all start above it.
- * Fills *h when it holds. */
+/* Rule 4: only a helper serves t; every other container with kernels was built wholly for
+ * other GPUs, newer (its oldest entry above t) or older (its newest below: a library built
+ * for sm_80 alone, with a generic helper whose PTX JITs on sm_90). Fills *h when it holds. */
 static bool helper_only(const struct ws_object *o, const struct shape *shapes, const struct ws_target *t,
 			const enum ws_verdict *verdicts, const struct ws_judgement *j, struct helper *h)
 {
 	uint64_t all = 0, serving = 0;
-	uint16_t from = 0;
+	uint16_t from = 0, upto = 0;
 	if (!j->serving || j->serving == j->with_kernels || (uint64_t)j->serving * HELPER_COUNT > j->with_kernels)
 		return false;
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
@@ -172,17 +174,21 @@ static bool helper_only(const struct ws_object *o, const struct shape *shapes, c
 		all += f->nkernels;
 		if (serves(verdicts[i])) {
 			serving += f->nkernels;
-		} else {
-			if (shapes[i].oldest <= t->cc)
-				return false;  /* built for this GPU or older, not for newer ones */
+		} else if (shapes[i].oldest > t->cc) {
 			if (!from || shapes[i].oldest < from)
 				from = shapes[i].oldest;
+		} else if (shapes[i].newest < t->cc) {
+			if (shapes[i].newest > upto)
+				upto = shapes[i].newest;
+		} else {
+			return false;          /* spans the target and leaves it out: rule 3's to judge */
 		}
 	}
 	if (serving * HELPER_KERNELS > all)
 		return false;
 	h->kernels = (uint32_t)serving;
 	h->from = from;
+	h->upto = upto;
 	return true;
 }
 
@@ -565,16 +571,22 @@ static int describe_link_only(struct ws_object *o, size_t k)
 /* Rule 4's why, in place of the arch-list sentence: what the verdict rests on. */
 static int describe_helper(struct ws_judgement *j, const struct ws_target *t, const struct helper *h)
 {
-	char why[256];
+	char why[256], rest_s[96];
 	uint32_t rest = j->with_kernels - j->serving;
+	const char *s = rest == 1 ? "s" : "";
+	if (h->from && !h->upto)
+		snprintf(rest_s, sizeof rest_s, "start%s at sm_%u", s, h->from);
+	else if (!h->from)
+		snprintf(rest_s, sizeof rest_s, "stop%s at sm_%u", s, h->upto);
+	else
+		snprintf(rest_s, sizeof rest_s, "are built for sm_%u and older or sm_%u and newer", h->upto, h->from);
 	if (j->serving == 1)
 		snprintf(why, sizeof why, "only a helper container (1 of %u, %u kernel%s) has code for %s; the other "
-			 "%u start%s at sm_%u", j->with_kernels, h->kernels, h->kernels == 1 ? "" : "s", t->name, rest,
-			 rest == 1 ? "s" : "", h->from);
+			 "%u %s", j->with_kernels, h->kernels, h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
 	else
 		snprintf(why, sizeof why, "only %u helper containers (%u of %u, %u kernel%s) have code for %s; the "
-			 "other %u start%s at sm_%u", j->serving, j->serving, j->with_kernels, h->kernels,
-			 h->kernels == 1 ? "" : "s", t->name, rest, rest == 1 ? "s" : "", h->from);
+			 "other %u %s", j->serving, j->serving, j->with_kernels, h->kernels,
+			 h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
 	char *w = ws_strdup(why);
 	if (!w)
 		return -1;
@@ -825,7 +837,21 @@ static bool loaded_alone(const struct ws_object *o)
  * there, when another object of the artifact serves it. */
 static int set_aside(struct ws_artifact *a, size_t k, const struct ws_target *t)
 {
-	for (uint32_t i = 0; i < a->nobjects; i++) {
+	/* the largest object that serves t, and the largest shared library or program that
+	 * does: one pass, so that a hostile artifact of many objects costs n, not n^2 (an
+	 * object set aside fails t, so it is never its own server) */
+	const struct ws_object *any = NULL, *alone = NULL;
+	for (uint32_t s = 0; s < a->nobjects; s++) {
+		const struct ws_object *x = &a->objects[s];
+		if (!x->verdicts || !serves(x->verdicts[k]) ||
+		    (x->alt_group && !serves(a->alts[x->alt_group - 1].verdicts[k])))
+			continue;
+		if (!any || x->size > any->size)
+			any = x;
+		if (loaded_alone(x) && (!alone || x->size > alone->size))
+			alone = x;
+	}
+	for (uint32_t i = 0; any && i < a->nobjects; i++) {
 		struct ws_object *o = &a->objects[i];
 		struct ws_judgement *j = &o->judged[k];
 		uint16_t from = 0;
@@ -834,18 +860,10 @@ static int set_aside(struct ws_artifact *a, size_t k, const struct ws_target *t)
 		bool specific = (j->reasons & WS_R_NOTHING_SERVES) && arch_specific(o);
 		if (!specific && !newer_only(o, k, t, &from))
 			continue;
-		const struct ws_object *server = NULL;
-		for (uint32_t s = 0; s < a->nobjects; s++) {
-			const struct ws_object *x = &a->objects[s];
-			if (s == i || !serves(x->verdicts[k]) ||
-			    (x->alt_group && !serves(a->alts[x->alt_group - 1].verdicts[k])))
-				continue;
-			if (!specific && (x->size / 2 < o->size || !loaded_alone(o) || !loaded_alone(x)))
-				continue;          /* its own code may be the package's main code */
-			if (!server || x->size > server->size)
-				server = x;
-		}
-		if (!server)
+		const struct ws_object *server = specific ? any : alone;
+		/* code for newer GPUs: its own code may be the package's main code unless an object
+		 * at least twice its size serves; an archive's members are linked together */
+		if (!server || (!specific && (server->size / 2 < o->size || !loaded_alone(o))))
 			continue;
 		uint32_t moved = 0;
 		char list[160] = "", why[640];
@@ -1006,10 +1024,14 @@ static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size
 			if (ov == WS_V_JIT && o->judged[k].jit_from > j->jit_from)
 				j->jit_from = o->judged[k].jit_from;
 			j->reasons |= o->judged[k].reasons & ~(uint32_t)WS_R_LINK_INPUTS_ONLY;
-			/* the object that decides is the worst; among equals, the one with the most
-			 * failing containers (torch's libtorch_cuda.so, not a bundled helper library) */
+			/* the object that decides is the worst; among equals, one whose failure rests
+			 * on rule 4 last, then the one with the most failing containers (torch's
+			 * libtorch_cuda.so, not a bundled helper library) */
+			bool oh = o->judged[k].reasons & WS_R_HELPER_ONLY;
+			bool dh = decider && (decider->judged[k].reasons & WS_R_HELPER_ONLY);
 			if (!decider || ws_verdict_rank(ov) > ws_verdict_rank(v) ||
-			    (ws_verdict_rank(ov) == ws_verdict_rank(v) && o->judged[k].failing > decider->judged[k].failing))
+			    (ws_verdict_rank(ov) == ws_verdict_rank(v) &&
+			     (oh != dh ? dh : o->judged[k].failing > decider->judged[k].failing)))
 				decider = o;
 			v = ws_verdict_worst(v, ov);
 		}

@@ -59,6 +59,8 @@ run helper --gpu sm_75,sm_80 $R/helper.so
 check "helper: no-image on sm_75, exit 1 ($(rc helper))" '[ "$(rc helper)" = 1 ] && [ "$(q helper "a[\"verdicts\"][\"sm_75\"]")" = no-image ]'
 check "helper: reason helper-only" '[ "$(q helper "\"helper-only\" in a[\"judgement\"][\"sm_75\"][\"reasons\"]")" = True ]'
 check "helper: the why says what it rests on" '[ "$(q helper "a[\"objects\"][0][\"judgement\"][\"sm_75\"][\"why\"]")" = "only a helper container (1 of 101, 1 kernel) has code for sm_75; the other 100 start at sm_80" ]'
+run helper90 --gpu sm_90 $R/helper.so
+check "helper: the other side too, 100 units for sm_80 only and the helper's PTX on sm_90" '[ "$(q helper90 "(a[\"verdicts\"][\"sm_90\"], a[\"objects\"][0][\"judgement\"][\"sm_90\"][\"why\"])")" = "('"'"'no-image'"'"', '"'"'only a helper container (1 of 101, 1 kernel) has code for sm_90; the other 100 stop at sm_80'"'"')" ]'
 # --no-kernels still decodes containers of up to 64 KiB: these are, and the verdict is the same
 # (a container not decoded has no kernel count, and the rule is not applied: test_judge.c)
 run helpernk --no-kernels --gpu sm_75 $R/helper.so

@@ -576,6 +576,36 @@ static void test_helper_only(void)
 	ws_artifact_free(a);
 }
 
+/* Rule 4 on the other side: a library built for sm_80 alone, whose generic helper's PTX
+ * JITs on newer GPUs; a container that spans the target and leaves it out is rule 3's. */
+static void test_helper_older(void)
+{
+	static const struct er ampere[] = {{SASS, 80, 0, 0, 0}, END};
+	static const struct er spans[] = {{SASS, 80, 0, 0, 0}, {SASS, 100, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "lib.so");
+	add(o, helper52, 0);
+	for (unsigned i = 0; i < 150; i++)
+		add(o, ampere, 1000 + i);
+	CHECK_EQ_INT(judge1(a, 80, 0, false), WS_V_JIT);      /* the helper JITs, the rest native */
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY, "sm_90: reason helper-only");
+	CHECK_EQ_STR(a->objects[0].judged[0].why, "only a helper container (1 of 151, 1 kernel) has code for sm_90; "
+		     "the other 150 stop at sm_80");
+	/* the artifact's why names the main code's failure before one that rests on rule 4,
+	 * though the helper library fails in more containers (torch 2.5.1 on sm_120) */
+	struct ws_object *m = obj(a, "torch/lib/libtorch_cuda.so");
+	for (unsigned i = 0; i < 3; i++)
+		add(m, torch_list, 7000 + i);
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY, "sm_120: helper-only");
+	CHECK(a->judged[0].why && !strncmp(a->judged[0].why, "torch/lib/libtorch_cuda.so: ", 28), "why: %s", a->judged[0].why);
+	add(&a->objects[0], spans, 5000);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_JIT);
+	CHECK(!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY), "a container spanning sm_90: not rule 4");
+	ws_artifact_free(a);
+}
+
 /* Step a: an object built only for other GPUs is set aside when another object serves. */
 static void test_object_set_aside(void)
 {
@@ -708,6 +738,7 @@ int main(void)
 	test_advice();
 	test_names();
 	test_helper_only();
+	test_helper_older();
 	test_object_set_aside();
 	test_headline();
 	return ws_test_done();
