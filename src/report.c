@@ -82,8 +82,9 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	row->quiet = r->quiet_row;
 	row->unread = ws_artifact_unread(a);
 	r->quiet_row = false;
+	/* the row says what the verdict line says: the headline (src/core/judge.c, step b) */
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
-		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);
+		memcpy(row->verdicts, a->headline ? a->headline : a->verdicts, r->ntargets * sizeof *row->verdicts);
 	if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")) {
 		/* what the environment summary names: the distribution, and why it fails */
 		char label[512];

@@ -41,6 +41,21 @@ static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k,
 	ws_json_close(b, '}');
 }
 
+/* The artifact's headline (src/core/judge.c, step b): the verdict its verdict line words,
+ * the main code's; "verdicts" (or "coverage") stays the gate's. */
+static void headline_json(struct ws_buf *b, const struct ws_report *r, const enum ws_verdict *v)
+{
+	if (!v || !r->ntargets)
+		return;
+	ws_json_key(b, r->coverage ? "coverage_headline" : "headline");
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t + (r->coverage ? 1 : 0) < r->ntargets; t++)
+		ws_json_kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
+	ws_json_close(b, '}');
+	if (r->coverage)
+		ws_json_kv_str(b, "coverage_headline_newer", ws_verdict_name(v[r->ntargets - 1]));
+}
+
 static void roles_json(struct ws_buf *b, const struct ws_report *r, const struct ws_fatbin *f)
 {
 	ws_json_kv_str(b, "role", ws_role_name(f->role));
@@ -140,6 +155,8 @@ static void judgement_json(struct ws_buf *b, const struct ws_report *r, const st
 		if (artifact) {
 			ws_json_kv_u64(b, "objects", j[t].objects);
 			ws_json_kv_u64(b, "objects_failing", j[t].objects_failing);
+			ws_json_kv_u64(b, "minority_containers", j[t].minority);
+			ws_json_kv_str(b, "minority", j[t].minority_where);
 		}
 		ws_json_kv_u64(b, "containers_with_kernels", j[t].with_kernels);
 		ws_json_kv_u64(b, "containers_serving", j[t].serving);
@@ -374,6 +391,7 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		ws_json_kv_u64(b, "files_scanned", a->members_scanned);
 	if (!ws_artifact_unread(a)) {                /* not judged: no verdict to claim */
 		verdicts(b, r, "verdicts", a->verdicts);
+		headline_json(b, r, a->headline);
 		judgement_json(b, r, a->judged, true);
 	}
 	alternatives_json(b, r, a);

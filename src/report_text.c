@@ -574,12 +574,28 @@ static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 		fprintf(r->out, "     note: %s\n", m->note);
 }
 
+/* Objects set aside on target t as built only for other GPUs, and why (judge.c, step a). */
+static void set_aside_lines(struct ws_report *r, const struct ws_artifact *a, size_t t)
+{
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		if (o->verdicts && o->verdicts[t] == WS_V_OTHER_GPU && o->judged[t].why)
+			fprintf(r->out, "     set aside: %s: %s\n", o->member ? o->member : a->path, o->judged[t].why);
+	}
+}
+
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
 		return;
 	if (r->coverage) {
-		coverage_lines(r, a->verdicts, &a->judged[r->ntargets - 1], "  ");
+		/* the map words the main code's verdicts, as the verdict lines do; what is weaker
+		 * elsewhere is named per compute capability */
+		coverage_lines(r, a->headline ? a->headline : a->verdicts, &a->judged[r->ntargets - 1], "  ");
+		for (size_t t = 0; t < r->ntargets; t++)
+			if (a->judged[t].minority_where)
+				fprintf(r->out, "  %-12s %s: %s\n", t + 1 < r->ntargets ? "except" : "except newer",
+					t + 1 < r->ntargets ? r->targets[t].name : "GPUs", a->judged[t].minority_where);
 		return;
 	}
 	for (size_t t = 0; t < r->ntargets; t++) {
@@ -592,7 +608,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		else
 			snprintf(name, sizeof name, "%s", tg->name);
 		fprintf(r->out, "  => %s: ", name);
-		switch (v) {
+		/* the main code's verdict words the line; the gate's v decides the rest (judge.c) */
+		switch (a->headline ? a->headline[t] : v) {
 		case WS_V_NONE:
 			/* an input that could not be read is not judged: it is not "nothing to run" */
 			if (ws_artifact_unread(a))
@@ -622,6 +639,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			break;
 		}
 		if (!ws_verdict_fails(v)) {
+			if (j->minority_where)
+				fprintf(r->out, " (%s)", j->minority_where);
 			if (j->other_gpu)
 				fprintf(r->out, "; relies on the library picking kernels by GPU (%u of %u containers are "
 					"built for other GPUs; --strict counts them)", j->other_gpu, j->with_kernels);
@@ -629,6 +648,7 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		}
 		if (ws_verdict_fails(v) && j->objects_failing > 1)
 			failing_objects(r, a, t);
+		set_aside_lines(r, a, t);
 		if (j->why && v != WS_V_JIT)
 			fprintf(r->out, "     why: %s\n", j->why);
 		if (j->advice)

@@ -170,7 +170,8 @@ static const struct ws_env_pkg *have_running(const struct ws_envset *s, const st
 	const struct ws_env_pkg *best = NULL;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ws_env_pkg *q = &s->pkgs[i];
-		if (q == p || !q->wheel || strcasecmp(q->name, p->name) || !q->verdicts || ws_verdict_fails(q->verdicts[k]) ||
+		if (q == p || !q->wheel || strcasecmp(q->name, p->name) || !ws_version_cmp(q->version, p->version) ||
+		    !q->verdicts || ws_verdict_fails(q->verdicts[k]) ||
 		    q->verdicts[k] == WS_V_NONE)
 			continue;
 		if (!best || ws_version_cmp(q->version, best->version) > 0)
