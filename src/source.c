@@ -272,15 +272,20 @@ struct mout {
 	bool end, failed;              /* how the stream ended */
 };
 
-/* The limit message of one member (before or while reading). */
-static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style)
+/* The limit message of one member whose size field declares more than the limit: it is
+ * refused before a byte is inflated, so it says "declares" (stop_at_limit says "inflates
+ * past" of what was read). */
+static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style,
+			uint64_t declared)
 {
 	char sz[48];
 	ws_fmt_size(sz, sizeof sz, d->lim.max_member_bytes);
 	if (zip_style)
-		ws_artifact_fail(a, where, WS_E_LIMIT, "member '%s' inflates past the %s limit", shown, sz);
+		ws_artifact_fail(a, where, WS_E_LIMIT, "member '%s' declares %llu bytes, over the %s limit", shown,
+				 (unsigned long long)declared, sz);
 	else
-		ws_artifact_fail(a, where, WS_E_LIMIT, "member inflates past the %s limit", sz);
+		ws_artifact_fail(a, where, WS_E_LIMIT, "member declares %llu bytes, over the %s limit",
+				 (unsigned long long)declared, sz);
 }
 
 /* One member: counted, hashed, sniffed and scanned or opened as a nested source. out is
@@ -298,7 +303,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	else
 		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, a, where, nb, zip_style);
+		member_over(d, a, where, nb, zip_style, size);
 		if (!out)
 			d->stopped = true;
 		return -1;
@@ -691,7 +696,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	}
 	uint64_t size = s->size ? s->size[i] : UINT64_MAX;
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, t, where, nb, s->zip_style);
+		member_over(d, t, where, nb, s->zip_style, size);
 		return;
 	}
 	const char *algo = ws_pkgcheck_algo(d->check, name);
@@ -722,7 +727,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	md.stopped = false;
 	bool over = m.size != UINT64_MAX && m.size > d->lim.max_member_bytes;
 	if (over)
-		member_over(d, t, where, nb, s->zip_style);
+		member_over(d, t, where, nb, s->zip_style, m.size);
 	else
 		drive_member(&md, name, &m.rd, m.size, 1, scratch, &o);
 	struct ws_err ce = { 0 };

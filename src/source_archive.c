@@ -57,6 +57,9 @@ struct asrc {
 static const char *ar_msg(struct archive *ar)
 {
 	const char *m = archive_error_string(ar);
+	/* libarchive's zip reader passes zlib's code on bare: say what it means */
+	if (m && !strncmp(m, "ZIP decompression failed", 24))
+		return "corrupt deflate data (zlib could not inflate the member)";
 	return m && *m ? m : "malformed archive";
 }
 
