@@ -272,6 +272,21 @@ W --db "$t/all.db" --merge "$t/a.db" "$t/b.db" >/dev/null 2>&1
 s1=$(sql "$t/all.db" "select sha256 from artifact where path = '$key'")
 s2=$(sha256sum "$t/big/$key" | cut -d' ' -f1)
 check "merge: the latest result wins" '[ "$s1" = "$s2" ]'
+# a store of 60,000 runs merges in one pass (it was quadratic: each run looked up by a scan
+# of every run before it, each copied in its own transaction: minutes)
+cp "$t/a.db" "$t/runs.db"
+python3 -c 'import sqlite3,sys
+c=sqlite3.connect(sys.argv[1])
+cols="started, ended, tool_version, schema_version, targets, driver_cuda, shard, scan_opts"
+r=c.execute("select "+cols+" from run").fetchone()
+c.executemany("insert into run("+cols+") values(?,?,?,?,?,?,?,?)",
+    [("2020-01-01T00:00:%09d" % i,)+r[1:] for i in range(60000)])
+c.commit()' "$t/runs.db"
+timeout 30 "$REAL" --no-progress --db "$t/runs-all.db" --merge "$t/runs.db" >/dev/null 2>&1; rc=$?
+timeout 30 "$REAL" --no-progress --db "$t/runs-all.db" --merge "$t/runs.db" >/dev/null 2>&1; rc2=$?
+runs=$(sql "$t/runs-all.db" "select count(*), count(distinct started) from run")
+check "merge of 60,000 runs well under 30 s, twice ($rc $rc2), each run once ($runs)" \
+	'[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$runs" = "60001|60001" ]'
 W --db "$t/all.db" --merge "$t/nope.db" >/dev/null 2>"$t/me2"; rc=$?
 check "merge of a missing store: exit 3, named ($rc)" '[ $rc = 3 ] && grep -q "nope.db" "$t/me2"'
 
