@@ -778,6 +778,9 @@ int ws_run(struct ws_config *cfg)
 		}
 		R.queued_from = i;
 		R.queued_to = added;
+		/* the store's batch is held through a short wait, committed before a long one */
+		if (R.db && !R.db_failed && !ws_group_wait_ms(R.pool, &R.jobs[i].g, 20) && ws_db_idle(R.db) < 0)
+			store_failed(&R);
 		if (progress)
 			while (!ws_group_wait_ms(R.pool, &R.jobs[i].g, 200))
 				draw_progress(&R, false);
