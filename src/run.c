@@ -30,6 +30,7 @@
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
+#include "ws_zipstream.h"
 
 struct job {
 	struct runner *R;
@@ -341,6 +342,16 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 	}
 	a->type = ws_content_name(c);
 	if (st.st_size == 0) {
+		close(fd);
+		return a;
+	}
+	/* one file is held to the member limit: a 20 GiB sparse ELF is not hashed whole */
+	uint64_t file_max = so->lim ? so->lim->max_member_bytes : (uint64_t)8 << 30;
+	if ((uint64_t)st.st_size > file_max) {
+		char sz[48];
+		ws_artifact_fail(a, path, WS_E_LIMIT, "file is %llu bytes, over the %s limit for one file"
+				 " (--max-member-size): not read", (unsigned long long)st.st_size,
+				 ws_fmt_size(sz, sizeof sz, file_max));
 		close(fd);
 		return a;
 	}

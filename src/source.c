@@ -276,11 +276,14 @@ struct mout {
  * refused before a byte is inflated, so it says "declares" (stop_at_limit says "inflates
  * past" of what was read). */
 static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style,
-			uint64_t declared)
+			uint64_t declared, bool file)
 {
 	char sz[48];
 	ws_fmt_size(sz, sizeof sz, d->lim.max_member_bytes);
-	if (zip_style)
+	if (file)                              /* a file on disk: its size is no claim */
+		ws_artifact_fail(a, where, WS_E_LIMIT, "file is %llu bytes, over the %s limit for one file"
+				 " (--max-member-size): not read", (unsigned long long)declared, sz);
+	else if (zip_style)
 		ws_artifact_fail(a, where, WS_E_LIMIT, "member '%s' declares %llu bytes, over the %s limit", shown,
 				 (unsigned long long)declared, sz);
 	else
@@ -303,7 +306,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	else
 		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, a, where, nb, zip_style, size);
+		member_over(d, a, where, nb, zip_style, size, false);
 		if (!out)
 			d->stopped = true;
 		return -1;
@@ -696,7 +699,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	}
 	uint64_t size = s->size ? s->size[i] : UINT64_MAX;
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, t, where, nb, s->zip_style, size);
+		member_over(d, t, where, nb, s->zip_style, size, s->stored_members);
 		return;
 	}
 	const char *algo = ws_pkgcheck_algo(d->check, name);
@@ -727,7 +730,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	md.stopped = false;
 	bool over = m.size != UINT64_MAX && m.size > d->lim.max_member_bytes;
 	if (over)
-		member_over(d, t, where, nb, s->zip_style, m.size);
+		member_over(d, t, where, nb, s->zip_style, m.size, s->stored_members);
 	else
 		drive_member(&md, name, &m.rd, m.size, 1, scratch, &o);
 	struct ws_err ce = { 0 };

@@ -122,5 +122,22 @@ EOF
 done
 n=$(grep -c "entry claims both" "$t/errors.err")
 check "errors: at most 10,000 recorded ($n)" '[ "$n" -le 10000 ]'
+# one file on disk is held to the member limit (--max-member-size, 8 GiB by default): a
+# 20 GiB sparse ELF cost 30 s of CPU, hashed whole; a RECORD row naming a 12 GiB sparse
+# file in an installed environment had it read whole
+cp testdata/fixtures/multi.so "$t/huge.so" && truncate -s 20G "$t/huge.so"
+timeout 20 "$WS_BIN" --no-progress "$t/huge.so" >"$t/o" 2>"$t/e"; rc=$?
+check "a 20 GiB file: exit 3, refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "huge.so.: file is 21474836480 bytes, over the 8 GiB limit for one file" "$t/e"'
+"$WS_BIN" --no-progress --max-member-size=32K testdata/fixtures/multi.so >"$t/o" 2>"$t/e"; rc=$?
+check "--max-member-size holds for a plain file ($rc)" '[ $rc -eq 3 ] && grep -q "over the 32 KiB limit for one file" "$t/e"'
+mkdir -p "$t/site/big-1.0.dist-info" "$t/site/big"
+truncate -s 12G "$t/site/big/blob.bin"
+printf 'Metadata-Version: 2.1\nName: big\nVersion: 1.0\n' >"$t/site/big-1.0.dist-info/METADATA"
+printf 'big/blob.bin,sha256=AAAA,12884901888\nbig-1.0.dist-info/METADATA,,\nbig-1.0.dist-info/RECORD,,\n' \
+	>"$t/site/big-1.0.dist-info/RECORD"
+timeout 20 "$WS_BIN" --no-progress -r "$t/site" >"$t/o" 2>"$t/e"; rc=$?
+check "an installed 12 GiB file named in RECORD: refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "blob.bin.*file is 12884901888 bytes, over the 8 GiB limit for one file" "$t/e"'
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
