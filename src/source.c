@@ -649,6 +649,7 @@ struct rres {
 	uint8_t md[WS_DIGEST_MAX];
 	size_t dl;                     /* 0: no digest */
 	uint64_t got;                  /* bytes read */
+	uint64_t scanned, inflated;    /* tmp's counts, once an empty tmp is freed */
 };
 
 struct rjob {
@@ -776,6 +777,16 @@ static void run_tasks(void *arg)
 			}
 		}
 		run_member(j, h, &herr, i, scratch);
+		/* most members leave nothing to merge but counts: their 300-byte artifact goes
+		 * now, not after the last member (100,000 members held 30 MB of them) */
+		struct rres *r = &j->res[i];
+		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors) {
+			r->scanned = r->tmp->members_scanned;
+			r->inflated = r->tmp->bytes_inflated;
+			r->tmp->path = NULL;
+			ws_artifact_free(r->tmp);
+			r->tmp = NULL;
+		}
 	}
 	if (h)
 		s->ops->runner_close(s, h);
@@ -833,6 +844,9 @@ static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *
 		t->path = NULL;
 		ws_artifact_free(t);
 		r->tmp = NULL;
+	} else {
+		a->members_scanned += s->zip_style && r->scanned > 1 ? 1 : r->scanned;
+		a->bytes_inflated += r->inflated;
 	}
 	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
 	ws_pkgcheck_member(d->check, a, d->label, s->names[i], v->state, v->md, v->dl, v->got);
@@ -876,6 +890,16 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 		qsort_r(j.task, j.ntask, sizeof *j.task, cmp_task, &j);
 	if ((uint32_t)runners > j.ntask)
 		runners = j.ntask ? (int)j.ntask : 1;
+	/* a runner costs its own handle (a zip's: its whole directory again, 330 bytes a
+	 * member): one per 16 MiB to read at least, where the sizes are known */
+	if (runners > 1 && s->cost) {
+		uint64_t total = 0;
+		for (uint32_t k = 0; k < j.ntask; k++)
+			total += s->cost[j.task[k]] < ((uint64_t)1 << 40) ? s->cost[j.task[k]] : (uint64_t)1 << 40;
+		uint64_t want = 1 + total / ((uint64_t)16 << 20);
+		if (want < (uint64_t)runners)
+			runners = (int)want;
+	}
 	if (runners > RUNNERS_MAX)
 		runners = RUNNERS_MAX;
 	struct runner w[RUNNERS_MAX];
