@@ -574,8 +574,9 @@ static void draw_progress(struct runner *R, bool final)
 			return;
 		R->progress_last = now.tv_sec;
 	}
-	fprintf(stderr, "%s[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", R->progress_tty ? "\r" : "", bar,
-		(int)(frac * 100), files, R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6,
+	/* MiB, as the report counts sizes */
+	fprintf(stderr, "%s[%s] %3d%%  %zu/%zu files  %.1f/%.1f MiB%s", R->progress_tty ? "\r" : "", bar,
+		(int)(frac * 100), files, R->njobs, (double)bytes / 1048576, (double)R->total_bytes / 1048576,
 		final || !R->progress_tty ? "\n" : "");
 	fflush(stderr);
 }

@@ -155,6 +155,11 @@ check "--report --since: lists the removed file on stderr" 'grep -q "removed sin
 W --db "$t/s.db" --report --since 2999-01-01 --json >"$t/r4" 2>/dev/null
 n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["artifacts"]))' "$t/r4")
 check "--report --since the future: no artifact ($n)" '[ "$n" = 0 ]'
+W --db "$t/s.db" --report --since 2999-01-01 >"$t/r5" 2>"$t/re5"; rc=$?
+check "--report --since with nothing new says so ($rc)" \
+	'[ $rc = 0 ] && grep -q "s.db: nothing added or changed since 2999-01-01$" "$t/re5"'
+W --db "$t/s.db" --report --since 2000-01-01 >/dev/null 2>"$t/re6"
+check "--report --since with news: no such line" '! grep -q "nothing added or changed" "$t/re6"'
 W --db "$t/s.db" --report --since yesterday >/dev/null 2>&1; rc=$?
 check "--since with a bad date: usage error ($rc)" '[ $rc = 2 ]'
 W --db "$t/nonexistent.db" --report >/dev/null 2>"$t/re5"; rc=$?
