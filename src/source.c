@@ -502,6 +502,8 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			d->stopped = true;
 			break;
 		}
+		if (level == 1 && !pl)
+			ws_pkgcheck_present(d->check, m.name);   /* there, whether or not it is read */
 		if (!m.regular) {
 			/* no scan, but whatever bytes it carries are counted against the limits */
 			struct mread skip = { .d = d, .up = &m.rd };
@@ -532,8 +534,11 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}
-		if (drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent)
+		if (drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent) {
+			if (level == 1)
+				ws_pkgcheck_incomplete(d->check);
 			break;                           /* the source cannot go past a broken member */
+		}
 	}
 	free(name);
 	free(scratch);
@@ -545,6 +550,8 @@ void ws_drive_finish(struct ws_drive *d)
 	ws_imgcheck_finish(d->image, d->a, d->label, !d->stopped);
 	ws_imgcheck_free(d->image);
 	d->image = NULL;
+	if (d->stopped || (d->root && __atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)))
+		ws_pkgcheck_incomplete(d->check);
 	ws_pkgcheck_finish(d->check, d->a, d->label);
 	ws_pkgcheck_free(d->check);
 	d->check = NULL;
