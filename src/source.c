@@ -616,6 +616,16 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 	struct stat st;
 	if (fstat(fd, &st) == 0)
 		a->size = (uint64_t)st.st_size;
+	/* an archive larger than all its members may inflate to passes the total limit
+	 * anyway; refused unread, a sparse 20 GiB .tar is not hashed whole first */
+	uint64_t max = so && so->lim ? so->lim->max_total_bytes : (uint64_t)32 << 30;
+	if (a->size > max) {
+		char sz[48];
+		ws_artifact_fail(a, path, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
+				 " (--max-total-size): not read", (unsigned long long)a->size, ws_fmt_size(sz, sizeof sz, max));
+		close(fd);
+		return -1;
+	}
 	struct file_hash fh = { .path = path, .rc = -1 };
 	struct ws_group g;
 	bool beside = so && so->pool && ws_pool_width(so->pool) > 1;

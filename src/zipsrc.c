@@ -359,6 +359,13 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	} else {
 		a->size = src->len;
 	}
+	if (a->size > lim.max_total_bytes) {     /* it would pass the total limit: not hashed whole first */
+		char sz[48];
+		ws_artifact_fail(a, j.label, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
+				 " (--max-total-size): not read", (unsigned long long)a->size,
+				 ws_fmt_size(sz, sizeof sz, lim.max_total_bytes));
+		goto out;
+	}
 	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
 	if (!j.za) {
 		uint64_t got = 0;

@@ -131,6 +131,15 @@ check "a 20 GiB file: exit 3, refused unread ($rc)" \
 	'[ $rc -eq 3 ] && grep -q "huge.so.: file is 21474836480 bytes, over the 8 GiB limit for one file" "$t/e"'
 "$WS_BIN" --no-progress --max-member-size=32K testdata/fixtures/multi.so >"$t/o" 2>"$t/e"; rc=$?
 check "--max-member-size holds for a plain file ($rc)" '[ $rc -eq 3 ] && grep -q "over the 32 KiB limit for one file" "$t/e"'
+# an archive file over the total limit: refused unread (a sparse .tar was hashed whole)
+truncate -s 2G "$t/sparse.tar"
+timeout 20 "$WS_BIN" --no-progress --max-total-size=1G "$t/sparse.tar" >"$t/o" 2>"$t/e"; rc=$?
+check "a 2 GiB .tar over --max-total-size=1G: exit 3, refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "sparse.tar.: file is 2147483648 bytes, over the 1 GiB total limit of one archive" "$t/e"'
+head -c 4096 testdata/fixtures/example.whl >"$t/sparse.whl" && truncate -s 2G "$t/sparse.whl"
+timeout 20 "$WS_BIN" --no-progress --max-total-size=1G "$t/sparse.whl" >"$t/o" 2>"$t/e"; rc=$?
+check "a 2 GiB .whl over --max-total-size=1G: exit 3, refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "sparse.whl.: file is 2147483648 bytes, over the 1 GiB total limit of one archive" "$t/e"'
 mkdir -p "$t/site/big-1.0.dist-info" "$t/site/big"
 truncate -s 12G "$t/site/big/blob.bin"
 printf 'Metadata-Version: 2.1\nName: big\nVersion: 1.0\n' >"$t/site/big-1.0.dist-info/METADATA"
