@@ -11,6 +11,8 @@
 #include "ws_util.h"
 
 /* src's run ids (ascending: read in id order) and what they became in dst. */
+#define MERGE_BATCH 1000
+
 struct run_map {
 	int64_t *old, *new;
 	size_t n;
@@ -278,6 +280,8 @@ static int merge_one(struct ws_db *dst, struct ws_db *src, size_t *copied, size_
 	struct run_map m = {0};
 	sqlite3_stmt *s = NULL;
 	int status = -1;
+	bool tx = false;
+	unsigned batch = 0;
 	if (merge_runs(dst, src, &m) < 0)
 		goto out;
 	if (sqlite3_prepare_v2(ws_db_handle(src), "SELECT id, path, input_kind, from_tree, size, mtime_ns,"
@@ -294,10 +298,12 @@ static int merge_one(struct ws_db *dst, struct ws_db *src, size_t *copied, size_
 			ws_db_errorf(src, "the store is damaged: an artifact without a path or scan time");
 			goto out;
 		}
-		if (sqlite3_exec(ws_db_handle(dst), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		/* a transaction per MERGE_BATCH artifacts, not one each (50,000 took 12 s) */
+		if (!tx && sqlite3_exec(ws_db_handle(dst), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 			ws_db_fail(dst, "locking the store");
 			goto out;
 		}
+		tx = true;
 		int wins = src_wins(dst, path, at);
 		struct ws_artifact *a = NULL;
 		if (wins > 0 && !(a = ws_db_load(src, sqlite3_column_int64(s, 0), path)))
@@ -323,20 +329,31 @@ static int merge_one(struct ws_db *dst, struct ws_db *src, size_t *copied, size_
 			}
 		}
 		ws_artifact_free(a);
-		if (wins < 0 || sqlite3_exec(ws_db_handle(dst), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-			if (wins >= 0)
-				ws_db_fail(dst, "committing an artifact");
-			sqlite3_exec(ws_db_handle(dst), "ROLLBACK", NULL, NULL, NULL);
+		if (wins < 0)
 			goto out;
-		}
 		*(wins ? copied : kept) += 1;
+		if (++batch == MERGE_BATCH) {
+			batch = 0;
+			tx = false;
+			if (sqlite3_exec(ws_db_handle(dst), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+				ws_db_fail(dst, "committing artifacts");
+				goto out;
+			}
+		}
 	}
 	if (rc != SQLITE_DONE) {
 		ws_db_fail(src, "reading artifacts");
 		goto out;
 	}
+	if (tx && sqlite3_exec(ws_db_handle(dst), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		ws_db_fail(dst, "committing artifacts");
+		goto out;
+	}
+	tx = false;
 	status = 0;
 out:
+	if (tx)                                /* the batch is undone whole: the store stays one state */
+		sqlite3_exec(ws_db_handle(dst), "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(s);
 	free(m.old);
 	free(m.new);
