@@ -354,6 +354,12 @@ if command -v strace >/dev/null 2>&1; then
 			'[ $rc = 0 ] && [ -n "$locks" ] && [ "$locks" -lt 1500 ]'
 	done
 	check "the rescan took every file from the store" 'grep -q "3000 from the store" "$t/se"'
+	# --merge copies them in batches too (a transaction per artifact before)
+	strace -f -c -e trace=fcntl -o "$t/st" "$REAL" --no-progress --db "$t/small-merged.db" --merge "$t/small.db" \
+		>/dev/null 2>"$t/se"; rc=$?
+	locks=$(awk '$NF == "fcntl" { print $(NF-1) }' "$t/st")
+	check "merge of 3,000 artifacts ($rc): $locks lock calls, under 1,500" \
+		'[ $rc = 0 ] && [ -n "$locks" ] && [ "$locks" -lt 1500 ] && grep -q "3000 artifacts taken" "$t/se"'
 else
 	echo "skipped: the store's batching (no strace)"
 fi
