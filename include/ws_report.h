@@ -59,6 +59,7 @@ struct ws_report {
 	char *torch;                       /* environments: "torch 2.5.1 (CUDA 12.4)" when installed */
 	size_t quiet_packages;             /* installed packages without device code, not shown */
 	size_t quiet_other;                /* files under -r that no format claims, not shown */
+	size_t missing;                    /* inputs not there: their error alone is shown */
 	bool quiet_row;                    /* the artifact just written was not shown */
 	struct ws_envset env;              /* the distributions' facts, judged together at the end */
 	const struct ws_remedy_ctx *remedy;    /* the build table for the set's fix, or NULL */

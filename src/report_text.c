@@ -520,6 +520,7 @@ static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, 
 {
 	char cv[16];
 	fprintf(r->out, "     alternatives %s (one is loaded, chosen by the CUDA runtime version):", g->pattern);
+	bool any = false;                      /* a variant that runs was named */
 	for (int pass = 0; pass < 2; pass++) {
 		bool first = true;
 		for (uint32_t i = 0; i < g->n; i++) {
@@ -531,8 +532,10 @@ static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, 
 				snprintf(cv, sizeof cv, "%d.x", o->alt_cuda / 1000);
 			else
 				ws_cuda_str(o->alt_cuda, cv, sizeof cv);
-			fprintf(r->out, "%s%s", first ? (pass ? "; not with " : " runs with ") : ", ", cv);
+			fprintf(r->out, "%s%s", !first ? ", " : !pass ? " runs with " : any ? "; not with " : " none runs: not with ",
+				cv);
 			first = false;
+			any |= !pass;
 		}
 	}
 	fputc('\n', r->out);
@@ -584,6 +587,34 @@ static void set_aside_lines(struct ws_report *r, const struct ws_artifact *a, si
 	}
 }
 
+/* " (sm_86 serves sm_89)": the older SASS of the target's major that the driver loads
+ * (plain sm_XY, or family sm_XYf; an arch-specific sm_XYa runs on its own GPU alone). */
+static void compatible_from(struct ws_report *r, const struct ws_artifact *a, const struct ws_target *tg)
+{
+	const struct ws_entry *lo = NULL, *hi = NULL;
+	for (uint32_t o = 0; o < a->nobjects; o++)
+		for (uint32_t f = 0; f < a->objects[o].nfatbins; f++) {
+			const struct ws_fatbin *fb = &a->objects[o].fatbins[f];
+			for (uint32_t e = 0; e < fb->nentries; e++) {
+				const struct ws_entry *en = &fb->entries[e];
+				char plain[24], family[24];
+				snprintf(plain, sizeof plain, "sm_%u", (unsigned)en->arch);
+				snprintf(family, sizeof family, "sm_%uf", (unsigned)en->arch);
+				if (en->kind != WS_KIND_SASS || (strcmp(en->name, plain) && strcmp(en->name, family)) ||
+				    en->arch / 10 != tg->cc / 10 || en->arch >= tg->cc)
+					continue;
+				if (!lo || en->arch < lo->arch)
+					lo = en;
+				if (!hi || en->arch > hi->arch)
+					hi = en;
+			}
+		}
+	if (hi && lo->arch == hi->arch)
+		fprintf(r->out, " (%s serves sm_%u)", hi->name, (unsigned)tg->cc);
+	else if (hi)
+		fprintf(r->out, " (%s to %s serve sm_%u)", lo->name, hi->name, (unsigned)tg->cc);
+}
+
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
@@ -623,8 +654,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			fprintf(r->out, "%sruns%s: native SASS", col(r, GREEN), col(r, RESET));
 			break;
 		case WS_V_COMPATIBLE:
-			fprintf(r->out, "%sruns%s: SASS of an older minor revision serves some kernels", col(r, GREEN),
-				col(r, RESET));
+			fprintf(r->out, "%sruns%s: compatible SASS", col(r, GREEN), col(r, RESET));
+			compatible_from(r, a, tg);
 			break;
 		case WS_V_JIT:
 			fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower", col(r, YELLOW),
@@ -707,7 +738,13 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		r->quiet_row = true;
 		return;
 	}
-	if (r->nartifacts > r->quiet_packages + r->quiet_other)
+	/* an input that is not there (cannot be opened, no size): the error on stderr says
+	 * all there is, a block here would only repeat it */
+	if (a->size_unknown && !a->nobjects && a->nerrors && a->errors[0].code == WS_E_IO) {
+		r->missing++;
+		return;
+	}
+	if (r->nartifacts > r->quiet_packages + r->quiet_other + r->missing)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
 	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
@@ -843,7 +880,7 @@ void ws_text_summary(struct ws_report *r)
 	env_set_lines(r);
 	if (r->nrows - r->quiet_packages - r->quiet_other >= 2)
 		summary_table(r);
-	if (r->coverage)
+	if (r->coverage && !(r->nrows && r->missing == r->nrows))   /* no hint about inputs not there */
 		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
 		      "judges one GPU; --list-gpus names them.\n", r->out);
 }
