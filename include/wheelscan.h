@@ -139,7 +139,8 @@ enum ws_verdict {
 	WS_V_JIT,
 	WS_V_PTX_TOO_NEW,
 	WS_V_NO_IMAGE,
-	WS_V_OTHER_GPU,       /* containers only: no image for this GPU, built for other GPUs */
+	WS_V_OTHER_GPU,       /* no image for this GPU, built for other GPUs: a container, or an object
+			       * set aside as a whole (WS_R_OBJECT_OTHER_GPU) */
 };
 
 /* What a container is for (src/core/judge.c). The first, third and fourth are properties of the
@@ -166,8 +167,11 @@ enum ws_reason {
 	WS_R_ALTERNATIVES = 1u << 10,   /* artifact: decided by the variant that would be loaded */
 	WS_R_LINK_INPUTS_ONLY = 1u << 11, /* only link inputs: judged where they are linked */
 	WS_R_KERNEL_GAPS = 1u << 12,    /* the image the driver picks lacks kernels other images have */
+	WS_R_HELPER_ONLY = 1u << 13,    /* object: only a helper container serves; the rest starts above */
+	WS_R_OBJECT_OTHER_GPU = 1u << 14, /* object built only for other GPUs, set aside: others serve */
+	WS_R_MINORITY = 1u << 15,       /* artifact: the headline is the main code's; some code is weaker */
 };
-#define WS_R_COUNT 13
+#define WS_R_COUNT 16
 
 /* One object or artifact judged on one target: the reasons behind its verdict, the
  * container counts they rest on, and the lines people read. Written by src/core/judge.c. */
@@ -183,6 +187,8 @@ struct ws_judgement {
 	int build_cuda;               /* CUDA the failing code was built with (12040); 0 unknown */
 	int jit_driver_cuda;          /* jit: the CUDA version the driver needs for that PTX; 0 unknown */
 	uint16_t jit_from;            /* jit: the newest PTX arch the driver compiles from (120) */
+	uint32_t minority;            /* artifacts: containers whose verdict is weaker than the headline's */
+	char *minority_where;         /* artifacts: "1 container in x.so only through PTX JIT", or NULL */
 	char *why;                    /* one line on what decides the verdict, or NULL */
 	char *advice;                 /* what would make it run, or NULL */
 	struct ws_remedy *remedy;     /* artifacts: the build to install instead (ws_builds.h), or NULL */
@@ -337,7 +343,10 @@ struct ws_artifact {
 	struct ws_record record;
 	uint64_t members_scanned;
 	uint64_t bytes_inflated;
-	enum ws_verdict *verdicts;     /* ntargets */
+	enum ws_verdict *verdicts;     /* ntargets: the worst counted object's; gates and exit status */
+	enum ws_verdict *headline;     /* ntargets: the verdict of the artifact's main code (src/core/judge.c),
+					* what the report's verdict line words; never better than a failing
+					* verdicts[t] */
 	struct ws_judgement *judged;   /* ntargets */
 	uint16_t njudged;
 	struct ws_altgroup *alts;      /* filled by ws_judge */

@@ -67,6 +67,7 @@ enum ws_remedy_kind {
 	WS_REMEDY_INSTALL = 1,         /* a release that runs: install it */
 	WS_REMEDY_NONE,                /* no build in the table runs there */
 	WS_REMEDY_DRIVER_FIRST,        /* a build runs, but only after a driver upgrade */
+	WS_REMEDY_REBUILD,             /* code built in place: the line that rebuilds it for the GPU */
 };
 
 #define WS_REMEDY_MAX_PKGS 4
@@ -101,6 +102,10 @@ struct ws_remedy_ctx {
  * torch an extension pins) are added to the command. */
 struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *t,
 				   const struct ws_remedy_ctx *ctx);
+/* The companion (torchvision, torchaudio, xformers) made for torch_version, of that torch's
+ * variant where the table has it, with that torch; NULL when the table has none. */
+struct ws_remedy *ws_remedy_companion(const char *companion, const char *torch_version, const char *torch_variant,
+				      const struct ws_target *t, const struct ws_remedy_ctx *ctx);
 /* The remedy of installing build b itself (--suggest lists several). */
 struct ws_remedy *ws_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
 				      const struct ws_remedy_ctx *ctx);

@@ -150,9 +150,11 @@ int ws_advise(const struct ws_target *t, const char *local_tag, char *buf, size_
  * 1000*major+10*minor; major_only when only "12.x" is known), whether it carries PTX, and
  * the wheel's local tag ("cu124" or NULL). Never suggests a CUDA version the build has.
  * Returns the reason (WS_R_PREDATES, WS_R_LEFT_OUT or WS_R_DROPPED) and fills buf; 0 with
- * ws_advise's text when build_cuda is 0 or t is not in the toolkit table. */
+ * ws_advise's text when build_cuda is 0 or t is not in the toolkit table. build_words, when
+ * not NULL, says build_cuda is only a lower bound read from the PTX ISA and how to name it
+ * ("12.5 or 12.6 (from its PTX ISA 8.5)"): the build then "may predate" a GPU. */
 uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_only, bool has_ptx,
-			 const char *local_tag, char *buf, size_t len);
+			 const char *local_tag, const char *build_words, char *buf, size_t len);
 /* A wheel local tag "cu124" / "cu92" / "cu12" -> CUDA version (12040), *major_only for
  * "cuNN" with NN in 10..19; 0 if not such a tag. */
 int ws_cuda_tag_parse(const char *tag, bool *major_only);

@@ -67,13 +67,22 @@ int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st);
  * NULL on error (see ws_db_error) or out of memory. */
 struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path);
 
-/* Stores a freshly scanned, judged artifact under key in one transaction, replacing any
- * earlier row; size and mtime are those stat gave before the scan. Counts added/changed. */
+/* Stores a freshly scanned, judged artifact under key, replacing any earlier row; size and
+ * mtime are those stat gave before the scan. Counts added/changed. Its rows are one
+ * savepoint of a batch's transaction, committed when the batch is full or old, or at
+ * ws_db_idle. */
 int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, int kind, uint64_t size,
 	      int64_t mtime_ns, struct ws_db_counts *c);
 /* An artifact reported from the store: this run saw it, and its verdicts on this run's
- * targets are stored (one transaction). */
+ * targets are stored (one savepoint of the batch, as ws_db_put). */
 int ws_db_seen(struct ws_db *db, const char *key, int64_t id, const struct ws_artifact *a);
+/* Commits the open batch, if any: before the run waits for a scan, so that no other run
+ * waits on the store meanwhile (also at the run's end and at close). -1 on error. */
+int ws_db_idle(struct ws_db *db);
+/* For db_load.c: the handle's prepared statement for sql, a string literal (statements are
+ * cached by its address), reset and given back with ws_db_release. NULL on error. */
+struct sqlite3_stmt *ws_db_stmt(struct ws_db *db, const char *sql);
+void ws_db_release(struct sqlite3_stmt *s);
 
 /* --report: prints the stored artifacts through the usual writers. Exit status. */
 int ws_db_report(struct ws_config *cfg);

@@ -16,6 +16,11 @@ const char *ws_pkgcheck_algo(const struct ws_pkgcheck *c, const char *name);
 /* The member's text (malloc'd, NUL-terminated; taken over). */
 void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
 		      char *p, size_t n);
+/* A member the package holds, read or not (a link, a directory, one that failed): a
+ * manifest row for it is not "missing". */
+void ws_pkgcheck_present(struct ws_pkgcheck *c, const char *name);
+/* The walk stopped before the package's end: rows no member matched are not missing. */
+void ws_pkgcheck_incomplete(struct ws_pkgcheck *c);
 /* A member read to its end: its digest as lower-case hex and its size. */
 void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size);
 /* How a random-access source's member came out, told in member order (ws_drive_random). */

@@ -8,6 +8,7 @@
 
 #include "ws_cli.h"
 #include "wheelscan.h"
+#include "ws_envset.h"
 
 /* One unmet requirement or failed target, for people and for JSON. */
 struct ws_finding {
@@ -58,7 +59,10 @@ struct ws_report {
 	char *torch;                       /* environments: "torch 2.5.1 (CUDA 12.4)" when installed */
 	size_t quiet_packages;             /* installed packages without device code, not shown */
 	size_t quiet_other;                /* files under -r that no format claims, not shown */
+	size_t missing;                    /* inputs not there: their error alone is shown */
 	bool quiet_row;                    /* the artifact just written was not shown */
+	struct ws_envset env;              /* the distributions' facts, judged together at the end */
+	const struct ws_remedy_ctx *remedy;    /* the build table for the set's fix, or NULL */
 };
 
 struct ws_summary_row {

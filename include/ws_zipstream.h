@@ -67,8 +67,18 @@ struct ws_mstream {
 const char *ws_zip_reason(zip_error_t *e);
 /* Opens the archive (flags: ZIP_CHECKCONS or 0); NULL with the reason in err. */
 zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t errlen);
+/* zipdir.c: refuses members whose data share bytes of the file (a zip bomb), given the
+ * n member names in libzip's (directory) order; 0, or -1 with the reason in err. */
+int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, char *err, size_t errlen);
+/* zipdir.c: the first member name the directory holds twice (sanitised into name). */
+bool ws_zip_duplicate_name(const struct ws_zsrc *s, char *name, size_t len);
+/* zipdir.c: whether the file begins with a local header but has no end-of-directory
+ * record (a download cut short); *size is the file's size. */
+bool ws_zip_truncated(const struct ws_zsrc *s, uint64_t *size);
 /* "12 MiB", "3 GiB", "100 bytes": sizes in messages. */
 const char *ws_fmt_size(char *buf, size_t len, uint64_t v);
+/* "97.7 KiB", "1.2 GiB": a size rounded for people, in the report's units. */
+const char *ws_fmt_human(char *buf, size_t len, uint64_t v);
 
 bool ws_zbuf_init(struct ws_zbuf *b);
 void ws_zbuf_fini(struct ws_zbuf *b);

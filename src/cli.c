@@ -60,7 +60,7 @@ static const struct ws_option options[] = {
 	{"color", OPT_COLOR, required_argument, "WHEN", "auto, always or never (NO_COLOR is honoured)"},
 	{"no-sandbox", OPT_NO_SANDBOX, no_argument, NULL, "do not restrict the process while decoding"},
 	{"max-entry-size", OPT_MAX_ENTRY, required_argument, "BYTES", "largest decompressed entry (default 256M)"},
-	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip or tar member (default 8G)"},
+	{"max-member-size", OPT_MAX_MEMBER, required_argument, "BYTES", "largest inflated zip or tar member, and largest file read (default 8G)"},
 	{"max-total-size", OPT_MAX_TOTAL, required_argument, "BYTES", "most inflated bytes per artifact (default 32G)"},
 	{"db", OPT_DB, required_argument, "FILE", "keep results in the SQLite store FILE; unchanged files are not read again"},
 	{"verify-db", OPT_VERIFY_DB, no_argument, NULL, "with --db: trust a stored result only if the file's sha256 matches"},

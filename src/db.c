@@ -27,7 +27,21 @@ struct ws_db {
 	size_t nt;
 	int driver_cuda;
 	char scan_opts[160];
+	/* Writes go in batches: one transaction holds up to BATCH_MAX artifacts or BATCH_MS
+	 * of them (each in its own savepoint, so that one that fails leaves the others), and
+	 * ends before the run waits for a scan (ws_db_idle), so another run is never kept
+	 * waiting on a lock nobody uses. A commit per artifact cost 6 times the scan of
+	 * 50,000 small files. */
+	bool batch;
+	unsigned batch_n;
+	struct timespec batch_t0;
+	/* prepared statements by their SQL text's address (every one a literal in this file) */
+	struct { const char *sql; sqlite3_stmt *s; } cache[64];
+	unsigned ncache;
 };
+
+#define BATCH_MAX 1000
+#define BATCH_MS 250
 
 /* Each step takes user_version from its index to index + 1, in one transaction. A new
  * column or table goes into a new step; a step is never edited once released. */
@@ -388,6 +402,9 @@ void ws_db_close(struct ws_db *db)
 {
 	if (!db)
 		return;
+	ws_db_idle(db);
+	for (unsigned i = 0; i < db->ncache; i++)
+		sqlite3_finalize(db->cache[i].s);
 	/* Everything into the main file and the -wal emptied, so that the .db file alone
 	 * can be copied (a shard's store to the merging machine). Not waiting: while
 	 * another run uses the store, this is its job when it ends. */
@@ -419,24 +436,104 @@ void ws_db_scan_opts(const struct ws_config *cfg, char *buf, size_t len)
 
 /* ---- statements --------------------------------------------------------------------- */
 
+/* The statement for sql, prepared once per store handle and reset for each use; given
+ * back with release() (never finalized by the caller). */
 static sqlite3_stmt *prep(struct ws_db *db, const char *sql)
 {
+	for (unsigned i = 0; i < db->ncache; i++)
+		if (db->cache[i].sql == sql)
+			return db->cache[i].s;
 	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(db->h, sql, -1, &s, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL) != SQLITE_OK) {
 		ws_db_fail(db, "preparing a statement");
+		return NULL;
+	}
+	if (db->ncache < sizeof db->cache / sizeof *db->cache) {
+		db->cache[db->ncache].sql = sql;
+		db->cache[db->ncache++].s = s;
+	} else {
+		sqlite3_finalize(s);             /* unreachable: the set is fixed and smaller */
+		ws_db_errorf(db, "%s: internal: too many statements", db->path);
 		return NULL;
 	}
 	return s;
 }
 
-/* Steps a statement that returns no row and finalizes it. */
+/* Gives a statement from prep() back: reset, bindings cleared (a bound string is the
+ * caller's only until then). */
+static void release(sqlite3_stmt *s)
+{
+	if (s) {
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+	}
+}
+
+/* Steps a statement that returns no row and releases it. */
 static int done(struct ws_db *db, sqlite3_stmt *s, const char *what)
 {
 	int rc = s ? sqlite3_step(s) : SQLITE_ERROR;
 	if (s && rc != SQLITE_DONE && rc != SQLITE_ROW)
 		ws_db_fail(db, what);
-	sqlite3_finalize(s);
+	release(s);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+sqlite3_stmt *ws_db_stmt(struct ws_db *db, const char *sql)
+{
+	return prep(db, sql);
+}
+
+void ws_db_release(sqlite3_stmt *s)
+{
+	release(s);
+}
+
+/* ---- batched writes ----------------------------------------------------------------- */
+
+int ws_db_idle(struct ws_db *db)
+{
+	if (!db || !db->batch)
+		return 0;
+	db->batch = false;
+	if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		ws_db_fail(db, "committing artifacts");
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* One artifact's writes begin: inside the batch's transaction (opened if none is). */
+static int write_begin(struct ws_db *db)
+{
+	if (!db->batch) {
+		if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
+			return -1;
+		db->batch = true;
+		db->batch_n = 0;
+		clock_gettime(CLOCK_MONOTONIC, &db->batch_t0);
+	}
+	return exec(db, "SAVEPOINT artifact", "locking the store");
+}
+
+/* ... and end: kept (the batch committed when full or old), or undone alone. */
+static int write_end(struct ws_db *db, bool ok)
+{
+	if (!ok) {
+		sqlite3_exec(db->h, "ROLLBACK TO artifact; RELEASE artifact", NULL, NULL, NULL);
+		return -1;
+	}
+	if (exec(db, "RELEASE artifact", "committing an artifact") < 0) {
+		sqlite3_exec(db->h, "ROLLBACK TO artifact; RELEASE artifact", NULL, NULL, NULL);
+		return -1;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ms = (int64_t)(now.tv_sec - db->batch_t0.tv_sec) * 1000 + (now.tv_nsec - db->batch_t0.tv_nsec) / 1000000;
+	if (++db->batch_n >= BATCH_MAX || ms >= BATCH_MS)
+		return ws_db_idle(db);
+	return 0;
 }
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -502,7 +599,7 @@ int ws_db_run_end(struct ws_db *db, struct ws_db_counts *c, int status, bool mar
 {
 	char ended[40];
 	now_iso(ended, sizeof ended);
-	if (exec(db, "BEGIN IMMEDIATE", "locking the store to end the run") < 0)
+	if (ws_db_idle(db) < 0 || exec(db, "BEGIN IMMEDIATE", "locking the store to end the run") < 0)
 		return -1;
 	if (marks_removed) {
 		/* Only rows this run could have seen: its share of the tree. A later run that
@@ -547,6 +644,8 @@ fail:
 
 int ws_db_snapshot(struct ws_db *db, bool begin)
 {
+	if (db->batch)
+		return 0;                      /* the batch's transaction is the snapshot */
 	return exec(db, begin ? "BEGIN" : "COMMIT", begin ? "starting a read" : "ending a read");
 }
 
@@ -573,7 +672,7 @@ int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st)
 	} else if (rc != SQLITE_DONE) {
 		ws_db_fail(db, "looking up a path");
 	}
-	sqlite3_finalize(s);
+	release(s);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -802,11 +901,11 @@ static int put_object(struct ws_db *db, int64_t aid, uint32_t seq, const struct 
 			sqlite3_bind_text(s, 3, name, -1, SQLITE_TRANSIENT);
 			if (sqlite3_step(s) != SQLITE_DONE) {
 				ws_db_fail(db, "storing kernel names");
-				sqlite3_finalize(s);
+				release(s);
 				return -1;
 			}
 		}
-		sqlite3_finalize(s);
+		release(s);
 	}
 	sqlite3_stmt *es = prep(db, "INSERT INTO entry VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
 				    "?,?,?,?)");
@@ -832,10 +931,10 @@ static int put_object(struct ws_db *db, int64_t aid, uint32_t seq, const struct 
 			if (put_entry(db, es, cid, e, &f->entries[e]) < 0)
 				goto fail;
 	}
-	sqlite3_finalize(es);
+	release(es);
 	return 0;
 fail:
-	sqlite3_finalize(es);
+	release(es);
 	return -1;
 }
 
@@ -867,13 +966,13 @@ static int put_verdicts(struct ws_db *db, int64_t aid, const struct ws_artifact 
 				bind_id(s, 8, db->run);
 				if (sqlite3_step(s) != SQLITE_DONE) {
 					ws_db_fail(db, "storing verdicts");
-					sqlite3_finalize(s);
+					release(s);
 					return -1;
 				}
 			}
 		}
 	}
-	sqlite3_finalize(s);
+	release(s);
 	return 0;
 }
 
@@ -942,7 +1041,7 @@ int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *
 int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, int kind, uint64_t size,
 	      int64_t mtime_ns, struct ws_db_counts *c)
 {
-	if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
+	if (write_begin(db) < 0)
 		return -1;
 	/* what the store held before: first seen, and whether this is a change */
 	int64_t first = 0, changed = 0, seen = 0;
@@ -962,10 +1061,10 @@ int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, in
 		seen = sqlite3_column_int64(s, 3);
 	} else if (rc != SQLITE_DONE) {
 		ws_db_fail(db, "looking up a path");
-		sqlite3_finalize(s);
+		release(s);
 		goto fail;
 	}
-	sqlite3_finalize(s);
+	release(s);
 	char at[40];
 	now_iso(at, sizeof at);
 	struct ws_db_meta m = {.kind = kind, .size = size, .mtime_ns = mtime_ns, .tool_version = WS_VERSION,
@@ -977,21 +1076,20 @@ int ws_db_put(struct ws_db *db, const char *key, const struct ws_artifact *a, in
 	int64_t id;
 	if (ws_db_put_rows(db, key, a, &m, &id) < 0 || put_verdicts(db, id, a) < 0)
 		goto fail;
-	if (exec(db, "COMMIT", "committing an artifact") < 0)
-		goto fail;
+	if (write_end(db, true) < 0)
+		return -1;
 	if (!existed)
 		c->added++;
 	else if (!same)
 		c->changed++;
 	return 0;
 fail:
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return write_end(db, false);
 }
 
 int ws_db_seen(struct ws_db *db, const char *key, int64_t id, const struct ws_artifact *a)
 {
-	if (exec(db, "BEGIN IMMEDIATE", "locking the store") < 0)
+	if (write_begin(db) < 0)
 		return -1;
 	/* By path: a concurrent run may have stored a new scan of the file meanwhile (a new
 	 * row), which this run has seen all the same. */
@@ -1005,16 +1103,15 @@ int ws_db_seen(struct ws_db *db, const char *key, int64_t id, const struct ws_ar
 	int64_t now = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ws_db_fail(db, "marking an artifact seen");
-	sqlite3_finalize(s);
+	release(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		goto fail;
 	/* the verdicts judge the model this run loaded: stored only beside that same row */
 	if (now == id && put_verdicts(db, id, a) < 0)
 		goto fail;
-	return exec(db, "COMMIT", "committing an artifact");
+	return write_end(db, true);
 fail:
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return write_end(db, false);
 }
 
 /* ---- static strings for the model's const char * fields --------------------------------- */

@@ -15,12 +15,11 @@ struct loader {
 	bool bad;           /* the rows contradict each other: the store is damaged */
 };
 
+/* The store's cached statement for sql (a literal: cached by its address); given back
+ * with ws_db_release, never finalized here. */
 static sqlite3_stmt *prep(struct loader *L, const char *sql)
 {
-	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(ws_db_handle(L->db), sql, -1, &s, NULL) != SQLITE_OK)
-		ws_db_fail(L->db, "preparing a statement");
-	return s;
+	return ws_db_stmt(L->db, sql);
 }
 
 static char *col_str(sqlite3_stmt *s, int i, bool *oom)
@@ -148,7 +147,7 @@ static int load_object(struct loader *L, int64_t oid, struct ws_object *o, bool 
 	}
 	if (r < 0)
 		goto out;
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	if (!(s = prep(L, "SELECT id, section, offset, size, relocatable, nkernels, error FROM container"
 			  " WHERE object_id = ? ORDER BY seq")))
 		return -1;
@@ -187,9 +186,9 @@ static int load_object(struct loader *L, int64_t oid, struct ws_object *o, bool 
 	}
 	rc = r < 0 || *oom || L->bad ? -1 : 0;
 out_es:
-	sqlite3_finalize(es);
+	ws_db_release(es);
 out:
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	return rc;
 }
 
@@ -236,7 +235,7 @@ static int load_record(struct loader *L, int64_t id, struct ws_artifact *a, bool
 			break;
 		}
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	return r < 0 || L->bad || *oom ? -1 : 0;
 }
 
@@ -260,7 +259,7 @@ static int load_errors(struct loader *L, int64_t id, struct ws_artifact *a, bool
 		snprintf(where, sizeof where, "%s%s", sqlite3_column_int(s, 1) ? a->path : "", rel ? rel : "");
 		ws_artifact_fail(a, where, (enum ws_errcode)code, "%s", msg ? msg : "");
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	return r < 0 || L->bad ? -1 : 0;
 }
 
@@ -287,7 +286,7 @@ static int load_wheel(struct loader *L, int64_t id, struct ws_artifact *a, bool 
 			w->generator = col_str(s, 12, oom);
 		}
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	return r < 0 || *oom ? -1 : 0;
 }
 
@@ -315,7 +314,7 @@ static int load_images(struct loader *L, int64_t id, struct ws_artifact *a, bool
 		col_fixed(s, 1, im->manifest, sizeof im->manifest);
 		col_fixed(s, 2, im->config, sizeof im->config);
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	if (r < 0 || L->bad || *oom)
 		return -1;
 	if (!a->nimages)
@@ -337,7 +336,7 @@ static int load_images(struct loader *L, int64_t id, struct ws_artifact *a, bool
 		}
 		im->nnames = (uint32_t)n;
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	if (r < 0 || L->bad || *oom)
 		return -1;
 	if (!(s = prep(L, "SELECT image_seq, member, digest, size FROM image_layer WHERE artifact_id = ?"
@@ -363,7 +362,7 @@ static int load_images(struct loader *L, int64_t id, struct ws_artifact *a, bool
 		if (*oom)
 			break;
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	return r < 0 || L->bad || *oom ? -1 : 0;
 }
 
@@ -383,7 +382,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
 	if (step(&L, s) != 1) {
-		sqlite3_finalize(s);
+		ws_db_release(s);
 		goto fail;
 	}
 	const char *type = (const char *)sqlite3_column_text(s, 0);
@@ -397,7 +396,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 	a->bytes_inflated = col_u64(s, 7);
 	a->record.checked = sqlite3_column_int(s, 8) != 0;
 	a->record.ok = sqlite3_column_int(s, 9) != 0;
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	if (!a->type || oom || load_wheel(&L, id, a, &oom) < 0 || load_record(&L, id, a, &oom) < 0 ||
 	    load_errors(&L, id, a, &oom) < 0 || load_images(&L, id, a, &oom) < 0)
 		goto fail;
@@ -418,7 +417,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 		if (!o->type || load_object(&L, sqlite3_column_int64(s, 0), o, &oom) < 0)
 			break;
 	}
-	sqlite3_finalize(s);
+	ws_db_release(s);
 	if (r != 0)
 		goto fail;
 	return a;

@@ -27,9 +27,11 @@ static bool valid_date(const char *s)
 	return true;
 }
 
-/* Removed files are rows too: named on stderr, since no writer prints an absent file. */
+/* Removed files are rows too: named on stderr, since no writer prints an absent file.
+ * Returns how many, or -1. */
 static int print_removed(struct ws_db *db, const char *since)
 {
+	int n = 0;
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(ws_db_handle(db), "SELECT a.path, r.started FROM artifact a JOIN run r"
 				" ON r.id = a.removed_run WHERE ?1 IS NOT NULL AND r.started >= ?1 ORDER BY a.path",
@@ -40,15 +42,17 @@ static int print_removed(struct ws_db *db, const char *since)
 	if (since)
 		sqlite3_bind_text(s, 1, since, -1, SQLITE_STATIC);
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		fprintf(stderr, "wheelscan: removed since %s: %s (%s)\n", since, sqlite3_column_text(s, 0),
 			sqlite3_column_text(s, 1));
+		n++;
+	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
 		ws_db_fail(db, "listing removed files");
 		return -1;
 	}
-	return 0;
+	return n;
 }
 
 int ws_db_report(struct ws_config *cfg)
@@ -82,7 +86,9 @@ int ws_db_report(struct ws_config *cfg)
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	int status = 0;
 	sqlite3_stmt *s = NULL;
-	if (print_removed(db, cfg->since) < 0 ||
+	int removed = 0;
+	size_t shown = 0;
+	if ((removed = print_removed(db, cfg->since)) < 0 ||
 	    sqlite3_prepare_v2(ws_db_handle(db), "SELECT a.id, a.path, a.from_tree FROM artifact a LEFT JOIN run r"
 			       " ON r.id = a.changed_run WHERE a.removed_run IS NULL"
 			       " AND (?1 IS NULL OR r.started >= ?1) ORDER BY a.path", -1, &s, NULL) != SQLITE_OK) {
@@ -118,6 +124,7 @@ int ws_db_report(struct ws_config *cfg)
 		if (!a->nerrors && res.findings.n && status == 0)
 			status = WS_EXIT_CHECK;
 		ws_report_artifact(&rep, &res);
+		shown++;
 		ws_artifact_free(a);
 		ws_findings_free(&res.findings);
 	}
@@ -127,6 +134,10 @@ int ws_db_report(struct ws_config *cfg)
 		status = WS_EXIT_INPUT;
 	}
 	sqlite3_finalize(s);
+	/* an empty report is no news: say so, and since when */
+	if (cfg->since && !shown && status == 0)
+		fprintf(stderr, "wheelscan: store %s: nothing added or changed since %s%s\n", cfg->db, cfg->since,
+			removed ? " (the removed files are named above)" : "");
 	ws_report_end(&rep);
 	ws_report_free(&rep);
 	ws_db_close(db);

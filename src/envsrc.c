@@ -65,8 +65,9 @@ static void drive_files(struct ws_artifact *a, struct file_list *l, bool listed,
 	d.check = check;
 	if (listed) {
 		/* a distribution's installed files are read where they lie: nothing inflates, so
-		 * the archive limits (a member's, all members', their count) are not theirs */
-		d.lim.max_member_bytes = d.lim.max_total_bytes = UINT64_MAX;
+		 * the archive limits of all members and their count are not theirs; one file's
+		 * is (a RECORD row naming a 12 GiB sparse file would have it read whole) */
+		d.lim.max_total_bytes = UINT64_MAX;
 		d.lim.max_members = UINT32_MAX;
 	}
 	struct ws_rsource *src = ws_files_rsource(l->paths, l->names, l->n, l->algos, listed, &e);

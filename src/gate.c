@@ -71,9 +71,13 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 		}
 		for (size_t r = 0; r < cfg->nrequire; r++) {
 			uint32_t considered, missing = ws_object_require_sass(o, &cfg->require[r], cfg->strict, &considered);
+			/* what the maintainer adds: nvcc's -gencode for the arch, or torch's arch list */
 			if (missing)
 				ws_findings_add(out, "require", name, "no SASS %s in %u of the %u containers with "
-						"kernels it needs there", cfg->require[r].name, missing, considered);
+						"kernels it needs there (build with -gencode arch=compute_%u,code=sm_%u, or "
+						"TORCH_CUDA_ARCH_LIST=\"%u.%u\" for a torch extension)", cfg->require[r].name,
+						missing, considered, cfg->require[r].cc, cfg->require[r].cc,
+						cfg->require[r].cc / 10, cfg->require[r].cc % 10);
 		}
 		if (cfg->require_ptx) {
 			unsigned missing = 0, considered = 0;
@@ -84,8 +88,9 @@ void ws_gate_check(const struct ws_artifact *a, const struct ws_config *cfg,
 					missing += !has_ptx(&o->fatbins[k]);
 				}
 			if (missing)
-				ws_findings_add(out, "require-ptx", name, "no PTX in %u of %u containers with kernels",
-						missing, considered);
+				ws_findings_add(out, "require-ptx", name, "no PTX in %u of %u containers with kernels "
+						"(build the newest arch as code=[sm_XY,compute_XY], or end TORCH_CUDA_ARCH_LIST "
+						"with +PTX)", missing, considered);
 		}
 	}
 }

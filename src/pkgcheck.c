@@ -49,6 +49,7 @@ struct ws_pkgcheck {
 	size_t md5len;
 	bool conda;                    /* info/index.json was found */
 	char *name, *version;
+	bool incomplete;               /* the walk stopped early: absent paths are not missing */
 };
 
 struct ws_pkgcheck *ws_pkgcheck_new(enum ws_pack kind, const char *path)
@@ -143,23 +144,44 @@ void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *
 	free(p);
 }
 
-void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size)
+/* The record of path, made (with no copy read yet) when there is none; NULL past SEEN_MAX. */
+static struct seen *seen_slot(struct ws_pkgcheck *c, const char *name)
 {
-	if (!c || c->record || c->over)
-		return;
 	struct ws_strpool *p = &c->paths_seen;
 	uint32_t n0 = p->n, i = ws_strpool_find(p, name, strlen(name));
 	if (i == UINT32_MAX) {
 		if (n0 >= SEEN_MAX) {
 			c->over = true;
-			return;
+			return NULL;
 		}
 		if (!ws_grow((void **)&c->v, &c->cap, n0 + 1, sizeof *c->v) ||
 		    (i = ws_strpool_intern(p, name, strlen(name))) == UINT32_MAX)
-			return;
+			return NULL;
 		memset(&c->v[i], 0, sizeof c->v[i]);
 	}
-	struct seen *s = &c->v[i];
+	return &c->v[i];
+}
+
+void ws_pkgcheck_present(struct ws_pkgcheck *c, const char *name)
+{
+	if (!c || c->record || c->over)
+		return;
+	seen_slot(c, name);
+}
+
+void ws_pkgcheck_incomplete(struct ws_pkgcheck *c)
+{
+	if (c)
+		c->incomplete = true;
+}
+
+void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size)
+{
+	if (!c || c->record || c->over)
+		return;
+	struct seen *s = seen_slot(c, name);
+	if (!s)
+		return;
 	if (s->copies && (s->size != size || strcmp(s->hex, hex) != 0)) {
 		s->mixed = true;
 		if (s->size != size && !s->size_mixed) {
@@ -222,7 +244,11 @@ static void check_md5sums(struct ws_pkgcheck *c, struct ws_artifact *a, const ch
 			while (path[0] == '.' && path[1] == '/')
 				path += 2;
 			const struct seen *s = find_seen(c, path);
-			if (s && strcmp(s->hex, hex) != 0) {
+			if (!s && !c->incomplete && !c->over)
+				mismatch(a, label, path, "is listed in md5sums but not in the package");
+			if (s && !s->copies)
+				;                           /* there, not read (an error says why) */
+			else if (s && strcmp(s->hex, hex) != 0) {
 				mismatch(a, label, path, "does not match its md5sums entry");
 			} else if (s && s->mixed) {
 				char msg[128];
@@ -240,8 +266,10 @@ static void check_paths(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 		const struct ws_conda_file *f = &c->paths.files[i];
 		const struct seen *s = find_seen(c, f->path);
 		char msg[160];
-		if (!s)
-			continue;
+		if (!s && !c->incomplete && !c->over)
+			mismatch(a, label, f->path, "is listed in info/paths.json but not in the package");
+		if (!s || !s->copies)
+			continue;                       /* absent, or there and not read */
 		if (f->size >= 0 && (uint64_t)f->size != s->size) {
 			ws_fmt(msg, sizeof msg, "is %llu bytes, not the %lld info/paths.json gives",
 			       (unsigned long long)s->size, (long long)f->size);

@@ -82,8 +82,9 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	row->quiet = r->quiet_row;
 	row->unread = ws_artifact_unread(a);
 	r->quiet_row = false;
+	/* the row says what the verdict line says: the headline (src/core/judge.c, step b) */
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
-		memcpy(row->verdicts, a->verdicts, r->ntargets * sizeof *row->verdicts);
+		memcpy(row->verdicts, a->headline ? a->headline : a->verdicts, r->ntargets * sizeof *row->verdicts);
 	bool env_row = !strcmp(a->type, "installed") || !strcmp(a->type, "directory");
 	row->env = env_row;
 	row->cpu_only = env_row && ws_artifact_cpu_only(a);
@@ -115,6 +116,8 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 		}
 	}
 	r->nrows++;
+	if (!r->coverage && ws_envset_add(&r->env, a, r->ntargets) < 0)
+		fprintf(stderr, "wheelscan: out of memory: the environment is not judged as a whole\n");
 }
 
 void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
@@ -138,6 +141,8 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 
 void ws_report_end(struct ws_report *r)
 {
+	if (!r->coverage && ws_envset_judge(&r->env, r->targets, r->ntargets, r->remedy) < 0)
+		fprintf(stderr, "wheelscan: out of memory judging the environment as a whole\n");
 	switch (r->cfg->format) {
 	case WS_FMT_TEXT: ws_text_summary(r); break;
 	case WS_FMT_JSON: ws_json_end(r); break;
@@ -159,6 +164,7 @@ void ws_report_free(struct ws_report *r)
 	}
 	free(r->torch);
 	r->torch = NULL;
+	ws_envset_free(&r->env);
 	free(r->rows);
 	ws_findings_free(&r->mismatches);
 	r->rows = NULL;

@@ -41,6 +41,21 @@ static void verdicts(struct ws_buf *b, const struct ws_report *r, const char *k,
 	ws_json_close(b, '}');
 }
 
+/* The artifact's headline (src/core/judge.c, step b): the verdict its verdict line words,
+ * the main code's; "verdicts" (or "coverage") stays the gate's. */
+static void headline_json(struct ws_buf *b, const struct ws_report *r, const enum ws_verdict *v)
+{
+	if (!v || !r->ntargets)
+		return;
+	ws_json_key(b, r->coverage ? "coverage_headline" : "headline");
+	ws_buf_add(b, "{", 1);
+	for (size_t t = 0; t + (r->coverage ? 1 : 0) < r->ntargets; t++)
+		ws_json_kv_str(b, r->targets[t].name, ws_verdict_name(v[t]));
+	ws_json_close(b, '}');
+	if (r->coverage)
+		ws_json_kv_str(b, "coverage_headline_newer", ws_verdict_name(v[r->ntargets - 1]));
+}
+
 static void roles_json(struct ws_buf *b, const struct ws_report *r, const struct ws_fatbin *f)
 {
 	ws_json_kv_str(b, "role", ws_role_name(f->role));
@@ -82,6 +97,7 @@ static const char *remedy_kind_name(enum ws_remedy_kind k)
 	case WS_REMEDY_INSTALL: return "install";
 	case WS_REMEDY_NONE: return "none";
 	case WS_REMEDY_DRIVER_FIRST: return "driver-first";
+	case WS_REMEDY_REBUILD: return "rebuild";
 	}
 	return "?";
 }
@@ -139,6 +155,8 @@ static void judgement_json(struct ws_buf *b, const struct ws_report *r, const st
 		if (artifact) {
 			ws_json_kv_u64(b, "objects", j[t].objects);
 			ws_json_kv_u64(b, "objects_failing", j[t].objects_failing);
+			ws_json_kv_u64(b, "minority_containers", j[t].minority);
+			ws_json_kv_str(b, "minority", j[t].minority_where);
 		}
 		ws_json_kv_u64(b, "containers_with_kernels", j[t].with_kernels);
 		ws_json_kv_u64(b, "containers_serving", j[t].serving);
@@ -380,6 +398,7 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		ws_json_kv_u64(b, "files_scanned", a->members_scanned);
 	if (!ws_artifact_unread(a)) {                /* not judged: no verdict to claim */
 		verdicts(b, r, "verdicts", a->verdicts);
+		headline_json(b, r, a->headline);
 		judgement_json(b, r, a->judged, true);
 	}
 	alternatives_json(b, r, a);
@@ -534,6 +553,49 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res)
 	ws_buf_free(&b);
 }
 
+static const char *env_issue_name(enum ws_env_issue_kind k)
+{
+	switch (k) {
+	case WS_ENV_COMPANION: return "companion-for-other-torch";
+	case WS_ENV_CPU_TORCH: return "cpu-only-torch";
+	case WS_ENV_LOADED_VARIANT: return "loaded-variant-fails";
+	}
+	return "?";
+}
+
+/* "environment": the set judged as a whole, when it was (two distributions or more) */
+static void env_set_json(struct ws_buf *b, const struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	if (s->n < 2 || r->coverage)
+		return;
+	ws_json_key(b, "environment");
+	ws_buf_add(b, "{", 1);
+	ws_json_key(b, "issues");
+	ws_buf_add(b, "[", 1);
+	for (size_t i = 0; i < s->nissues; i++) {
+		const struct ws_env_issue *e = &s->issues[i];
+		ws_buf_add(b, "{", 1);
+		ws_json_kv_str(b, "kind", env_issue_name(e->kind));
+		ws_json_kv_str(b, "package", s->pkgs[e->pkg].name);
+		ws_json_kv_str(b, "target", e->target >= 0 ? r->targets[e->target].name : NULL);
+		ws_json_kv_str(b, "what", e->what);
+		ws_json_close(b, '}');
+	}
+	ws_json_close(b, ']');
+	ws_json_key(b, "fix");
+	ws_buf_add(b, "{", 1);
+	for (size_t k = 0; k < r->ntargets; k++) {
+		ws_json_key(b, r->targets[k].name);
+		ws_buf_add(b, "{", 1);
+		ws_json_kv_str(b, "command", s->fix ? s->fix[k] : NULL);
+		ws_json_kv_str(b, "note", s->fix_note ? s->fix_note[k] : NULL);
+		ws_json_close(b, '}');
+	}
+	ws_json_close(b, '}');
+	ws_json_close(b, '}');
+}
+
 void ws_json_end(struct ws_report *r)
 {
 	struct ws_buf b = {0};
@@ -564,6 +626,7 @@ void ws_json_end(struct ws_report *r)
 		ws_json_close(&b, '}');
 	}
 	ws_json_close(&b, ']');
+	env_set_json(&b, r);
 	b.len--;
 	ws_buf_puts(&b, "}\n");
 	if (b.p)

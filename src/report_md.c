@@ -40,7 +40,7 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	for (int c = WS_COV_RUNS; r->coverage && c <= WS_COV_FAILS; c++) {
 		char ranges[512];
 		fputc(' ', r->out);
-		if (ws_coverage_ranges(r, a->verdicts, c, ranges, sizeof ranges))
+		if (ws_coverage_ranges(r, a->headline ? a->headline : a->verdicts, c, ranges, sizeof ranges))
 			md_escape(r->out, ranges);
 		else
 			fputc('-', r->out);
@@ -48,9 +48,14 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 	bool unread = ws_artifact_unread(a);         /* not judged: no verdict to show */
 	for (size_t t = 0; !r->coverage && t < r->ntargets; t++) {
+		/* the headline's word, and the gate's where they differ (src/core/judge.c, step b) */
 		enum ws_verdict v = a->verdicts ? a->verdicts[t] : WS_V_NONE;
+		enum ws_verdict h = a->headline ? a->headline[t] : v;
 		if (unread)
 			fputs(" not-read |", r->out);
+		else if (h != v)
+			fprintf(r->out, " %s (%s in %u container%s) |", ws_verdict_name(h), ws_verdict_name(v),
+				a->judged[t].minority, a->judged[t].minority == 1 ? "" : "s");
 		else
 			fprintf(r->out, " %s%s |", ws_verdict_fails(v) ? ":x: " : "", ws_verdict_name(v));
 	}

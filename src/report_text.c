@@ -546,6 +546,7 @@ static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, 
 {
 	char cv[16];
 	fprintf(r->out, "     alternatives %s (one is loaded, chosen by the CUDA runtime version):", g->pattern);
+	bool any = false;                      /* a variant that runs was named */
 	for (int pass = 0; pass < 2; pass++) {
 		bool first = true;
 		for (uint32_t i = 0; i < g->n; i++) {
@@ -557,8 +558,10 @@ static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, 
 				snprintf(cv, sizeof cv, "%d.x", o->alt_cuda / 1000);
 			else
 				ws_cuda_str(o->alt_cuda, cv, sizeof cv);
-			fprintf(r->out, "%s%s", first ? (pass ? "; not with " : " runs with ") : ", ", cv);
+			fprintf(r->out, "%s%s", !first ? ", " : !pass ? " runs with " : any ? "; not with " : " none runs: not with ",
+				cv);
 			first = false;
+			any |= !pass;
 		}
 	}
 	fputc('\n', r->out);
@@ -588,8 +591,10 @@ static void failing_objects(struct ws_report *r, const struct ws_artifact *a, si
  * word comes from the build table, whose fields are checked when it is read). */
 static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 {
-	fprintf(r->out, "     install: %s\n", m->summary);
-	if (m->install) {
+	fprintf(r->out, "     %s: %s\n", m->kind == WS_REMEDY_REBUILD ? "rebuild" : "install", m->summary);
+	if (m->install && m->kind == WS_REMEDY_REBUILD) {
+		fprintf(r->out, "       %s\n", m->install);
+	} else if (m->install) {
 		fprintf(r->out, "       %s\n", m->install);
 		fprintf(r->out, "     offline: %s\n", m->download);
 		fprintf(r->out, "       then: %s\n", m->offline);
@@ -598,12 +603,56 @@ static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 		fprintf(r->out, "     note: %s\n", m->note);
 }
 
+/* Objects set aside on target t as built only for other GPUs, and why (judge.c, step a). */
+static void set_aside_lines(struct ws_report *r, const struct ws_artifact *a, size_t t)
+{
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		if (o->verdicts && o->verdicts[t] == WS_V_OTHER_GPU && o->judged[t].why)
+			fprintf(r->out, "     set aside: %s: %s\n", o->member ? o->member : a->path, o->judged[t].why);
+	}
+}
+
+/* " (sm_86 serves sm_89)": the older SASS of the target's major that the driver loads
+ * (plain sm_XY, or family sm_XYf; an arch-specific sm_XYa runs on its own GPU alone). */
+static void compatible_from(struct ws_report *r, const struct ws_artifact *a, const struct ws_target *tg)
+{
+	const struct ws_entry *lo = NULL, *hi = NULL;
+	for (uint32_t o = 0; o < a->nobjects; o++)
+		for (uint32_t f = 0; f < a->objects[o].nfatbins; f++) {
+			const struct ws_fatbin *fb = &a->objects[o].fatbins[f];
+			for (uint32_t e = 0; e < fb->nentries; e++) {
+				const struct ws_entry *en = &fb->entries[e];
+				char plain[24], family[24];
+				snprintf(plain, sizeof plain, "sm_%u", (unsigned)en->arch);
+				snprintf(family, sizeof family, "sm_%uf", (unsigned)en->arch);
+				if (en->kind != WS_KIND_SASS || (strcmp(en->name, plain) && strcmp(en->name, family)) ||
+				    en->arch / 10 != tg->cc / 10 || en->arch >= tg->cc)
+					continue;
+				if (!lo || en->arch < lo->arch)
+					lo = en;
+				if (!hi || en->arch > hi->arch)
+					hi = en;
+			}
+		}
+	if (hi && lo->arch == hi->arch)
+		fprintf(r->out, " (%s serves sm_%u)", hi->name, (unsigned)tg->cc);
+	else if (hi)
+		fprintf(r->out, " (%s to %s serve sm_%u)", lo->name, hi->name, (unsigned)tg->cc);
+}
+
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
 		return;
 	if (r->coverage) {
-		coverage_lines(r, a->verdicts, &a->judged[r->ntargets - 1], "  ");
+		/* the map words the main code's verdicts, as the verdict lines do; what is weaker
+		 * elsewhere is named per compute capability */
+		coverage_lines(r, a->headline ? a->headline : a->verdicts, &a->judged[r->ntargets - 1], "  ");
+		for (size_t t = 0; t < r->ntargets; t++)
+			if (a->judged[t].minority_where)
+				fprintf(r->out, "  %-12s %s: %s\n", t + 1 < r->ntargets ? "except" : "except newer",
+					t + 1 < r->ntargets ? r->targets[t].name : "GPUs", a->judged[t].minority_where);
 		return;
 	}
 	for (size_t t = 0; t < r->ntargets; t++) {
@@ -616,7 +665,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		else
 			snprintf(name, sizeof name, "%s", tg->name);
 		fprintf(r->out, "  => %s: ", name);
-		switch (v) {
+		/* the main code's verdict words the line; the gate's v decides the rest (judge.c) */
+		switch (a->headline ? a->headline[t] : v) {
 		case WS_V_NONE:
 			/* an input that could not be read is not judged: it is not "nothing to run" */
 			if (ws_artifact_unread(a))
@@ -630,8 +680,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			fprintf(r->out, "%sruns%s: native SASS", col(r, GREEN), col(r, RESET));
 			break;
 		case WS_V_COMPATIBLE:
-			fprintf(r->out, "%sruns%s: SASS of an older minor revision serves some kernels", col(r, GREEN),
-				col(r, RESET));
+			fprintf(r->out, "%sruns%s: compatible SASS", col(r, GREEN), col(r, RESET));
+			compatible_from(r, a, tg);
 			break;
 		case WS_V_JIT:
 			fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower", col(r, YELLOW),
@@ -646,6 +696,8 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			break;
 		}
 		if (!ws_verdict_fails(v)) {
+			if (j->minority_where)
+				fprintf(r->out, " (%s)", j->minority_where);
 			if (j->other_gpu)
 				fprintf(r->out, "; relies on the library picking kernels by GPU (%u of %u containers are "
 					"built for other GPUs; --strict counts them)", j->other_gpu, j->with_kernels);
@@ -653,6 +705,7 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 		}
 		if (ws_verdict_fails(v) && j->objects_failing > 1)
 			failing_objects(r, a, t);
+		set_aside_lines(r, a, t);
 		if (j->why && v != WS_V_JIT)
 			fprintf(r->out, "     why: %s\n", j->why);
 		if (j->advice)
@@ -711,7 +764,13 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		r->quiet_row = true;
 		return;
 	}
-	if (r->nartifacts > r->quiet_packages + r->quiet_other)
+	/* an input that is not there (cannot be opened, no size): the error on stderr says
+	 * all there is, a block here would only repeat it */
+	if (a->size_unknown && !a->nobjects && a->nerrors && a->errors[0].code == WS_E_IO) {
+		r->missing++;
+		return;
+	}
+	if (r->nartifacts > r->quiet_packages + r->quiet_other + r->missing)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
 	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
@@ -819,6 +878,37 @@ static void env_summary(struct ws_report *r)
 	}
 }
 
+/* The set judged as a whole (src/core/envset.c): what breaks together, and per target the
+ * one command that fixes it. */
+static void env_set_lines(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	bool fix = false;
+	for (size_t k = 0; s->fix && k < r->ntargets; k++)
+		fix |= s->fix[k] || s->fix_note[k];
+	if (!s->nissues && !fix)
+		return;
+	fprintf(r->out, "\n%sthe packages together%s:\n", col(r, BOLD), col(r, RESET));
+	for (size_t i = 0; i < s->nissues; i++) {
+		const struct ws_env_issue *e = &s->issues[i];
+		if (e->target >= 0)
+			fprintf(r->out, "  on %s: %s\n", r->targets[e->target].name, e->what);
+		else
+			fprintf(r->out, "  %s\n", e->what);
+	}
+	for (size_t k = 0; s->fix && k < r->ntargets; k++) {
+		const struct ws_target *tg = &r->targets[k];
+		if (!s->fix[k] && !s->fix_note[k])
+			continue;
+		fprintf(r->out, "  to fix it on %s%s%s%s:\n", tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+			tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
+		if (s->fix[k])
+			fprintf(r->out, "    %s\n", s->fix[k]);
+		if (s->fix_note[k])
+			fprintf(r->out, "    note: %s\n", s->fix_note[k]);
+	}
+}
+
 static void summary_table(struct ws_report *r);
 
 void ws_text_summary(struct ws_report *r)
@@ -840,9 +930,10 @@ void ws_text_summary(struct ws_report *r)
 		fprintf(r->out, "\n%zu installed package%s or director%s without CUDA device code not shown (-v shows them)\n",
 			r->quiet_packages, r->quiet_packages == 1 ? "" : "s", r->quiet_packages == 1 ? "y" : "ies");
 	env_summary(r);
+	env_set_lines(r);
 	if (r->nrows - r->quiet_packages - r->quiet_other >= 2)
 		summary_table(r);
-	if (r->coverage)
+	if (r->coverage && !(r->nrows && r->missing == r->nrows))   /* no hint about inputs not there */
 		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
 		      "judges one GPU; --list-gpus names them.\n", r->out);
 }

@@ -33,6 +33,7 @@
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
+#include "ws_zipstream.h"
 
 struct job {
 	struct runner *R;
@@ -349,6 +350,16 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		close(fd);
 		return a;
 	}
+	/* one file is held to the member limit: a 20 GiB sparse ELF is not hashed whole */
+	uint64_t file_max = so->lim ? so->lim->max_member_bytes : (uint64_t)8 << 30;
+	if ((uint64_t)st.st_size > file_max) {
+		char sz[48];
+		ws_artifact_fail(a, path, WS_E_LIMIT, "file is %llu bytes, over the %s limit for one file"
+				 " (--max-member-size): not read", (unsigned long long)st.st_size,
+				 ws_fmt_size(sz, sizeof sz, file_max));
+		close(fd);
+		return a;
+	}
 	/* A private writable mapping: libelf may never write to it, but if it did,
 	 * the write would land in our copy and not fault or reach the file. */
 	struct ws_filemap fm;
@@ -574,8 +585,9 @@ static void draw_progress(struct runner *R, bool final)
 			return;
 		R->progress_last = now.tv_sec;
 	}
-	fprintf(stderr, "%s[%s] %3d%%  %zu/%zu files  %.1f/%.1f MB%s", R->progress_tty ? "\r" : "", bar,
-		(int)(frac * 100), files, R->njobs, (double)bytes / 1e6, (double)R->total_bytes / 1e6,
+	/* MiB, as the report counts sizes */
+	fprintf(stderr, "%s[%s] %3d%%  %zu/%zu files  %.1f/%.1f MiB%s", R->progress_tty ? "\r" : "", bar,
+		(int)(frac * 100), files, R->njobs, (double)bytes / 1048576, (double)R->total_bytes / 1048576,
 		final || !R->progress_tty ? "\n" : "");
 	fflush(stderr);
 }
@@ -798,7 +810,8 @@ int ws_run(struct ws_config *cfg)
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
 				.driver_cuda = R.driver_cuda, .coverage = coverage_mode,
 				.skipped = (const char *const *)in.skipped, .nskipped = in.nskipped,
-				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL};
+				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL,
+				.remedy = R.remedy.builds ? &R.remedy : NULL};
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
 					       && in.n > 0);
@@ -823,6 +836,9 @@ int ws_run(struct ws_config *cfg)
 		}
 		R.queued_from = i;
 		R.queued_to = added;
+		/* the store's batch is held through a short wait, committed before a long one */
+		if (R.db && !R.db_failed && !ws_group_wait_ms(R.pool, &R.jobs[i].g, 20) && ws_db_idle(R.db) < 0)
+			store_failed(&R);
 		if (progress)
 			while (!ws_group_wait_ms(R.pool, &R.jobs[i].g, 200))
 				draw_progress(&R, false);

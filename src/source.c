@@ -272,15 +272,23 @@ struct mout {
 	bool end, failed;              /* how the stream ended */
 };
 
-/* The limit message of one member (before or while reading). */
-static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style)
+/* The limit message of one member whose size field declares more than the limit: it is
+ * refused before a byte is inflated, so it says "declares" (stop_at_limit says "inflates
+ * past" of what was read). */
+static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style,
+			uint64_t declared, bool file)
 {
 	char sz[48];
 	ws_fmt_size(sz, sizeof sz, d->lim.max_member_bytes);
-	if (zip_style)
-		ws_artifact_fail(a, where, WS_E_LIMIT, "member '%s' inflates past the %s limit", shown, sz);
+	if (file)                              /* a file on disk: its size is no claim */
+		ws_artifact_fail(a, where, WS_E_LIMIT, "file is %llu bytes, over the %s limit for one file"
+				 " (--max-member-size): not read", (unsigned long long)declared, sz);
+	else if (zip_style)
+		ws_artifact_fail(a, where, WS_E_LIMIT, "member '%s' declares %llu bytes, over the %s limit", shown,
+				 (unsigned long long)declared, sz);
 	else
-		ws_artifact_fail(a, where, WS_E_LIMIT, "member inflates past the %s limit", sz);
+		ws_artifact_fail(a, where, WS_E_LIMIT, "member declares %llu bytes, over the %s limit",
+				 (unsigned long long)declared, sz);
 }
 
 /* One member: counted, hashed, sniffed and scanned or opened as a nested source. out is
@@ -298,7 +306,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	else
 		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, a, where, nb, zip_style);
+		member_over(d, a, where, nb, zip_style, size, false);
 		if (!out)
 			d->stopped = true;
 		return -1;
@@ -497,6 +505,8 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		/* a layer's entries, of any type: which paths hide those of lower layers */
 		if (level == 2 && d->layer_levels == 1 && d->image && pl)
 			ws_imgcheck_entry(d->image, prefix, m.name, m.dir);
+		if (level == 1 && !pl)
+			ws_pkgcheck_present(d->check, m.name);   /* there, whether or not it is read */
 		if (!m.regular) {
 			/* no scan, but whatever bytes it carries are counted against the limits */
 			struct mread skip = { .d = d, .up = &m.rd };
@@ -527,8 +537,11 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}
-		if (drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent)
+		if (drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent) {
+			if (level == 1)
+				ws_pkgcheck_incomplete(d->check);
 			break;                           /* the source cannot go past a broken member */
+		}
 	}
 	free(name);
 	free(scratch);
@@ -540,6 +553,8 @@ void ws_drive_finish(struct ws_drive *d)
 	ws_imgcheck_finish(d->image, d->a, d->label, !d->stopped);
 	ws_imgcheck_free(d->image);
 	d->image = NULL;
+	if (d->stopped || (d->root && __atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)))
+		ws_pkgcheck_incomplete(d->check);
 	ws_pkgcheck_finish(d->check, d->a, d->label);
 	ws_pkgcheck_free(d->check);
 	d->check = NULL;
@@ -604,6 +619,16 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 	struct stat st;
 	if (fstat(fd, &st) == 0)
 		a->size = (uint64_t)st.st_size;
+	/* an archive larger than all its members may inflate to passes the total limit
+	 * anyway; refused unread, a sparse 20 GiB .tar is not hashed whole first */
+	uint64_t max = so && so->lim ? so->lim->max_total_bytes : (uint64_t)32 << 30;
+	if (a->size > max) {
+		char sz[48];
+		ws_artifact_fail(a, path, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
+				 " (--max-total-size): not read", (unsigned long long)a->size, ws_fmt_size(sz, sizeof sz, max));
+		close(fd);
+		return -1;
+	}
 	struct file_hash fh = { .path = path, .rc = -1 };
 	struct ws_group g;
 	bool beside = so && so->pool && ws_pool_width(so->pool) > 1;
@@ -644,6 +669,7 @@ struct rres {
 	uint8_t md[WS_DIGEST_MAX];
 	size_t dl;                     /* 0: no digest */
 	uint64_t got;                  /* bytes read */
+	uint64_t scanned, inflated;    /* tmp's counts, once an empty tmp is freed */
 };
 
 struct rjob {
@@ -694,7 +720,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	}
 	uint64_t size = s->size ? s->size[i] : UINT64_MAX;
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, t, where, nb, s->zip_style);
+		member_over(d, t, where, nb, s->zip_style, size, s->stored_members);
 		return;
 	}
 	const char *algo = ws_pkgcheck_algo(d->check, name);
@@ -725,7 +751,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	md.stopped = false;
 	bool over = m.size != UINT64_MAX && m.size > d->lim.max_member_bytes;
 	if (over)
-		member_over(d, t, where, nb, s->zip_style);
+		member_over(d, t, where, nb, s->zip_style, m.size, s->stored_members);
 	else
 		drive_member(&md, name, &m.rd, m.size, 1, scratch, &o);
 	struct ws_err ce = { 0 };
@@ -771,6 +797,16 @@ static void run_tasks(void *arg)
 			}
 		}
 		run_member(j, h, &herr, i, scratch);
+		/* most members leave nothing to merge but counts: their 300-byte artifact goes
+		 * now, not after the last member (100,000 members held 30 MB of them) */
+		struct rres *r = &j->res[i];
+		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors) {
+			r->scanned = r->tmp->members_scanned;
+			r->inflated = r->tmp->bytes_inflated;
+			r->tmp->path = NULL;
+			ws_artifact_free(r->tmp);
+			r->tmp = NULL;
+		}
 	}
 	if (h)
 		s->ops->runner_close(s, h);
@@ -828,6 +864,9 @@ static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *
 		t->path = NULL;
 		ws_artifact_free(t);
 		r->tmp = NULL;
+	} else {
+		a->members_scanned += s->zip_style && r->scanned > 1 ? 1 : r->scanned;
+		a->bytes_inflated += r->inflated;
 	}
 	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
 	ws_pkgcheck_member(d->check, a, d->label, s->names[i], v->state, v->md, v->dl, v->got);
@@ -871,6 +910,16 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 		qsort_r(j.task, j.ntask, sizeof *j.task, cmp_task, &j);
 	if ((uint32_t)runners > j.ntask)
 		runners = j.ntask ? (int)j.ntask : 1;
+	/* a runner costs its own handle (a zip's: its whole directory again, 330 bytes a
+	 * member): one per 16 MiB to read at least, where the sizes are known */
+	if (runners > 1 && s->cost) {
+		uint64_t total = 0;
+		for (uint32_t k = 0; k < j.ntask; k++)
+			total += s->cost[j.task[k]] < ((uint64_t)1 << 40) ? s->cost[j.task[k]] : (uint64_t)1 << 40;
+		uint64_t want = 1 + total / ((uint64_t)16 << 20);
+		if (want < (uint64_t)runners)
+			runners = (int)want;
+	}
 	if (runners > RUNNERS_MAX)
 		runners = RUNNERS_MAX;
 	struct runner w[RUNNERS_MAX];

@@ -47,6 +47,7 @@ struct asrc {
 	bool in_inner;
 	char *inner_prefix;            /* "control.tar.xz!" or "" */
 	bool saw_data;                 /* deb: data.tar.* was read */
+	bool saw_control;              /* deb: control.tar.* was read */
 	bool saw_debian_binary;
 	char *name;                    /* the current member's name, "./" dropped */
 	struct archive *cur;           /* the handle the current member is read from */
@@ -57,6 +58,9 @@ struct asrc {
 static const char *ar_msg(struct archive *ar)
 {
 	const char *m = archive_error_string(ar);
+	/* libarchive's zip reader passes zlib's code on bare: say what it means */
+	if (m && !strncmp(m, "ZIP decompression failed", 24))
+		return "corrupt deflate data (zlib could not inflate the member)";
 	return m && *m ? m : "malformed archive";
 }
 
@@ -279,6 +283,22 @@ static int asrc_next(struct ws_source *src, struct ws_member *m, struct ws_err *
 		}
 		/* a package's payload: read its members in place of the wrapper */
 		bool control = s->s.pack == WS_PACK_DEB && !strncmp(nm, "control.tar", 11);
+		if (s->s.pack == WS_PACK_DEB) {
+			/* dpkg reads control.tar, then the one data.tar, and refuses anything else:
+			 * what it would not install is not judged as if it would */
+			char nb[128];
+			ws_sanitize(nb, sizeof nb, nm, strlen(nm));
+			if (control && s->saw_data)
+				return ws_err_set(err, WS_E_FORMAT, "not a valid Debian package: '%s' comes after"
+						  " data.tar (dpkg refuses this order)", nb);
+			if (!control && s->saw_data)
+				return ws_err_set(err, WS_E_FORMAT, "not a valid Debian package: a second data member"
+						  " '%s' (dpkg refuses it; only the first was read)", nb);
+			if (!control && !s->saw_control)
+				return ws_err_set(err, WS_E_FORMAT, "not a valid Debian package: '%s' comes before"
+						  " control.tar (dpkg refuses this order)", nb);
+			s->saw_control |= control;
+		}
 		if (s->s.pack == WS_PACK_DEB && !control)
 			s->saw_data = true;
 		free(s->inner_prefix);

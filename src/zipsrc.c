@@ -348,8 +348,9 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	so.group = j.o.group;
 	j.bg.progress = j.o.progress;
 	j.label = a->path ? a->path : "(memory)";
-	if (!a->type)
-		a->type = "zip";
+	/* what the file is, even when it cannot be opened: a wheel by its name until read */
+	if (!a->type || !strcmp(a->type, "other"))
+		a->type = a->path && !strcmp(ws_name_type(a->path), "wheel") ? "wheel" : "zip";
 
 	if (src->path) {
 		struct stat sb;
@@ -358,8 +359,23 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	} else {
 		a->size = src->len;
 	}
+	if (a->size > lim.max_total_bytes) {     /* it would pass the total limit: not hashed whole first */
+		char sz[48];
+		ws_artifact_fail(a, j.label, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
+				 " (--max-total-size): not read", (unsigned long long)a->size,
+				 ws_fmt_size(sz, sizeof sz, lim.max_total_bytes));
+		goto out;
+	}
 	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
 	if (!j.za) {
+		uint64_t got = 0;
+		char sz[32];
+		char dup[NAME_SHOWN];
+		if (ws_zip_truncated(src, &got))   /* "not a zip archive" would blame the wrong thing */
+			ws_fmt(err, sizeof err, "truncated or incomplete (%s; the zip directory is missing)",
+			       ws_fmt_human(sz, sizeof sz, got));
+		else if (ws_zip_duplicate_name(src, dup, sizeof dup))   /* libzip: "File already exists" */
+			ws_fmt(err, sizeof err, "duplicate member name '%s'", dup);
 		ws_artifact_error(a, j.label, "%s", err);
 		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
 			a->sha256[0] = '\0';
@@ -374,6 +390,13 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	j.n = (zip_uint64_t)n;
 	if (!list_members(&j) || !ws_zbuf_init(&b)) {
 		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
+		goto out;
+	}
+	/* before any member is inflated: members sharing data are a bomb, not an archive */
+	if (ws_zip_check_layout(src, j.n, (const char *const *)j.names, err, sizeof err) != 0) {
+		ws_artifact_fail(a, j.label, WS_E_FORMAT, "%s", err);
+		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+			a->sha256[0] = '\0';
 		goto out;
 	}
 	read_distinfo(&j, j.za, &b, &wheel);

@@ -26,6 +26,17 @@ const char *ws_fmt_size(char *buf, size_t len, uint64_t v)
 	return ws_fmt(buf, len, "%llu bytes", (unsigned long long)v);
 }
 
+const char *ws_fmt_human(char *buf, size_t len, uint64_t v)
+{
+	if (v >= (uint64_t)1 << 30)
+		return ws_fmt(buf, len, "%.1f GiB", (double)v / (double)((uint64_t)1 << 30));
+	if (v >= (uint64_t)1 << 20)
+		return ws_fmt(buf, len, "%.1f MiB", (double)v / (double)((uint64_t)1 << 20));
+	if (v >= 1024)
+		return ws_fmt(buf, len, "%.1f KiB", (double)v / 1024);
+	return ws_fmt(buf, len, "%llu bytes", (unsigned long long)v);
+}
+
 /* libzip's messages, in this project's grammar for the common cases. */
 const char *ws_zip_reason(zip_error_t *e)
 {

@@ -282,7 +282,7 @@ int ws_advise(const struct ws_target *t, const char *local_tag, char *buf, size_
 }
 
 uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_only, bool has_ptx,
-			 const char *local_tag, char *buf, size_t len)
+			 const char *local_tag, const char *build_words, char *buf, size_t len)
 {
 	int first, last, tag = 0, build_hi;
 	bool tag_major = false;
@@ -304,10 +304,13 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 		snprintf(b, sizeof b, "%d.x", build_cuda / 1000);
 	else
 		ws_cuda_str(build_cuda, b, sizeof b);
-	build_hi = major_only ? build_cuda + 990 : build_cuda;
-	if (build_hi < first || (major_only && build_cuda < first)) {
+	/* how sure the version is: "12.5 or 12.6 (from its PTX ISA 8.5)" when only the PTX said */
+	const char *bw = build_words ? build_words : b;
+	/* build_words: the version is a lower bound (read from the PTX ISA): only "may predate" */
+	build_hi = build_words ? INT_MAX : major_only ? build_cuda + 990 : build_cuda;
+	if (build_hi < first || ((major_only || build_words) && build_cuda < first)) {
 		/* §6: the toolkit that built it cannot emit code for this GPU */
-		append(buf, len, &pos, "built with CUDA %s, which %s %s (CUDA %s+): ", b,
+		append(buf, len, &pos, "built with CUDA %s, which %s %s (CUDA %s+): ", bw,
 		       build_hi < first ? "predates" : "may predate", t->name, ws_cuda_str(first, c1, sizeof c1));
 		if (tag) {
 			ws_cuda_tag(first, tag_major, want, sizeof want);
@@ -320,7 +323,7 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 	if (last && build_cuda > last) {
 		/* §6: the toolkit that built it no longer emits code for this GPU */
 		append(buf, len, &pos, "built with CUDA %s, which dropped %s (last in CUDA %s): use a build made with "
-		       "CUDA %s to %s", b, t->name, ws_cuda_str(last, c2, sizeof c2), ws_cuda_str(first, c1, sizeof c1), c2);
+		       "CUDA %s to %s", bw, t->name, ws_cuda_str(last, c2, sizeof c2), ws_cuda_str(first, c1, sizeof c1), c2);
 		if (tag) {
 			ws_cuda_tag(last, tag_major, want, sizeof want);
 			append(buf, len, &pos, ", e.g. +%s", want);
@@ -328,6 +331,6 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 		return WS_R_DROPPED;
 	}
 	append(buf, len, &pos, "built with CUDA %s, which supports %s, but left it out and has no %sPTX: "
-	       "ask for a build with %s or PTX", b, t->name, has_ptx ? "usable " : "", t->name);
+	       "ask for a build with %s or PTX", bw, t->name, has_ptx ? "usable " : "", t->name);
 	return WS_R_LEFT_OUT;
 }

@@ -19,9 +19,41 @@
  *      release did not support sm_120, so an a/f entry alone does not make a unit targeted.)
  *      Then it is required and fails: built before the target existed, or leaving it out
  *      (torch 2.5.1+cu124 on sm_120).
- *   4. --strict: every loadable container with kernels is required.
+ *   4. A helper does not carry an object (WS_R_HELPER_ONLY): when the containers that serve
+ *      the target are a small minority of the object's containers with kernels, by count
+ *      (at most 1 in HELPER_COUNT) and by kernels (at most 1 in HELPER_KERNELS), and every
+ *      other one was built wholly for other GPUs (its oldest loadable entry newer than the
+ *      target, or its newest older), the object will not run there: its code is for other
+ *      GPUs, and the few that serve are generic helpers (torch 2.5.1's cuSPARSELt 0.6 has 1 sm_52+compute_52 container of 2,505,
+ *      1 kernel of 7,569; the vendor supports 8.0+). Needs every kernel count: where a
+ *      container was not decoded (--no-kernels, past 64 KiB) the rule is not applied. The census margins: cuBLASLt 13 on sm_75 is
+ *      94 of 2,068 serving containers with 34% of the kernels (supported); cuDNN 9's
+ *      precompiled engines on sm_70 are 2 of 1,047 with 2.7% (CUDA 13 supports 7.5+).
+ *   5. --strict: every loadable container with kernels is required.
  * The rule is a heuristic about how a library chooses code; every verdict that rests on it
- * carries WS_R_OTHER_GPU and the count of containers it set aside. */
+ * carries WS_R_OTHER_GPU and the count of containers it set aside.
+ *
+ * The artifact (judge_artifact) rolls its objects up, worst first, after two more steps:
+ *   a. An object built only for other GPUs is set aside (WS_R_OBJECT_OTHER_GPU, verdict
+ *      OTHER_GPU, its containers role OTHER_GPU) when it does not run on the target and
+ *      another object of the artifact serves it, as such containers inside one object are:
+ *      - an arch-specific object: every loadable entry of every container with kernels is
+ *        'a' (FlashAttention-3's Hopper backend, sm_90a only, beside a main extension for
+ *        6.0-9.0); any other object that serves the target is enough;
+ *      - an object whose code all starts above the target (rule 4, or nothing serves and
+ *        every container's oldest entry is newer): only a shared library or program, and
+ *        only when one at least twice its size (in bytes) serves, the artifact's main code:
+ *        a package's own extension built for newer GPUs only must still fail beside a small
+ *        vendored library, and an archive's members are linked into one program. (torch
+ *        2.5.1 calls its cuSPARSELt only on 8.0+; libtorch_cuda.so is 4.2 times its size.)
+ *      Not under --strict.
+ *   b. The headline (a->headline): the artifact's verdict is the worst object's, for gates
+ *      and the exit status. Where that is JIT and the containers that only JIT are a small
+ *      minority of the counted ones (at most 1 in MINORITY_SHARE, by count and by kernels),
+ *      the verdict line words the rest's verdict, the main code's: torch 2.5.1 on an H100
+ *      JITs only 1 of its 2,916 containers (in cuSPARSELt), so the line says "runs: native
+ *      SASS (1 container in ... only through PTX JIT)" (WS_R_MINORITY, minority,
+ *      minority_where). A failing verdict is never reworded. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +68,15 @@ struct shape {
 	bool only_af;          /* every loadable entry is 'a' or 'f': built for specific GPUs */
 	bool several_cc;       /* loadable entries for more than one compute capability */
 	uint16_t newest;       /* highest arch among its loadable entries */
+	uint16_t oldest;       /* lowest arch among its loadable entries */
 };
+
+/* Rule 4's bounds: the serving containers are at most 1 in HELPER_COUNT of the object's
+ * containers with kernels and hold at most 1 in HELPER_KERNELS of their kernels. */
+#define HELPER_COUNT 100u
+#define HELPER_KERNELS 20u
+/* Step b's bound: the containers that only JIT are at most 1 in MINORITY_SHARE. */
+#define MINORITY_SHARE 20u
 
 static bool loadable_entry(const struct ws_entry *e)
 {
@@ -74,6 +114,8 @@ static struct shape shape_of(const struct ws_fatbin *f)
 		any = true;
 		if (e->arch > s.newest)
 			s.newest = e->arch;
+		if (!s.oldest || e->arch < s.oldest)
+			s.oldest = e->arch;
 	}
 	return s;
 }
@@ -99,6 +141,58 @@ static bool serves(enum ws_verdict v)
 	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT || v == WS_V_PTX_TOO_NEW;
 }
 
+static bool kernels_all_known(const struct ws_fatbin *f)
+{
+	for (uint32_t i = 0; i < f->nentries; i++)
+		if (loadable_entry(&f->entries[i]) && (!f->entries[i].kernels_known || f->entries[i].error))
+			return false;
+	return true;
+}
+
+/* What rule 4 found: the serving helpers' kernels and the oldest arch of the rest. */
+struct helper {
+	uint32_t kernels;
+	uint16_t from;             /* the oldest arch of the rest built for newer GPUs, 0 if none */
+	uint16_t upto;             /* the newest arch of the rest built for older GPUs, 0 if none */
+};
+
+/* Rule 4: only a helper serves t; every other container with kernels was built wholly for
+ * other GPUs, newer (its oldest entry above t) or older (its newest below: a library built
+ * for sm_80 alone, with a generic helper whose PTX JITs on sm_90). Fills *h when it holds. */
+static bool helper_only(const struct ws_object *o, const struct shape *shapes, const struct ws_target *t,
+			const enum ws_verdict *verdicts, const struct ws_judgement *j, struct helper *h)
+{
+	uint64_t all = 0, serving = 0;
+	uint16_t from = 0, upto = 0;
+	if (!j->serving || j->serving == j->with_kernels || (uint64_t)j->serving * HELPER_COUNT > j->with_kernels)
+		return false;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct ws_fatbin *f = &o->fatbins[i];
+		if (f->role != WS_ROLE_REQUIRED)
+			continue;
+		if (!f->nkernels || f->nkernels == UINT32_MAX || !kernels_all_known(f))
+			return false;          /* --no-kernels: no share of kernels to weigh */
+		all += f->nkernels;
+		if (serves(verdicts[i])) {
+			serving += f->nkernels;
+		} else if (shapes[i].oldest > t->cc) {
+			if (!from || shapes[i].oldest < from)
+				from = shapes[i].oldest;
+		} else if (shapes[i].newest < t->cc) {
+			if (shapes[i].newest > upto)
+				upto = shapes[i].newest;
+		} else {
+			return false;          /* spans the target and leaves it out: rule 3's to judge */
+		}
+	}
+	if (serving * HELPER_KERNELS > all)
+		return false;
+	h->kernels = (uint32_t)serving;
+	h->from = from;
+	h->upto = upto;
+	return true;
+}
+
 /* The verdict and role of each container on one target, and the object's verdict. */
 struct pass {
 	const struct ws_object *o;
@@ -109,14 +203,15 @@ struct pass {
 	bool strict;
 };
 
-/* Fills roles[i] and verdicts[i] for every container and the counts in *j; returns the
- * object's verdict (before the driver check). */
+/* Fills roles[i] and verdicts[i] for every container and the counts in *j (and *h when
+ * rule 4 holds, h may be NULL); returns the object's verdict (before the driver check). */
 static enum ws_verdict judge_pass(const struct pass *p, enum ws_role *roles, enum ws_verdict *verdicts,
-				  struct ws_judgement *j)
+				  struct ws_judgement *j, struct helper *h)
 {
 	const struct ws_object *o = p->o;
 	enum ws_verdict worst = WS_V_NONE;
 	bool generation = p->max_sass_major >= p->t->cc / 10u;
+	struct helper scratch;
 
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
 		const struct ws_fatbin *f = &o->fatbins[i];
@@ -128,11 +223,12 @@ static enum ws_verdict judge_pass(const struct pass *p, enum ws_role *roles, enu
 		j->with_kernels++;
 		j->serving += serves(verdicts[i]);
 	}
+	bool helper = !p->strict && helper_only(o, p->shapes, p->t, verdicts, j, h ? h : &scratch);
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
 		const struct shape *s = &p->shapes[i];
 		if (roles[i] != WS_ROLE_REQUIRED)
 			continue;
-		if (!serves(verdicts[i]) && j->serving && !p->strict &&
+		if (!serves(verdicts[i]) && j->serving && !p->strict && !helper &&
 		    (generation || s->only_af || !s->several_cc || s->newest >= p->t->cc)) {
 			roles[i] = WS_ROLE_OTHER_GPU;
 			verdicts[i] = WS_V_OTHER_GPU;
@@ -145,6 +241,8 @@ static enum ws_verdict judge_pass(const struct pass *p, enum ws_role *roles, enu
 	}
 	if (j->with_kernels && !j->serving)
 		j->reasons |= WS_R_NOTHING_SERVES;
+	if (helper)
+		j->reasons |= WS_R_HELPER_ONLY;
 	if (j->other_gpu)
 		j->reasons |= WS_R_OTHER_GPU;
 	if (p->strict)
@@ -208,14 +306,6 @@ static int find_gap(const struct ws_object *o, const struct ws_fatbin *f, const 
 	for (uint32_t k = 0; k < gap->n; k++)
 		mark[gap->kernels[k]] = 0;
 	return rc;
-}
-
-static bool kernels_all_known(const struct ws_fatbin *f)
-{
-	for (uint32_t i = 0; i < f->nentries; i++)
-		if (loadable_entry(&f->entries[i]) && (!f->entries[i].kernels_known || f->entries[i].error))
-			return false;
-	return true;
 }
 
 /* Fills f->gaps[k] for every container the object needs on target k. */
@@ -287,11 +377,12 @@ static int cmp_group_size(const void *x, const void *y)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-/* The CUDA version an object was built with: the newest toolkit its cubins'
- * .note.nv.cuinfo name, else the newest CUDA its PTX ISA needs; 0 if neither says. (A
- * library can carry PTX of an older ISA than its toolkit: cuFFT 12 from CUDA 13.0 has ISA
- * 7.0, so the notes come first.) */
-static int build_cuda_of(const struct ws_object *o)
+/* The CUDA version an object was built with: the newest toolkit its cubins name (ptxas'
+ * producer note, the .note.nv.cuinfo of CUDA 13), else the newest CUDA its PTX ISA needs,
+ * which is only a lower bound (*from_isa: ISA 8.5 is written by 12.5 and 12.6, and clang
+ * writes ISAs of its own); 0 if neither says. (A library can carry PTX of an older ISA than
+ * its toolkit: cuFFT 12 from CUDA 13.0 has ISA 7.0, so the notes come first.) */
+static int build_cuda_of(const struct ws_object *o, bool *from_isa, unsigned *isa_major, unsigned *isa_minor)
 {
 	int note = 0, isa = 0;
 	for (uint32_t i = 0; i < o->nfatbins; i++)
@@ -305,10 +396,14 @@ static int build_cuda_of(const struct ws_object *o)
 				unsigned ma, mi;
 				ws_entry_isa(en, &ma, &mi);
 				int c = ws_ptx_isa_min_cuda(ma, mi);
-				if (c > isa)
+				if (c > isa) {
 					isa = c;
+					*isa_major = ma;
+					*isa_minor = mi;
+				}
 			}
 		}
+	*from_isa = !note && isa;
 	return note ? note : isa;
 }
 
@@ -442,8 +537,31 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 			snprintf(adv, sizeof adv, "a newer driver (this one supports %s), or a build with SASS for %s",
 				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
 	} else {
-		bool has_ptx = any_ptx(fb, nfb), major_only = false;
-		int build = build_cuda_of(o);
+		bool has_ptx = any_ptx(fb, nfb), major_only = false, from_isa = false;
+		unsigned im = 0, in = 0;
+		char words[96];
+		const char *build_words = NULL;
+		int build = build_cuda_of(o, &from_isa, &im, &in);
+		/* the PTX ISA is a lower bound: a firmer word comes first (the library's own name,
+		 * libx_cuda126.so; the pinned runtime), else the bound is named as one */
+		if (from_isa && o->alt_group && !o->alt_major_only && o->alt_cuda >= build) {
+			build = o->alt_cuda;
+			from_isa = false;
+		} else if (from_isa && wheel && wheel->requires_cuda_runtime >= build) {
+			build = wheel->requires_cuda_runtime;
+			from_isa = false;
+		}
+		if (from_isa) {
+			char c1[16];
+			int next = ws_isa_need_cuda(im, in + 1);   /* the first CUDA of the next ISA */
+			ws_cuda_str(build, c1, sizeof c1);
+			if (next > build && next - build <= 20 && next % 1000 / 10 == build % 1000 / 10 + 2)
+				snprintf(words, sizeof words, "%s or %d.%d (from its PTX ISA %u.%u)", c1, build / 1000,
+					 build % 1000 / 10 + 1, im, in);
+			else
+				snprintf(words, sizeof words, "%s or newer (from its PTX ISA %u.%u)", c1, im, in);
+			build_words = words;
+		}
 		if (!build && wheel && wheel->local)
 			build = ws_cuda_tag_parse(wheel->local, &major_only);
 		if (!build && wheel && wheel->requires_cuda_runtime)
@@ -455,7 +573,8 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 			major_only = true;
 		}
 		j->build_cuda = build;
-		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, adv, sizeof adv);
+		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, build_words, adv,
+					      sizeof adv);
 	}
 	if (!(j->advice = ws_strdup(adv)))
 		goto out;
@@ -477,6 +596,33 @@ static int describe_link_only(struct ws_object *o, size_t k)
 	o->judged[k].why = ws_strdup("link inputs only (relocatable device code or LTO-IR): not loaded as they "
 				     "are, judged where they are linked");
 	return o->judged[k].why ? 0 : -1;
+}
+
+/* Rule 4's why, in place of the arch-list sentence: what the verdict rests on. */
+static int describe_helper(struct ws_judgement *j, const struct ws_target *t, const struct helper *h)
+{
+	char why[256], rest_s[96];
+	uint32_t rest = j->with_kernels - j->serving;
+	const char *s = rest == 1 ? "s" : "";
+	if (h->from && !h->upto)
+		snprintf(rest_s, sizeof rest_s, "start%s at sm_%u", s, h->from);
+	else if (!h->from)
+		snprintf(rest_s, sizeof rest_s, "stop%s at sm_%u", s, h->upto);
+	else
+		snprintf(rest_s, sizeof rest_s, "are built for sm_%u and older or sm_%u and newer", h->upto, h->from);
+	if (j->serving == 1)
+		snprintf(why, sizeof why, "only a helper container (1 of %u, %u kernel%s) has code for %s; the other "
+			 "%u %s", j->with_kernels, h->kernels, h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
+	else
+		snprintf(why, sizeof why, "only %u helper containers (%u of %u, %u kernel%s) have code for %s; the "
+			 "other %u %s", j->serving, j->serving, j->with_kernels, h->kernels,
+			 h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
+	char *w = ws_strdup(why);
+	if (!w)
+		return -1;
+	free(j->why);
+	j->why = w;
+	return 0;
 }
 
 /* ---- objects ---------------------------------------------------------------------- */
@@ -512,8 +658,9 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 	}
 	for (size_t k = 0; k < nt; k++) {
 		struct ws_judgement *j = &o->judged[k];
+		struct helper h = {0};
 		p.t = &t[k];
-		enum ws_verdict v = judge_pass(&p, roles, verdicts, j);
+		enum ws_verdict v = judge_pass(&p, roles, verdicts, j, &h);
 		for (uint32_t i = 0; i < o->nfatbins; i++) {
 			o->fatbins[i].roles[k] = roles[i];
 			o->fatbins[i].verdicts[k] = verdicts[i];
@@ -527,7 +674,8 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 		o->verdicts[k] = v;
 		if (judge_gaps(o, k, &t[k], opt->driver_cuda, &mark, nt) < 0 ||
 		    describe_object(o, k, &t[k], v, opt, wheel, build_hint) < 0 ||
-		    (v == WS_V_NONE && describe_link_only(o, k) < 0)) {
+		    (v == WS_V_NONE && describe_link_only(o, k) < 0) ||
+		    ((j->reasons & WS_R_HELPER_ONLY) && describe_helper(j, &t[k], &h) < 0)) {
 			free(roles);
 			free(verdicts);
 			goto out;
@@ -668,24 +816,216 @@ static enum ws_verdict group_verdict(const struct ws_artifact *a, const struct w
 
 /* ---- artifacts -------------------------------------------------------------------- */
 
-static int judge_artifact(struct ws_artifact *a, size_t nt, int driver_cuda)
+/* Step a's first kind: every loadable entry of every container with kernels is 'a'. */
+static bool arch_specific(const struct ws_object *o)
 {
-	if (!(a->verdicts = ws_calloc(nt, sizeof *a->verdicts)) || !(a->judged = ws_calloc(nt, sizeof *a->judged)))
+	bool any = false;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct ws_fatbin *f = &o->fatbins[i];
+		if (f->role != WS_ROLE_REQUIRED)
+			continue;
+		for (uint32_t e = 0; e < f->nentries; e++)
+			if (loadable_entry(&f->entries[e]) && ws_entry_suffix(&f->entries[e]) != 'a')
+				return false;
+		any = true;
+	}
+	return any;
+}
+
+/* Step a's second kind: the object's code starts above t (rule 4, or nothing serves and
+ * every container with kernels is newer); *from gets the oldest arch of that code. */
+static bool newer_only(const struct ws_object *o, size_t k, const struct ws_target *t, uint16_t *from)
+{
+	const struct ws_judgement *j = &o->judged[k];
+	bool any = false;
+	*from = 0;
+	if (!(j->reasons & (WS_R_HELPER_ONLY | WS_R_NOTHING_SERVES)))
+		return false;
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct ws_fatbin *f = &o->fatbins[i];
+		if (f->role != WS_ROLE_REQUIRED || serves(f->verdicts[k]))
+			continue;                  /* a serving one is rule 4's helper */
+		uint16_t oldest = shape_of(f).oldest;
+		if (oldest <= t->cc)
+			return false;
+		if (!*from || oldest < *from)
+			*from = oldest;
+		any = true;
+	}
+	return any;
+}
+
+/* A shared library or program: loaded on its own, where an archive's members are linked
+ * into one program together. */
+static bool loaded_alone(const struct ws_object *o)
+{
+	return o->type && (!strcmp(o->type, "elf-so") || !strcmp(o->type, "elf-exec") || !strcmp(o->type, "pe-dll") ||
+			   !strcmp(o->type, "pe-exe"));
+}
+
+/* Step a on target k: sets aside the objects built only for other GPUs that do not run
+ * there, when another object of the artifact serves it. */
+static int set_aside(struct ws_artifact *a, size_t k, const struct ws_target *t)
+{
+	/* the largest object that serves t, and the largest shared library or program that
+	 * does: one pass, so that a hostile artifact of many objects costs n, not n^2 (an
+	 * object set aside fails t, so it is never its own server) */
+	const struct ws_object *any = NULL, *alone = NULL;
+	for (uint32_t s = 0; s < a->nobjects; s++) {
+		const struct ws_object *x = &a->objects[s];
+		if (!x->verdicts || !serves(x->verdicts[k]) ||
+		    (x->alt_group && !serves(a->alts[x->alt_group - 1].verdicts[k])))
+			continue;
+		if (!any || x->size > any->size)
+			any = x;
+		if (loaded_alone(x) && (!alone || x->size > alone->size))
+			alone = x;
+	}
+	for (uint32_t i = 0; any && i < a->nobjects; i++) {
+		struct ws_object *o = &a->objects[i];
+		struct ws_judgement *j = &o->judged[k];
+		uint16_t from = 0;
+		if (o->alt_group || o->verdicts[k] != WS_V_NO_IMAGE || (j->reasons & (WS_R_DRIVER_GPU | WS_R_STRICT)))
+			continue;
+		bool specific = (j->reasons & WS_R_NOTHING_SERVES) && arch_specific(o);
+		if (!specific && !newer_only(o, k, t, &from))
+			continue;
+		const struct ws_object *server = specific ? any : alone;
+		/* code for newer GPUs: its own code may be the package's main code unless an object
+		 * at least twice its size serves; an archive's members are linked together */
+		if (!server || (!specific && (server->size / 2 < o->size || !loaded_alone(o))))
+			continue;
+		uint32_t moved = 0;
+		char list[160] = "", why[640];
+		for (uint32_t c = 0; c < o->nfatbins; c++) {
+			struct ws_fatbin *f = &o->fatbins[c];
+			if (f->roles[k] != WS_ROLE_REQUIRED)
+				continue;
+			if (!list[0])
+				arch_list(f, list, sizeof list);
+			f->roles[k] = WS_ROLE_OTHER_GPU;
+			f->verdicts[k] = WS_V_OTHER_GPU;
+			if (f->gaps) {
+				free(f->gaps[k].kernels);
+				memset(&f->gaps[k], 0, sizeof f->gaps[k]);
+			}
+			moved++;
+		}
+		const char *sname = server->member ? server->member : a->path ? a->path : "";
+		if (specific)
+			snprintf(why, sizeof why, "built only for other GPUs (every entry arch-specific: %s); %s serves %s",
+				 list, sname, t->name);
+		else if (j->reasons & WS_R_HELPER_ONLY)
+			snprintf(why, sizeof why, "built for sm_%u and newer (%s); %s, an object at least twice its size, serves %s",
+				 from, j->why ? j->why : "", sname, t->name);
+		else
+			snprintf(why, sizeof why, "built for sm_%u and newer; %s, an object at least twice its size, "
+				 "serves %s", from, sname, t->name);
+		char *w = ws_strdup(why);
+		if (!w)
+			return -1;
+		free(j->why);
+		free(j->advice);
+		j->why = w;
+		j->advice = NULL;
+		j->other_gpu += moved;
+		j->failing = 0;
+		j->kernel_gaps = 0;
+		j->build_cuda = 0;
+		j->reasons &= ~(uint32_t)(WS_R_NOTHING_SERVES | WS_R_PREDATES | WS_R_LEFT_OUT | WS_R_DROPPED |
+					   WS_R_KERNELS_ASSUMED | WS_R_JIT | WS_R_PTX_DRIVER | WS_R_KERNEL_GAPS);
+		j->reasons |= WS_R_OTHER_GPU | WS_R_OBJECT_OTHER_GPU;
+		o->verdicts[k] = WS_V_OTHER_GPU;
+	}
+	return 0;
+}
+
+/* Step b on target k, after the roll-up: where the worst is JIT and the containers that
+ * only JIT are a small minority of the counted containers with kernels (at most 1 in
+ * MINORITY_SHARE by count, and by kernels where every count is known), the headline is the
+ * worst verdict of the rest, the artifact's main code; the minority is counted and named.
+ * used[] holds the counted objects. */
+static int headline(struct ws_artifact *a, size_t k, const uint32_t *used, size_t nused)
+{
+	struct ws_judgement *j = &a->judged[k];
+	enum ws_verdict v = a->verdicts[k], rest = WS_V_NONE;
+	uint64_t all = 0, jit = 0, kall = 0, kjit = 0;
+	bool known = true;
+	a->headline[k] = v;
+	if (v != WS_V_JIT)
+		return 0;              /* a failing verdict is never reworded; SASS runs as it is */
+	for (size_t u = 0; u < nused; u++) {
+		const struct ws_object *o = &a->objects[used[u]];
+		for (uint32_t c = 0; c < o->nfatbins; c++) {
+			const struct ws_fatbin *f = &o->fatbins[c];
+			if (f->roles[k] != WS_ROLE_REQUIRED)
+				continue;
+			uint64_t nk = f->nkernels == UINT32_MAX ? 0 : f->nkernels;
+			known &= nk != 0;
+			all++;
+			kall += nk;
+			if (f->verdicts[k] == WS_V_JIT) {
+				jit++;
+				kjit += nk;
+			} else {
+				rest = ws_verdict_worst(rest, f->verdicts[k]);
+			}
+		}
+	}
+	if (!jit || !serves(rest) || rest == WS_V_JIT || jit * MINORITY_SHARE > all ||
+	    (known && kjit * MINORITY_SHARE > kall))
+		return 0;
+	char names[512] = "";
+	size_t pos = 0, nobj = 0;
+	for (size_t u = 0; u < nused; u++) {
+		const struct ws_object *o = &a->objects[used[u]];
+		if (o->verdicts[k] != WS_V_JIT)
+			continue;
+		if (nobj++ < 2 && pos < sizeof names) {
+			int w = snprintf(names + pos, sizeof names - pos, "%s%s", pos ? ", " : "",
+					 o->member ? o->member : a->path ? a->path : "");
+			pos = w < 0 ? sizeof names : pos + (size_t)w;
+		}
+	}
+	char more[48] = "", buf[640];
+	if (nobj > 2)
+		snprintf(more, sizeof more, " and %zu more object%s", nobj - 2, nobj == 3 ? "" : "s");
+	snprintf(buf, sizeof buf, "%llu container%s in %s%s only through PTX JIT", (unsigned long long)jit,
+		 jit == 1 ? "" : "s", names, more);
+	if (!(j->minority_where = ws_strdup(buf)))
+		return -1;
+	j->minority = (uint32_t)jit;
+	j->reasons |= WS_R_MINORITY;
+	a->headline[k] = rest;
+	return 0;
+}
+
+static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_judge_opts *opt)
+{
+	int driver_cuda = opt->driver_cuda;
+	uint32_t *used;
+	if (!(a->verdicts = ws_calloc(nt, sizeof *a->verdicts)) || !(a->judged = ws_calloc(nt, sizeof *a->judged)) ||
+	    !(a->headline = ws_calloc(nt, sizeof *a->headline)))
 		return -1;
 	a->njudged = (uint16_t)nt;
 	for (uint32_t g = 0; g < a->nalts; g++)
 		if (!(a->alts[g].verdicts = ws_calloc(nt, sizeof *a->alts[g].verdicts)))
 			return -1;
+	if (!(used = ws_calloc(a->nobjects ? a->nobjects : 1, sizeof *used)))
+		return -1;
 	for (size_t k = 0; k < nt; k++) {
 		struct ws_judgement *j = &a->judged[k];
 		const struct ws_object *decider = NULL;
 		enum ws_verdict v = WS_V_NONE;
+		size_t nused = 0;
 		for (uint32_t g = 0; g < a->nalts; g++) {
 			uint32_t best = 0;
 			a->alts[g].verdicts[k] = group_verdict(a, &a->alts[g], k, driver_cuda, &best);
 			if (a->alts[g].verdicts[k] != WS_V_NONE)
 				j->reasons |= WS_R_ALTERNATIVES;
 		}
+		if (!opt->strict && set_aside(a, k, &t[k]) < 0)
+			goto fail;
 		for (uint32_t i = 0; i < a->nobjects; i++) {
 			const struct ws_object *o = &a->objects[i];
 			enum ws_verdict ov = o->verdicts[k];
@@ -701,6 +1041,7 @@ static int judge_artifact(struct ws_artifact *a, size_t nt, int driver_cuda)
 			}
 			if (ov == WS_V_NONE)
 				continue;
+			used[nused++] = (uint32_t)(o - a->objects);
 			j->objects++;
 			j->objects_failing += ws_verdict_fails(ov) != 0;
 			j->with_kernels += o->judged[k].with_kernels;
@@ -713,10 +1054,14 @@ static int judge_artifact(struct ws_artifact *a, size_t nt, int driver_cuda)
 			if (ov == WS_V_JIT && o->judged[k].jit_from > j->jit_from)
 				j->jit_from = o->judged[k].jit_from;
 			j->reasons |= o->judged[k].reasons & ~(uint32_t)WS_R_LINK_INPUTS_ONLY;
-			/* the object that decides is the worst; among equals, the one with the most
-			 * failing containers (torch's libtorch_cuda.so, not a bundled helper library) */
+			/* the object that decides is the worst; among equals, one whose failure rests
+			 * on rule 4 last, then the one with the most failing containers (torch's
+			 * libtorch_cuda.so, not a bundled helper library) */
+			bool oh = o->judged[k].reasons & WS_R_HELPER_ONLY;
+			bool dh = decider && (decider->judged[k].reasons & WS_R_HELPER_ONLY);
 			if (!decider || ws_verdict_rank(ov) > ws_verdict_rank(v) ||
-			    (ws_verdict_rank(ov) == ws_verdict_rank(v) && o->judged[k].failing > decider->judged[k].failing))
+			    (ws_verdict_rank(ov) == ws_verdict_rank(v) &&
+			     (oh != dh ? dh : o->judged[k].failing > decider->judged[k].failing)))
 				decider = o;
 			v = ws_verdict_worst(v, ov);
 		}
@@ -727,14 +1072,20 @@ static int judge_artifact(struct ws_artifact *a, size_t nt, int driver_cuda)
 			const char *name = decider->member ? decider->member : a->path ? a->path : "";
 			size_t len = strlen(name) + strlen(decider->judged[k].why) + 3;
 			if (!(j->why = ws_malloc(len)))
-				return -1;
+				goto fail;
 			snprintf(j->why, len, "%s: %s", name, decider->judged[k].why);
 			j->build_cuda = decider->judged[k].build_cuda;
 			if (decider->judged[k].advice && !(j->advice = ws_strdup(decider->judged[k].advice)))
-				return -1;
+				goto fail;
 		}
+		if (headline(a, k, used, nused) < 0)
+			goto fail;
 	}
+	free(used);
 	return 0;
+fail:
+	free(used);
+	return -1;
 }
 
 int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_judge_opts *opt)
@@ -758,7 +1109,7 @@ int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const 
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		if (judge_object(&a->objects[i], t, nt, opt, a->wheel, a->build_cuda_hint) < 0)
 			return -1;
-	if (judge_artifact(a, nt, opt->driver_cuda) < 0)
+	if (judge_artifact(a, t, nt, opt) < 0)
 		return -1;
 	return opt->remedy ? ws_remedy_attach(a, t, nt, opt->remedy) : 0;
 }
@@ -819,7 +1170,7 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
 	struct pass p = {.o = o, .t = t, .strict = opt.strict, .shapes = shapes};
 	if (roles && verdicts && shapes) {
 		p.max_sass_major = prepare_shapes(o, shapes);
-		judge_pass(&p, roles, verdicts, &j);
+		judge_pass(&p, roles, verdicts, &j, NULL);
 		for (uint32_t i = 0; i < o->nfatbins; i++)
 			if (roles[i] == WS_ROLE_REQUIRED) {
 				(*considered)++;
@@ -854,6 +1205,9 @@ const char *ws_reason_name(uint32_t bit)
 	case WS_R_ALTERNATIVES: return "alternatives";
 	case WS_R_LINK_INPUTS_ONLY: return "link-inputs-only";
 	case WS_R_KERNEL_GAPS: return "kernel-gaps";
+	case WS_R_HELPER_ONLY: return "helper-only";
+	case WS_R_OBJECT_OTHER_GPU: return "object-other-gpu";
+	case WS_R_MINORITY: return "minority";
 	}
 	return NULL;
 }

@@ -198,6 +198,7 @@ void ws_judgement_clear(struct ws_judgement *j)
 	free(j->why);
 	free(j->advice);
 	ws_remedy_free(j->remedy);
+	free(j->minority_where);
 	memset(j, 0, sizeof *j);
 }
 
@@ -242,10 +243,12 @@ void ws_artifact_unjudge(struct ws_artifact *a)
 	free(a->alts);
 	free(a->judged);
 	free(a->verdicts);
+	free(a->headline);
 	a->alts = NULL;
 	a->nalts = 0;
 	a->judged = NULL;
 	a->verdicts = NULL;
+	a->headline = NULL;
 	a->njudged = 0;
 }
 

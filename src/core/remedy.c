@@ -58,45 +58,6 @@ static bool better(const struct ws_build *a, enum ws_verdict va, const struct ws
 	return !strcmp(a->provenance, "scanned") && strcmp(b->provenance, "scanned");
 }
 
-size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char *platform,
-		      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max)
-{
-	size_t n = 0;
-	if (!b || !package || !t || !out)
-		return 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
-		enum ws_verdict v;
-		if (!same_name(r->package, package) || (platform && strcmp(r->platform, platform)) ||
-		    !runs(v = ws_build_verdict(r, t, driver_cuda)))
-			continue;
-		/* one entry per install: a release's variant on PyPI and on its own index is one
-		 * build, and so are the variants one wheel carries (bitsandbytes' libraries) */
-		size_t same = n;
-		for (size_t k = 0; k < n && same == n; k++)
-			if (!strcmp(out[k]->version, r->version) &&
-			    (!strcmp(out[k]->variant, r->variant) || (r->source[0] && !strcmp(out[k]->source, r->source))))
-				same = k;
-		if (same < n) {
-			if (!better(r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
-				continue;
-			memmove(&out[same], &out[same + 1], (n - 1 - same) * sizeof *out);
-			n--;
-		}
-		/* insertion into the best-first list, keeping at most max */
-		size_t at = n;
-		while (at > 0 && better(r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
-			at--;
-		if (at >= max)
-			continue;
-		if (n < max)
-			n++;
-		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof *out);
-		out[at] = r;
-	}
-	return n;
-}
-
 /* "2.14.1" and "2.14.0" are of one minor series. */
 static bool same_minor(const char *a, const char *b)
 {
@@ -111,13 +72,17 @@ static bool same_minor(const char *a, const char *b)
 
 /* How well companion build r goes with torch_version: 2 when it pins exactly that torch,
  * 1 when it asks for "torch>=X" of the same minor series (torchvision releases follow one
- * torch minor; newer ones no longer pin), 0 when it does not go with it. */
+ * torch minor; newer ones no longer pin) or is a torchaudio of that series, 0 when it does
+ * not go with it. */
 static int fits_torch(const struct ws_build *r, const char *torch_version)
 {
 	if (!strncmp(r->requires, "torch==", 7))
 		return !strcmp(r->requires + 7, torch_version) ? 2 : 0;
 	if (!strncmp(r->requires, "torch>=", 7))
 		return same_minor(r->requires + 7, torch_version) && ws_version_cmp(r->requires + 7, torch_version) <= 0;
+	/* torchaudio's releases carry torch's version (2.8.0 with 2.8.0) also where they pin nothing */
+	if (!r->requires[0] && same_name(r->package, "torchaudio"))
+		return same_minor(r->version, torch_version);
 	return 0;
 }
 
@@ -141,6 +106,65 @@ static const struct ws_build *pinned_companion(const struct ws_builds *b, const 
 		}
 	}
 	return best;
+}
+
+/* torch with both companions in the table: a set that can be installed together (a newer
+ * torch without a torchaudio leaves the installed one behind, mismatched). */
+static bool complete_set(const struct ws_builds *b, const struct ws_build *r)
+{
+	return pinned_companion(b, "torchvision", r->version, r->variant, r->platform) &&
+	       pinned_companion(b, "torchaudio", r->version, r->variant, r->platform);
+}
+
+/* better(), and for torch first the builds whose companions the table has */
+static bool better_in(const struct ws_builds *b, const struct ws_build *x, enum ws_verdict vx,
+		      const struct ws_build *y, enum ws_verdict vy)
+{
+	if (same_name(x->package, "torch")) {
+		bool cx = complete_set(b, x), cy = complete_set(b, y);
+		if (cx != cy)
+			return cx;
+	}
+	return better(x, vx, y, vy);
+}
+
+size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char *platform,
+		      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max)
+{
+	size_t n = 0;
+	if (!b || !package || !t || !out)
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ws_build *r = &b->rows[i];
+		enum ws_verdict v;
+		if (!same_name(r->package, package) || (platform && strcmp(r->platform, platform)) ||
+		    !runs(v = ws_build_verdict(r, t, driver_cuda)))
+			continue;
+		/* one entry per install: a release's variant on PyPI and on its own index is one
+		 * build, and so are the variants one wheel carries (bitsandbytes' libraries) */
+		size_t same = n;
+		for (size_t k = 0; k < n && same == n; k++)
+			if (!strcmp(out[k]->version, r->version) &&
+			    (!strcmp(out[k]->variant, r->variant) || (r->source[0] && !strcmp(out[k]->source, r->source))))
+				same = k;
+		if (same < n) {
+			if (!better_in(b, r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
+				continue;
+			memmove(&out[same], &out[same + 1], (n - 1 - same) * sizeof *out);
+			n--;
+		}
+		/* insertion into the best-first list, keeping at most max */
+		size_t at = n;
+		while (at > 0 && better_in(b, r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
+			at--;
+		if (at >= max)
+			continue;
+		if (n < max)
+			n++;
+		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof *out);
+		out[at] = r;
+	}
+	return n;
 }
 
 /* The build of torch at version in variant for platform, if the table has it. */
@@ -264,17 +288,27 @@ static void commands(struct ws_remedy *r, const struct ws_build *const *set, siz
 	put(&t, " --only-binary=:all:");
 	if (ctx->python_version)
 		put(&t, " --python-version %s", ctx->python_version);
-	/* pip matches --platform exactly (manylinux_2_28 does not take manylinux1): one for
-	 * each wheel platform of the set */
+	/* pip matches --platform exactly (manylinux_2_28 does not take manylinux1): each tag a
+	 * wheel of the set is published under, once */
+	char tags[512];
+	size_t tl = 0;
+	tags[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *wp = set[i]->wheel_platform[0] ? set[i]->wheel_platform : pip_platform_default(r->platform);
-		bool dup = false;
-		for (size_t k = 0; k < i && !dup; k++)
-			dup = !strcmp(wp, set[k]->wheel_platform[0] ? set[k]->wheel_platform :
-					  pip_platform_default(r->platform));
-		if (!dup)
-			put(&t, " --platform %s", wp);
+		char one[96];
+		while (*wp) {
+			size_t k = strcspn(wp, " ");
+			snprintf(one, sizeof one, " --platform %.*s", (int)(k < 80 ? k : 80), wp);
+			if (!strstr(tags, one) && tl + strlen(one) < sizeof tags)
+				tl += (size_t)snprintf(tags + tl, sizeof tags - tl, "%s", one);
+			wp += k;
+			while (*wp == ' ')
+				wp++;
+			if (!strncmp(wp, "--platform ", 11))
+				wp += 11;
+		}
 	}
+	put(&t, "%s", tags);
 	put(&t, " -d wheels");
 	r->download = ws_strdup(t.buf);
 
@@ -437,7 +471,22 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	if (same_name(package, "bitsandbytes"))
 		put(&note, "%sbitsandbytes loads the library of torch's CUDA version (libbitsandbytes_cuda%s with a %s torch): "
 		    "the torch in use must be a %s build", note.pos ? "; " : "", b->variant + 2, b->variant, b->variant);
-	if (newest && ws_version_cmp(newest->version, b->version) > 0)
+	const struct ws_build *top_alone = NULL;
+	for (size_t i = 0; i < ctx->builds->n; i++) {
+		const struct ws_build *x = &ctx->builds->rows[i];
+		if (same_name(x->package, package) && !strcmp(x->platform, platform) &&
+		    runs(ws_build_verdict(x, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver)) &&
+		    (!top_alone || ws_version_cmp(x->version, top_alone->version) > 0))
+			top_alone = x;
+	}
+	if (top_alone && ws_version_cmp(top_alone->version, b->version) > 0 && same_name(package, "torch")) {
+		bool vision = pinned_companion(ctx->builds, "torchvision", top_alone->version, top_alone->variant, platform);
+		bool audio = pinned_companion(ctx->builds, "torchaudio", top_alone->version, top_alone->variant, platform);
+		put(&note, "%storch %s runs there too, but the table has no %s made for it: without %s, install torch==%s",
+		    note.pos ? "; " : "", top_alone->version, !vision && !audio ? "torchvision and torchaudio" :
+		    !vision ? "torchvision" : "torchaudio", !vision && !audio ? "them" : "it", top_alone->version);
+	}
+	else if (newest && ws_version_cmp(newest->version, b->version) > 0)
 		put(&note, "%s%s %s is the newest release with a build that runs on %s (the newest release, %s, has none)",
 		    note.pos ? "; " : "", package, b->version, t->name, newest->version);
 	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
@@ -449,6 +498,18 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 nomem:
 	ws_remedy_free(r);
 	return NULL;
+}
+
+struct ws_remedy *ws_remedy_companion(const char *companion, const char *torch_version, const char *torch_variant,
+				      const struct ws_target *t, const struct ws_remedy_ctx *ctx)
+{
+	const char *platform;
+	const struct ws_build *c;
+	if (!companion || !torch_version || !t || !ctx || !ctx->builds)
+		return NULL;
+	platform = ctx->platform ? ctx->platform : "linux_x86_64";
+	c = pinned_companion(ctx->builds, companion, torch_version, torch_variant ? torch_variant : "", platform);
+	return c ? remedy_of_build(c, WS_REMEDY_INSTALL, t, ctx) : NULL;
 }
 
 struct ws_remedy *ws_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
@@ -500,13 +561,54 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 	return r;
 }
 
+/* Code built in place (a torch extension's build directory, a UI's custom node: files no
+ * package owns): no build to download, only the line that rebuilds it for the GPU. */
+static struct ws_remedy *rebuild_remedy(bool torch_extension, const struct ws_target *t)
+{
+	struct ws_remedy *r = ws_calloc(1, sizeof *r);
+	struct text s = {.pos = 0}, c = {.pos = 0};
+	unsigned cc = t->cc;
+	int last = ws_last_toolkit_for_arch(cc);
+	char c1[16];
+	if (!r)
+		return NULL;
+	r->kind = WS_REMEDY_REBUILD;
+	if (torch_extension) {
+		put(&s, "rebuild the extension for %s in its source tree, against the torch installed here", t->name);
+		put(&c, "TORCH_CUDA_ARCH_LIST=\"%u.%u+PTX\" pip install --no-build-isolation --force-reinstall .", cc / 10,
+		    cc % 10);
+	} else {
+		put(&s, "rebuild it for %s: nvcc -gencode arch=compute_%u,code=[sm_%u,compute_%u] (CMake: "
+		    "CMAKE_CUDA_ARCHITECTURES=%u; a torch extension: TORCH_CUDA_ARCH_LIST=\"%u.%u+PTX\")", t->name, cc, cc, cc,
+		    cc, cc / 10, cc % 10);
+	}
+	if (last)
+		put(&s, "; with a CUDA toolkit of %s or older, the last that targets %s", ws_cuda_str(last, c1, sizeof c1),
+		    t->name);
+	if (!(r->summary = ws_strdup(s.buf)) || (c.pos && !(r->install = ws_strdup(c.buf)))) {
+		ws_remedy_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_remedy_ctx *ctx)
 {
 	struct ws_remedy_ctx c;
 	char py[16];
 	const char *package;
 
-	if (!a || !a->wheel || !a->judged || !a->verdicts || !ctx || !ctx->builds)
+	if (!a || !a->judged || !a->verdicts || !ctx)
+		return 0;
+	if (!a->wheel && (!strcmp(a->type, "directory") || (a->origin && !strncmp(a->origin, "torch extension", 15)))) {
+		for (size_t k = 0; k < nt && k < a->njudged; k++)
+			if (ws_verdict_fails(a->verdicts[k]) && !(a->judged[k].reasons & WS_R_DRIVER_GPU)) {
+				ws_remedy_free(a->judged[k].remedy);
+				a->judged[k].remedy = rebuild_remedy(a->origin != NULL, &t[k]);
+			}
+		return 0;
+	}
+	if (!a->wheel || !ctx->builds)
 		return 0;
 	package = a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name;
 	if (!package)

@@ -89,6 +89,15 @@ done
 "$WS_BIN" --progress "$FX/multi.so" "$FX/old-only.so" >/dev/null 2>"$tmp/err"
 grep -q '^\[#*\.*\] 100%  2/2 files' "$tmp/err" && ok || bad "--progress into a file: no plain final line: $(cat "$tmp/err")"
 if LC_ALL=C grep -q "$(printf '[\r\033]')" "$tmp/err"; then bad "--progress into a file writes \\r or escapes"; else ok; fi
+# the progress line counts in the report's unit: 3 MiB is "3.0/3.0 MiB" there (it said 3.1 MB)
+truncate -s 3M "$tmp/three.bin"
+"$WS_BIN" --progress "$tmp/three.bin" >"$tmp/out" 2>"$tmp/err"
+grep -q '100%  1/1 files  3.0/3.0 MiB$' "$tmp/err" && grep -q "three.bin  (other, 3.0 MiB" "$tmp/out" && ok ||
+	bad "--progress and the report disagree on units: $(cat "$tmp/err") / $(head -n 1 "$tmp/out")"
+# a file that is not there: the error alone, no report block (nor the no-GPU hint) on stdout
+"$WS_BIN" --no-progress "$tmp/not-there.so" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 3 ] && [ ! -s "$tmp/out" ] && grep -q "not-there.so': cannot open: No such file or directory" "$tmp/err" && ok ||
+	bad "a missing file ($rc): stdout $(head -c 200 "$tmp/out")"
 # no line of any report ends in a space
 for args in "" "--gpu RTX5090,H100" "-v --gpu sm_120" "-vvv" "--kernels --gpu sm_75" "-q --gpu sm_120" \
 	"--require sm_120 --require-ptx" "--format markdown --gpu sm_120"; do
@@ -100,7 +109,10 @@ done
 head -c 5000 /dev/urandom >"$tmp/corrupt.so"
 "$WS_BIN" --gpu sm_90,sm_120 "$tmp/corrupt.so" /nonexistent/lib.fatbin "$FX/multi.so" >"$tmp/out" 2>/dev/null; rc=$?
 [ $rc -eq 3 ] && ok || bad "corrupt input: exit $rc"
-[ "$(grep -c 'not judged: the input could not be read' "$tmp/out")" = 4 ] && ok || bad "corrupt input: not-judged lines: $(cat "$tmp/out")"
+# (the file that is not there has no block of its own, only its error and its summary row)
+[ "$(grep -c 'not judged: the input could not be read' "$tmp/out")" = 2 ] &&
+	grep -q 'not-read    not-read     /nonexistent/lib.fatbin' "$tmp/out" && ok ||
+	bad "corrupt input: not-judged lines: $(cat "$tmp/out")"
 grep -q 'nothing to run' "$tmp/out" && bad "a corrupt input claims nothing to run" || ok
 # every row of the summary table has its path at the same column as the header's "path"
 awk '/^summary:/ {on = 1; next} on && /^  type/ {col = index($0, "path"); next}

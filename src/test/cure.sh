@@ -38,7 +38,24 @@ expect() {    # GPU DRIVER WANT-KIND WANT-VARIANT(S) WHY
 	case " $4 " in *" $8 "*) v_ok=1;; *) v_ok=0;; esac
 	if [ "$6" = "$3" ] && [ $v_ok = 1 ]; then ok; else bad "$1 with driver '${2:-any}': got $6 $7 $8, want $3 $4 ($5)"; fi
 }
-newest=$(awk -F'\t' '$1 == "torch" && $4 == "linux_x86_64" && $3 != "cpu" {print $2}' share/builds.tsv | sort -t. -k1,1n -k2,2n -k3,3n | tail -n 1)
+# the newest torch the table can install with its companions (a torchvision and a torchaudio
+# made for it, doc/builds.md), computed here from the table, not by the code under test
+newest=$(python3 - share/builds.tsv <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l[0] != "#"][1:]
+def minor(v): return tuple(int(x) for x in v.split(".")[:2])
+def full(v): return tuple(int(x) for x in v.split(".")[:3])
+def goes(r, v):
+    q = r[7]
+    if q.startswith("torch=="): return q[7:] == v
+    if q.startswith("torch>="): return minor(q[7:]) == minor(v) and full(q[7:]) <= full(v)
+    return r[0] == "torchaudio" and not q and minor(r[1]) == minor(v)
+lin = [r for r in rows if r[3] == "linux_x86_64" and r[2] != "cpu"]
+ok = [r[1] for r in lin if r[0] == "torch" and
+      any(c[0] == "torchvision" and goes(c, r[1]) for c in lin) and any(c[0] == "torchaudio" and goes(c, r[1]) for c in lin)]
+print(max(ok, key=full))
+PY
+)
 # GTX 1080 Ti (6.1) on R570 (CUDA 12.8): cu128 builds start at sm_70 (2.8+, .ci/manywheel/build_cuda.sh)
 # or sm_75 (2.7, pytorch/pytorch#157517), so a Pascal card needs cu126 (sm_60 SASS serves 6.1);
 # uv's driver-only pick of cu128 is the known failure (astral-sh/uv#14742).
@@ -46,8 +63,9 @@ expect 'GTX 1080 Ti' R570 install cu126 "cu128 has no sm_6x"
 # V100 (7.0) on R580 (CUDA 13.0): CUDA 13 dropped Volta (CUDA 13.0 release notes), cu128 of 2.11+
 # drops sm_70 (pytorch/pytorch#175253): the last line for Volta is cu126.
 expect V100 R580 install cu126 "cu130 has no sm_70"
-# RTX 3090 (8.6), RTX 4090 (8.9), H100 (9.0), B200 (10.0): every variant of the newest release
-# carries them (RELEASE.md "PyTorch CUDA Support Matrix"): the newest release, natively.
+# RTX 3090 (8.6), RTX 4090 (8.9), H100 (9.0), B200 (10.0): every variant of the newest releases
+# carries them (RELEASE.md "PyTorch CUDA Support Matrix"): the newest release that comes with
+# its companions, natively.
 for g in 'RTX 3090' 'RTX 4090' H100 B200; do
 	got=$(suggest "$g" "" | first)
 	case $got in "install $newest "*" native"|"install $newest "*" compatible") ok;; *) bad "$g: got '$got', want install $newest native";; esac
@@ -168,6 +186,21 @@ printf 'a\0b\n' >"$t/h.tsv"
 [ $rc = 2 ] && ok || bad "--suggest with an input: exit $rc"
 "$WS_BIN" --suggest torch >/dev/null 2>"$t/err"; rc=$?
 [ $rc = 2 ] && grep -q 'needs --gpu' "$t/err" && ok || bad "--suggest without --gpu: exit $rc"
+
+# ---- the scanned rows: scripts/build-table on the example wheel, from the wheel and from JSON
+real=${WS_BIN_REAL:-$WS_BIN}
+WHEELSCAN=$real scripts/build-table "$ex" >"$t/rows.tsv" 2>"$t/err"
+row=$(grep '^wscan-example' "$t/rows.tsv" | cut -f1-7,10,12)
+want=$(printf 'wscan-example\t0.1.0\tcu124\tlinux_x86_64\t13.0\t80,90,120\t120\tscanned\tmanylinux_2_28_x86_64')
+[ "$row" = "$want" ] && ok || bad "build-table on the example: '$row', want '$want' ($(cat "$t/err"))"
+"$real" --json --no-progress --gpu sm_90 "$ex" >"$t/doc.json" 2>/dev/null
+WHEELSCAN=$real scripts/build-table --json "$t/doc.json" | grep '^wscan-example' | cut -f1-7 >"$t/rows2"
+[ "$(cat "$t/rows2")" = "$(grep '^wscan-example' "$t/rows.tsv" | cut -f1-7)" ] && ok || bad "build-table --json differs from the wheel's row"
+printf '# made: x\npackage\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\nwscan-example\t0.1.0\tcu124\tlinux_x86_64\t12.4\t80\t\t\tpypi\tdeclared\tx\t\n' >"$t/base.tsv"
+WHEELSCAN=$real scripts/build-table --merge "$t/base.tsv" "$t/rows.tsv" >"$t/merged.tsv" 2>"$t/err"
+grep -q 'declared sass 80 ptx -, the wheel has sass 80,90,120 ptx 120' "$t/err" && [ "$(grep -c '^wscan-example' "$t/merged.tsv")" = 1 ] &&
+	grep -q '^wscan-example.*scanned' "$t/merged.tsv" && ok || bad "--merge: the bytes replace the declared row and the disagreement is said: $(cat "$t/err")"
+"$real" --builds "$t/merged.tsv" --suggest torch --gpu sm_90 >/dev/null 2>&1; [ $? = 2 ] && ok || bad "a merged table parses (and has no torch)"
 
 # ---- 4. the toolkit version of CUDA 12.8 and 13 builds --------------------------------
 tv=corpus/torchvision-0.23.0-cp311-cp311-manylinux_2_28_x86_64.whl

@@ -122,5 +122,51 @@ EOF
 done
 n=$(grep -c "entry claims both" "$t/errors.err")
 check "errors: at most 10,000 recorded ($n)" '[ "$n" -le 10000 ]'
+# one file on disk is held to the member limit (--max-member-size, 8 GiB by default): a
+# 20 GiB sparse ELF cost 30 s of CPU, hashed whole; a RECORD row naming a 12 GiB sparse
+# file in an installed environment had it read whole
+cp testdata/fixtures/multi.so "$t/huge.so" && truncate -s 20G "$t/huge.so"
+timeout 20 "$WS_BIN" --no-progress "$t/huge.so" >"$t/o" 2>"$t/e"; rc=$?
+check "a 20 GiB file: exit 3, refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "huge.so.: file is 21474836480 bytes, over the 8 GiB limit for one file" "$t/e"'
+"$WS_BIN" --no-progress --max-member-size=32K testdata/fixtures/multi.so >"$t/o" 2>"$t/e"; rc=$?
+check "--max-member-size holds for a plain file ($rc)" '[ $rc -eq 3 ] && grep -q "over the 32 KiB limit for one file" "$t/e"'
+# an archive file over the total limit: refused unread (a sparse .tar was hashed whole)
+truncate -s 2G "$t/sparse.tar"
+timeout 20 "$WS_BIN" --no-progress --max-total-size=1G "$t/sparse.tar" >"$t/o" 2>"$t/e"; rc=$?
+check "a 2 GiB .tar over --max-total-size=1G: exit 3, refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "sparse.tar.: file is 2147483648 bytes, over the 1 GiB total limit of one archive" "$t/e"'
+head -c 4096 testdata/fixtures/example.whl >"$t/sparse.whl" && truncate -s 2G "$t/sparse.whl"
+timeout 20 "$WS_BIN" --no-progress --max-total-size=1G "$t/sparse.whl" >"$t/o" 2>"$t/e"; rc=$?
+check "a 2 GiB .whl over --max-total-size=1G: exit 3, refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "sparse.whl.: file is 2147483648 bytes, over the 1 GiB total limit of one archive" "$t/e"'
+mkdir -p "$t/site/big-1.0.dist-info" "$t/site/big"
+truncate -s 12G "$t/site/big/blob.bin"
+printf 'Metadata-Version: 2.1\nName: big\nVersion: 1.0\n' >"$t/site/big-1.0.dist-info/METADATA"
+printf 'big/blob.bin,sha256=AAAA,12884901888\nbig-1.0.dist-info/METADATA,,\nbig-1.0.dist-info/RECORD,,\n' \
+	>"$t/site/big-1.0.dist-info/RECORD"
+timeout 20 "$WS_BIN" --no-progress -r "$t/site" >"$t/o" 2>"$t/e"; rc=$?
+check "an installed 12 GiB file named in RECORD: refused unread ($rc)" \
+	'[ $rc -eq 3 ] && grep -q "blob.bin.*file is 12884901888 bytes, over the 8 GiB limit for one file" "$t/e"'
+# memory per zip member: 100,000 one-byte members took 180 MB at --jobs 4 (an artifact
+# struct kept per member until the end, and each runner's own copy of the directory);
+# now about 60 MB. Plain builds only: a sanitizer's shadow memory is not the scanner's.
+case "${WS_BUILD:-build}" in
+*san*) ;;
+*)
+	if [ -x /usr/bin/time ]; then
+		python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED)
+for i in range(100000): z.writestr("pkg/sub/dir/file%06d.txt" % i, b"x")
+z.close()' "$t/many.zip"
+		/usr/bin/time -f '%M' -o "$t/rss" "$WS_BIN" --no-progress --jobs 4 "$t/many.zip" >/dev/null 2>"$t/e"; rc=$?
+		kb=$(tail -n 1 "$t/rss")
+		check "100,000 zip members at --jobs 4: exit $rc, peak RSS $kb KiB, under 100 MiB" \
+			'[ $rc -eq 0 ] && [ "$kb" -lt 102400 ]'
+	else
+		echo "skipped: the memory per zip member (no /usr/bin/time)"
+	fi
+	;;
+esac
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -151,6 +151,10 @@ static void test_verdicts(void)
 	b = row("120f", "", 12090);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s121, 0), WS_V_COMPATIBLE);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s100, 0), WS_V_NO_IMAGE);
+	/* arch-specific PTX JIT-compiles for exactly its GPU */
+	b = row("", "100a", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 0), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s100, 0), WS_V_JIT);
 	/* PTX of a newer arch does not serve an older GPU */
 	b = row("", "100", 12080);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 0), WS_V_NO_IMAGE);
@@ -198,6 +202,13 @@ static void test_choice(void)
 	r = ws_remedy_choose("p", &s120, &ctx);
 	CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST, "a 12.6 driver cannot run sm_120: kind %d", r ? (int)r->kind : -1);
 	CHECK(r && r->driver_floor == 12080, "driver floor %d", r ? r->driver_floor : 0);
+	ws_remedy_free(r);
+	/* sm_120 on 12.8 (1.2.0 needs 13.0): at 1.1.0, cu128 has sm_120 SASS, cu126 only PTX 90
+	 * that JITs: native first, though PyPI's rule would not decide it */
+	ctx.driver_cuda = 12080;
+	r = ws_remedy_choose("p", &s120, &ctx);
+	CHECK(r && !strcmp(r->pkgs[0].version, "1.1.0") && !strcmp(r->variant, "cu128") && r->verdict == WS_V_NATIVE,
+	      "%s", r ? r->summary : "");
 	ws_remedy_free(r);
 	/* sm_61: only 1.0.0 (sm_60 serves 6.1); the note names the newest release */
 	ctx.driver_cuda = 0;

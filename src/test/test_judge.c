@@ -377,20 +377,20 @@ static void test_advice(void)
 
 	char buf[256];
 	struct ws_target t = tgt(90);
-	CHECK_EQ_INT(ws_advise_build(&t, 12040, false, true, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t, 12040, false, true, NULL, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
 	CHECK_EQ_STR(buf, "built with CUDA 12.4, which supports sm_90, but left it out and has no usable PTX: ask for a "
 		     "build with sm_90 or PTX");
-	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", buf, sizeof buf), 0);
+	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", NULL, buf, sizeof buf), 0);
 	CHECK(strncmp(buf, "needs a build made with CUDA >= 11.8", 36) == 0, "%s", buf);
 	/* §6 at the edges: CUDA 12.7 predates sm_120 (first in 12.8); 13.0 dropped sm_70 (last 12.9) */
 	struct ws_target t120 = tgt(120), t70 = tgt(70);
-	CHECK_EQ_INT(ws_advise_build(&t120, 12070, false, false, "cu127", buf, sizeof buf), WS_R_PREDATES);
+	CHECK_EQ_INT(ws_advise_build(&t120, 12070, false, false, "cu127", NULL, buf, sizeof buf), WS_R_PREDATES);
 	CHECK_EQ_STR(buf, "built with CUDA 12.7, which predates sm_120 (CUDA 12.8+): use a +cu128 build");
-	CHECK_EQ_INT(ws_advise_build(&t120, 12080, false, false, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
-	CHECK_EQ_INT(ws_advise_build(&t70, 13000, false, false, "cu130", buf, sizeof buf), WS_R_DROPPED);
+	CHECK_EQ_INT(ws_advise_build(&t120, 12080, false, false, NULL, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t70, 13000, false, false, "cu130", NULL, buf, sizeof buf), WS_R_DROPPED);
 	CHECK(strncmp(buf, "built with CUDA 13.0, which dropped sm_70 (last in CUDA 12.9)", 61) == 0, "%s", buf);
 	CHECK(strstr(buf, "e.g. +cu129") != NULL, "%s", buf);
-	CHECK_EQ_INT(ws_advise_build(&t70, 12090, false, false, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
+	CHECK_EQ_INT(ws_advise_build(&t70, 12090, false, false, NULL, NULL, buf, sizeof buf), WS_R_LEFT_OUT);
 }
 
 static void test_names(void)
@@ -458,8 +458,311 @@ static void test_generation_of_loaded_code(void)
 	ws_artifact_free(a);
 }
 
+/* The PTX ISA is only a lower bound of the CUDA that built it: ISA 8.5 is written by 12.5 and
+ * 12.6, so the advice says "12.5 or 12.6"; 8.4 gives "12.4 or newer"; a cubin's producer
+ * note, when there is one, is the version. */
+static void test_isa_lower_bound(void)
+{
+	static const struct er isa85[] = {{SASS, 80, 0, 0, 0}, {PTX, 80, 0, 85, 0}, END};
+	static const struct er isa84[] = {{SASS, 80, 0, 0, 0}, {PTX, 80, 0, 84, 0}, END};
+	static const struct er noted[] = {{SASS, 80, 0, 0, 125}, {PTX, 80, 0, 83, 0}, END};
+	static const struct er isa80[] = {{SASS, 86, 0, 0, 0}, {PTX, 90, 'a', 80, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), isa85, 0);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "built with CUDA 12.5 or 12.6 (from its PTX ISA 8.5), "
+					    "which supports sm_75"), "%s", a->judged[0].advice);
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), isa84, 0);
+	judge1(a, 75, 0, false);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "built with CUDA 12.4 or newer (from its PTX ISA 8.4)"),
+	      "%s", a->judged[0].advice);
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), noted, 0);
+	judge1(a, 75, 0, false);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "built with CUDA 12.5, which supports sm_75"), "%s",
+	      a->judged[0].advice);
+	ws_artifact_free(a);
+	/* a lower bound below the GPU's first CUDA only "may predate" it (sm_120: 12.8) */
+	a = calloc(1, sizeof *a);
+	add(obj(a, "libx.so"), isa80, 0);
+	judge1(a, 120, 0, false);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "12.0 or newer (from its PTX ISA 8.0), which may predate sm_120"),
+	      "%s", a->judged[0].advice);
+	ws_artifact_free(a);
+}
+
+/* Names f's entries as the decoder does ("sm_90a", "compute_80"), for the sentences. */
+static struct ws_fatbin *named(struct ws_fatbin *f)
+{
+	for (uint32_t i = 0; i < f->nentries; i++) {
+		struct ws_entry *e = &f->entries[i];
+		snprintf(e->name, sizeof e->name, "%s_%u%s", e->kind == SASS ? "sm" : e->kind == PTX ? "compute" : "lto",
+			 e->arch, e->suffix == 'a' ? "a" : e->suffix == 'f' ? "f" : "");
+	}
+	return f;
+}
+
+/* Gives every entry of f n more kernels "x<base>".."x<base+n-1>" (f->nkernels counts them). */
+static void more_kernels(struct ws_object *o, struct ws_fatbin *f, unsigned base, unsigned n)
+{
+	for (uint32_t i = 0; i < f->nentries; i++) {
+		struct ws_entry *e = &f->entries[i];
+		if (!e->kernels_known)
+			continue;
+		e->kernels = realloc(e->kernels, (e->nkernels + n) * sizeof *e->kernels);
+		for (unsigned k = 0; k < n; k++) {
+			char name[24];
+			snprintf(name, sizeof name, "x%u", base + k);
+			e->kernels[e->nkernels + k] = ws_strpool_intern(&o->kernels, name, strlen(name));
+		}
+		e->nkernels += n;
+	}
+	f->nkernels += n;
+}
+
+static const struct er ampere_up[] = {{SASS, 80, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+static const struct er helper52[] = {{SASS, 52, 0, 0, 0}, {PTX, 52, 0, 84, 0}, END};
+
+/* A library of n containers for sm_80+sm_90 (3 kernels each) and one generic helper
+ * (sm_52 + compute_52, 1 kernel), as cuSPARSELt 0.6 is in torch 2.5.1. */
+static struct ws_object *helper_lib(struct ws_artifact *a, const char *member, unsigned n, uint64_t size)
+{
+	struct ws_object *o = obj(a, member);
+	o->size = size;
+	add(o, helper52, 0);
+	for (unsigned i = 0; i < n; i++)
+		more_kernels(o, add(o, ampere_up, 1000 + i), 10 * i, 2);
+	return &a->objects[a->nobjects - 1];
+}
+
+/* Rule 4: "runs" must not rest on a helper when the rest of the object starts above the
+ * target; and where the rule must not reach. */
+static void test_helper_only(void)
+{
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	helper_lib(a, "lib/libsparse.so", 371, 1000);
+	struct { unsigned cc; enum ws_verdict want; } rows[] = {
+		{52, WS_V_NO_IMAGE}, {61, WS_V_NO_IMAGE}, {70, WS_V_NO_IMAGE}, {75, WS_V_NO_IMAGE},
+		{80, WS_V_JIT}, {90, WS_V_JIT},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		enum ws_verdict v = judge1(a, rows[i].cc, 0, false);
+		CHECK(v == rows[i].want, "helper: sm_%u %s, want %s", rows[i].cc, ws_verdict_name(v),
+		      ws_verdict_name(rows[i].want));
+		CHECK(!!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY) == (rows[i].cc < 80),
+		      "helper: sm_%u reason helper-only", rows[i].cc);
+	}
+	judge1(a, 75, 0, false);
+	CHECK_EQ_STR(a->objects[0].judged[0].why, "only a helper container (1 of 372, 1 kernel) has code for sm_75; "
+		     "the other 371 start at sm_80");
+	CHECK_EQ_INT(a->objects[0].judged[0].failing, 371);
+	CHECK_EQ_INT(a->objects[0].judged[0].other_gpu, 0);
+	CHECK_EQ_INT(a->objects[0].fatbins[5].roles[0], WS_ROLE_REQUIRED);
+	CHECK_EQ_INT(a->objects[0].fatbins[0].verdicts[0], WS_V_JIT);       /* the helper itself serves */
+	/* --require sm_75 counts every container the object needs there */
+	struct ws_target t75 = tgt(75);
+	uint32_t considered = 0;
+	CHECK_EQ_INT(ws_object_require_sass(&a->objects[0], &t75, false, &considered), 372);
+	ws_artifact_free(a);
+
+	/* the bounds: 1 in 100 by count (1 of 100 fires, 1 of 99 does not) ... */
+	a = calloc(1, sizeof *a);
+	helper_lib(a, "lib.so", 99, 0);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	helper_lib(a, "lib.so", 98, 0);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
+	CHECK(!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY), "99 containers: no helper rule");
+	ws_artifact_free(a);
+	/* ... and 1 in 20 by kernels: cuBLASLt's 94 sm_75 containers of 2,068 hold a third of
+	 * its kernels; a "helper" with that share is real support */
+	a = calloc(1, sizeof *a);
+	struct ws_object *o = helper_lib(a, "lib.so", 199, 0);
+	more_kernels(o, &o->fatbins[0], 100000, 31);        /* 32 of 32 + 199 x 3 = 629: 5.1% */
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	o = helper_lib(a, "lib.so", 199, 0);
+	more_kernels(o, &o->fatbins[0], 100000, 29);        /* 30 of 627: 4.8% */
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	/* --strict already counts everything; --no-kernels cannot weigh kernels: not applied */
+	CHECK_EQ_INT(judge1(a, 75, 0, true), WS_V_NO_IMAGE);
+	CHECK(!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY), "strict: not the helper rule");
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	o = helper_lib(a, "lib.so", 371, 0);
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		o->fatbins[i].nkernels = 0;                 /* as --no-kernels leaves them */
+		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++)
+			o->fatbins[i].entries[e].kernels_known = false;
+	}
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
+	ws_artifact_free(a);
+	/* a container built for the target or older among the rest: not "built for newer GPUs" */
+	static const struct er volta[] = {{SASS, 61, 0, 0, 0}, {SASS, 80, 0, 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	o = helper_lib(a, "lib.so", 371, 0);
+	add(o, volta, 5);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
+	CHECK_EQ_INT(a->objects[0].fatbins[372].roles[0], WS_ROLE_OTHER_GPU);
+	ws_artifact_free(a);
+}
+
+/* Rule 4 on the other side: a library built for sm_80 alone, whose generic helper's PTX
+ * JITs on newer GPUs; a container that spans the target and leaves it out is rule 3's. */
+static void test_helper_older(void)
+{
+	static const struct er ampere[] = {{SASS, 80, 0, 0, 0}, END};
+	static const struct er spans[] = {{SASS, 80, 0, 0, 0}, {SASS, 100, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *o = obj(a, "lib.so");
+	add(o, helper52, 0);
+	for (unsigned i = 0; i < 150; i++)
+		add(o, ampere, 1000 + i);
+	CHECK_EQ_INT(judge1(a, 80, 0, false), WS_V_JIT);      /* the helper JITs, the rest native */
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY, "sm_90: reason helper-only");
+	CHECK_EQ_STR(a->objects[0].judged[0].why, "only a helper container (1 of 151, 1 kernel) has code for sm_90; "
+		     "the other 150 stop at sm_80");
+	/* the artifact's why names the main code's failure before one that rests on rule 4,
+	 * though the helper library fails in more containers (torch 2.5.1 on sm_120) */
+	struct ws_object *m = obj(a, "torch/lib/libtorch_cuda.so");
+	for (unsigned i = 0; i < 3; i++)
+		add(m, torch_list, 7000 + i);
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY, "sm_120: helper-only");
+	CHECK(a->judged[0].why && !strncmp(a->judged[0].why, "torch/lib/libtorch_cuda.so: ", 28), "why: %s", a->judged[0].why);
+	add(&a->objects[0], spans, 5000);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_JIT);
+	CHECK(!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY), "a container spanning sm_90: not rule 4");
+	ws_artifact_free(a);
+}
+
+/* Step a: an object built only for other GPUs is set aside when another object serves. */
+static void test_object_set_aside(void)
+{
+	static const struct er hopper_a[] = {{SASS, 90, 'a', 0, 0}, END};
+	static const struct er main_list[] = {{SASS, 60, 0, 0, 0}, {SASS, 70, 0, 0, 0}, {SASS, 75, 0, 0, 0},
+		{SASS, 80, 0, 0, 0}, {SASS, 86, 0, 0, 0}, {SASS, 90, 0, 0, 0}, {PTX, 90, 0, 84, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *m = obj(a, "pkg/_C.so");
+	m->size = 100;
+	add(m, main_list, 0);
+	struct ws_object *fa3 = obj(a, "pkg/flash_attn_3.so");
+	fa3->size = 5000;                                    /* larger: an arch-specific object needs no size */
+	named(add(fa3, hopper_a, 1));
+	named(add(fa3, hopper_a, 2));
+	unsigned ccs[] = {60, 70, 75, 80, 86, 89};
+	for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++) {
+		enum ws_verdict v = judge1(a, ccs[i], 0, false);
+		CHECK(!ws_verdict_fails(v), "fa3 package on sm_%u: %s", ccs[i], ws_verdict_name(v));
+		CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_OTHER_GPU);
+		CHECK(a->objects[1].judged[0].reasons & WS_R_OBJECT_OTHER_GPU, "sm_%u: reason object-other-gpu", ccs[i]);
+		CHECK_EQ_INT(a->objects[1].fatbins[0].roles[0], WS_ROLE_OTHER_GPU);
+		CHECK_EQ_INT(a->judged[0].objects_failing, 0);
+		CHECK_EQ_INT(a->judged[0].other_gpu, 2);
+	}
+	judge1(a, 80, 0, false);
+	CHECK_EQ_STR(a->objects[1].judged[0].why, "built only for other GPUs (every entry arch-specific: sm_90a); "
+		     "pkg/_C.so serves sm_80");
+	CHECK(a->objects[1].judged[0].advice == NULL, "no advice for code set aside");
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_NATIVE);
+	/* --strict sets nothing aside; with nothing else serving it still fails */
+	CHECK_EQ_INT(judge1(a, 80, 0, true), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_JIT);    /* _C.so's PTX serves sm_120 */
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	add(obj(a, "flash_attn_3.so"), hopper_a, 1);
+	CHECK_EQ_INT(judge1(a, 80, 0, false), WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+	/* a and f mixed: not an arch-specific object (the brief: every entry 'a') */
+	static const struct er a_f[] = {{SASS, 90, 'a', 0, 0}, {SASS, 100, 'f', 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	m = obj(a, "pkg/_C.so");
+	m->size = 100;
+	add(m, main_list, 0);
+	add(obj(a, "pkg/fa.so"), a_f, 1)->nkernels = 1;
+	a->objects[1].size = 100;
+	CHECK_EQ_INT(judge1(a, 80, 0, false), WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+
+	/* code for newer GPUs (helper-only, or nothing serves and all of it newer): set aside
+	 * beside an object at least twice its size (torch's libtorch_cuda.so and cuSPARSELt) */
+	static const struct er torch_main[] = {{SASS, 50, 0, 0, 0}, {SASS, 60, 0, 0, 0}, {SASS, 70, 0, 0, 0},
+		{SASS, 75, 0, 0, 0}, {SASS, 80, 0, 0, 0}, {SASS, 86, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	m = obj(a, "torch/lib/libtorch_cuda.so");
+	m->size = 900;
+	add(m, torch_main, 0);
+	helper_lib(a, "torch/lib/libcusparseLt.so.0", 371, 450);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NATIVE);
+	CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_OTHER_GPU);
+	CHECK(a->objects[1].judged[0].reasons & WS_R_HELPER_ONLY, "helper rule still named");
+	CHECK_EQ_STR(a->objects[1].judged[0].why, "built for sm_80 and newer (only a helper container (1 of 372, 1 kernel) "
+		     "has code for sm_75; the other 371 start at sm_80); torch/lib/libtorch_cuda.so, an object at least "
+		     "twice its size, serves sm_75");
+	CHECK_EQ_INT(judge1(a, 50, 0, false), WS_V_NATIVE);  /* nothing serves sm_50 there, all of it newer */
+	CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_OTHER_GPU);
+	/* less than twice its size: the object may be the package's main code */
+	a->objects[0].size = 899;
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_NO_IMAGE);
+	/* members of an archive are linked into one program: not set aside */
+	a->objects[0].size = 900;
+	a->objects[0].type = "elf-rel";
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+}
+
+/* Step b: the headline words the main code's verdict when a small minority only JITs. */
+static void test_headline(void)
+{
+	static const struct er sm90[] = {{SASS, 80, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+	static const struct er jit80[] = {{SASS, 80, 0, 0, 0}, {PTX, 80, 0, 84, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	struct ws_object *m = obj(a, "torch/lib/libtorch_cuda.so");
+	m->size = 900;
+	for (unsigned i = 0; i < 19; i++)
+		add(m, sm90, i);
+	struct ws_object *v = obj(a, "torch/lib/libcusparseLt.so.0");
+	v->size = 200;
+	add(v, jit80, 100);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_JIT);      /* gates: still a JIT */
+	CHECK_EQ_INT(a->headline[0], WS_V_NATIVE);
+	CHECK(a->judged[0].reasons & WS_R_MINORITY, "reason minority");
+	CHECK_EQ_INT(a->judged[0].minority, 1);
+	CHECK_EQ_STR(a->judged[0].minority_where, "1 container in torch/lib/libcusparseLt.so.0 only through PTX JIT");
+	struct ws_target t90 = tgt(90);
+	uint32_t considered = 0;
+	CHECK_EQ_INT(ws_object_require_sass(&a->objects[1], &t90, false, &considered), 1);
+	/* 1 of 20 is the bound; 2 of 21 is not a small minority */
+	add(&a->objects[1], jit80, 101);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_JIT);
+	CHECK_EQ_INT(a->headline[0], WS_V_JIT);
+	CHECK(a->judged[0].minority_where == NULL && a->judged[0].minority == 0, "no minority");
+	/* nor by kernels: one container of 20 holding most kernels */
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	m = obj(a, "main.so");
+	for (unsigned i = 0; i < 19; i++)
+		add(m, sm90, i);
+	more_kernels(m, add(obj(a, "vend.so"), jit80, 100), 0, 5);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_JIT);
+	CHECK_EQ_INT(a->headline[0], WS_V_JIT);
+	/* a failing verdict is never reworded */
+	CHECK_EQ_INT(judge1(a, 120, 0, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(a->headline[0], WS_V_NO_IMAGE);
+	ws_artifact_free(a);
+}
+
 int main(void)
 {
+	test_isa_lower_bound();
 	test_one_list();
 	test_picked_by_gpu();
 	test_nothing_serves();
@@ -471,5 +774,9 @@ int main(void)
 	test_kernel_gaps();
 	test_advice();
 	test_names();
+	test_helper_only();
+	test_helper_older();
+	test_object_set_aside();
+	test_headline();
 	return ws_test_done();
 }

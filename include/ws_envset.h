@@ -1,0 +1,69 @@
+/* ws_envset.h - an environment (or a set of wheels given together) judged as a whole:
+ * the facts each distribution leaves behind once its artifact is reported, and what they
+ * say together - companions built for another torch, a CPU-only torch beside packages with
+ * GPU code, the bitsandbytes library torch's CUDA version makes it load - with the one
+ * command that fixes what breaks (src/core/envset.c). */
+#ifndef WS_ENVSET_H
+#define WS_ENVSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wheelscan.h"
+#include "ws_compat.h"
+
+struct ws_remedy_ctx;
+
+/* One variant of a library chosen by the CUDA runtime version (bitsandbytes' cudaXYZ). */
+struct ws_env_variant {
+	int cuda;                      /* 12060 */
+	char *member;                  /* its path in the distribution */
+	enum ws_verdict *verdicts;     /* ntargets */
+};
+
+struct ws_env_pkg {
+	char *name;                    /* the distribution's name, as its METADATA spells it */
+	char *version;                 /* without the local tag */
+	char *local;                   /* "cu126", "cpu", or NULL */
+	char *requires_torch;          /* the torch it pins, or NULL */
+	int cuda;                      /* the CUDA build it says it is (pinned runtime, local tag); 0 */
+	bool has_code;                 /* it holds CUDA device code */
+	bool wheel;                    /* a wheel file (else an installed distribution) */
+	char *path;                    /* the artifact's path */
+	enum ws_verdict *verdicts;     /* ntargets; NULL when not judged */
+	struct ws_env_variant *variants;   /* bitsandbytes: its libraries by CUDA version */
+	size_t nvariants;
+};
+
+enum ws_env_issue_kind {
+	WS_ENV_COMPANION = 1,          /* built for another torch than the one present */
+	WS_ENV_CPU_TORCH,              /* torch without CUDA beside packages with GPU code */
+	WS_ENV_LOADED_VARIANT,         /* the library torch's CUDA picks does not run on the target */
+};
+
+struct ws_env_issue {
+	enum ws_env_issue_kind kind;
+	size_t pkg;                    /* index into pkgs */
+	int target;                    /* index into the targets, -1 for every target */
+	char *what;                    /* one sentence: what breaks, and how it shows */
+};
+
+struct ws_envset {
+	struct ws_env_pkg *pkgs;
+	size_t n, cap;
+	size_t ntargets;
+	struct ws_env_issue *issues;
+	size_t nissues;
+	char **fix;                    /* ntargets: the one command that fixes the set there, or NULL */
+	char **fix_note;               /* ntargets: what the command cannot cover, or NULL */
+};
+
+/* Keeps the facts of an installed distribution or wheel (other artifacts are ignored).
+ * Returns 0, or -1 on allocation failure. */
+int ws_envset_add(struct ws_envset *s, const struct ws_artifact *a, size_t ntargets);
+/* Judges the set on the targets: fills issues and, with a build table in ctx, fix. A set
+ * with fewer than two distributions is left alone. Returns 0, or -1 on allocation failure. */
+int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, const struct ws_remedy_ctx *ctx);
+void ws_envset_free(struct ws_envset *s);
+
+#endif

@@ -1,0 +1,399 @@
+/* envset.c - an environment, or a set of wheels given together, judged as a whole
+ * (ws_envset.h). Each distribution leaves a few facts once its artifact is reported (the
+ * artifact itself is freed: memory stays small over any number of packages); at the end the
+ * facts are judged together:
+ *  - a torchvision, torchaudio or xformers built for another torch than the one present
+ *    fails to load its extension ("operator torchvision::nms does not exist", undefined
+ *    symbols) before any kernel matters;
+ *  - a CPU-only torch beside packages with GPU code fails every CUDA call with "Torch not
+ *    compiled with CUDA enabled" (PyPI's Windows torch is CPU-only);
+ *  - bitsandbytes loads the one library of torch's CUDA version (libbitsandbytes_cudaXYZ,
+ *    chosen from torch.version.cuda), not whichever of its libraries runs;
+ * and the remedies of what breaks become one command per target. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ws_builds.h"
+#include "ws_compat.h"
+#include "ws_envset.h"
+#include "ws_util.h"
+
+static enum ws_verdict *copy_verdicts(const enum ws_verdict *v, size_t nt)
+{
+	enum ws_verdict *c;
+	if (!v || !nt || !(c = ws_calloc(nt, sizeof *c)))
+		return NULL;
+	memcpy(c, v, nt * sizeof *c);
+	return c;
+}
+
+static bool is_bnb_library(const char *pattern)
+{
+	return pattern && strstr(pattern, "libbitsandbytes_cuda") != NULL;
+}
+
+int ws_envset_add(struct ws_envset *s, const struct ws_artifact *a, size_t ntargets)
+{
+	const struct ws_wheel_info *w = a ? a->wheel : NULL;
+	struct ws_env_pkg *p;
+	const char *name, *version, *plus;
+	bool major_only;
+
+	if (!w || (strcmp(a->type, "installed") && strcmp(a->type, "wheel")))
+		return 0;
+	name = w->meta_name ? w->meta_name : w->name;
+	version = w->meta_version ? w->meta_version : w->version;
+	if (!name || !version)
+		return 0;
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 16;
+		struct ws_env_pkg *np = ws_reallocarray(s->pkgs, ncap, sizeof *np);
+		if (!np)
+			return -1;
+		s->pkgs = np;
+		s->cap = ncap;
+	}
+	p = &s->pkgs[s->n];
+	memset(p, 0, sizeof *p);
+	s->ntargets = ntargets;
+	plus = strchr(version, '+');
+	if (!(p->name = ws_strdup(name)) ||
+	    !(p->version = plus ? ws_strndup(version, (size_t)(plus - version)) : ws_strdup(version)))
+		goto nomem;
+	if ((plus && !(p->local = ws_strdup(plus + 1))) || (!plus && w->local && !(p->local = ws_strdup(w->local))))
+		goto nomem;
+	if (w->requires_torch && !(p->requires_torch = ws_strdup(w->requires_torch)))
+		goto nomem;
+	p->cuda = w->requires_cuda_runtime ? w->requires_cuda_runtime : p->local ? ws_cuda_tag_parse(p->local, &major_only) : 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		p->has_code |= a->objects[i].nfatbins != 0;
+	p->wheel = !strcmp(a->type, "wheel");
+	if (!(p->path = ws_strdup(a->path)))
+		goto nomem;
+	p->verdicts = copy_verdicts(a->verdicts, ntargets);
+	for (uint32_t g = 0; g < a->nalts; g++) {
+		const struct ws_altgroup *ag = &a->alts[g];
+		if (!is_bnb_library(ag->pattern) || p->variants)
+			continue;
+		if (!(p->variants = ws_calloc(ag->n ? ag->n : 1, sizeof *p->variants)))
+			goto nomem;
+		for (uint32_t k = 0; k < ag->n; k++) {
+			const struct ws_object *o = &a->objects[ag->objects[k]];
+			struct ws_env_variant *v = &p->variants[p->nvariants++];
+			v->cuda = o->alt_cuda;
+			v->member = ws_strdup(o->member ? o->member : "?");
+			v->verdicts = copy_verdicts(o->verdicts, ntargets);
+			if (!v->member)
+				goto nomem;
+		}
+	}
+	s->n++;
+	return 0;
+nomem:
+	s->n++;                  /* freed with the set */
+	return -1;
+}
+
+static struct ws_env_pkg *find(struct ws_envset *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcasecmp(s->pkgs[i].name, name))
+			return &s->pkgs[i];
+	return NULL;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int add_issue(struct ws_envset *s, enum ws_env_issue_kind kind, size_t pkg, const char *fmt, ...);
+
+static int add_issue_t(struct ws_envset *s, enum ws_env_issue_kind kind, size_t pkg, int target, const char *what)
+{
+	struct ws_env_issue *ni = ws_reallocarray(s->issues, s->nissues + 1, sizeof *ni);
+	if (!ni)
+		return -1;
+	s->issues = ni;
+	ni[s->nissues] = (struct ws_env_issue){.kind = kind, .pkg = pkg, .target = target, .what = ws_strdup(what)};
+	if (!ni[s->nissues].what)
+		return -1;
+	s->nissues++;
+	return 0;
+}
+
+static int add_issue(struct ws_envset *s, enum ws_env_issue_kind kind, size_t pkg, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return add_issue_t(s, kind, pkg, -1, buf);
+}
+
+static bool fails(const struct ws_env_pkg *p, size_t k)
+{
+	return p->verdicts && ws_verdict_fails(p->verdicts[k]);
+}
+
+static bool torch_family(const char *name)
+{
+	return !strcasecmp(name, "torch") || !strcasecmp(name, "torchvision") || !strcasecmp(name, "torchaudio");
+}
+
+/* path as one shell word ('...'), or false when it holds a byte no command should carry */
+static bool shell_word(const char *path, char *out, size_t len)
+{
+	size_t o = 0;
+	if (len < 3)
+		return false;
+	out[o++] = '\'';
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f || o + 6 >= len)
+			return false;
+		if (*c == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = (char)*c;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+	return true;
+}
+
+/* Another wheel of the same package in the same scan that runs on target k: it is already
+ * downloaded, so it comes before any release the table names. */
+static const struct ws_env_pkg *have_running(const struct ws_envset *s, const struct ws_env_pkg *p, size_t k)
+{
+	const struct ws_env_pkg *best = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ws_env_pkg *q = &s->pkgs[i];
+		if (q == p || !q->wheel || strcasecmp(q->name, p->name) || !ws_version_cmp(q->version, p->version) ||
+		    !q->verdicts || ws_verdict_fails(q->verdicts[k]) ||
+		    q->verdicts[k] == WS_V_NONE)
+			continue;
+		if (!best || ws_version_cmp(q->version, best->version) > 0)
+			best = q;
+	}
+	return best;
+}
+
+static const struct ws_env_variant *variant_of(const struct ws_env_pkg *p, int cuda)
+{
+	for (size_t i = 0; i < p->nvariants; i++)
+		if (p->variants[i].cuda == cuda)
+			return &p->variants[i];
+	return NULL;
+}
+
+/* The command that fixes the set on target k: the torch family's remedy when torch must
+ * change, then each other package's that fails there, joined into one shell line. */
+static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, const struct ws_remedy_ctx *ctx,
+		   bool torch_must_change)
+{
+	char cmd[4096], note[1024];
+	size_t cl = 0, nl = 0;
+	struct ws_env_pkg *torch = find(s, "torch");
+	struct ws_remedy *rt = NULL;
+
+	cmd[0] = note[0] = 0;
+	if (torch && torch_must_change) {
+		rt = ws_remedy_choose("torch", t, ctx);
+		if (rt && rt->install)
+			cl += (size_t)snprintf(cmd + cl, sizeof cmd - cl, "%s", rt->install);
+		else if (rt)
+			nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s", rt->summary);
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		struct ws_env_pkg *p = &s->pkgs[i];
+		bool loads_wrong = false;
+		for (size_t q = 0; q < s->nissues; q++)
+			loads_wrong |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_LOADED_VARIANT &&
+				       s->issues[q].target == (int)k;
+		if (torch_family(p->name) && rt)
+			continue;                          /* the torch remedy brings them */
+		bool mismatched = false;
+		for (size_t q = 0; q < s->nissues; q++)
+			mismatched |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_COMPANION;
+		if (!fails(p, k) && !loads_wrong && !mismatched)
+			continue;
+		if (mismatched && !rt && torch) {
+			/* keep the torch that runs: the companion made for it */
+			struct ws_remedy *rc = ws_remedy_companion(p->name, torch->version, torch->local, t, ctx);
+			if (rc && rc->install)
+				cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%s%s",
+						       cl ? " && " : "", rc->install);
+			else
+				nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%sthe build "
+						       "table has no %s made for torch %s", nl ? "; " : "", p->name,
+						       torch->version);
+			ws_remedy_free(rc);
+			if (cl >= sizeof cmd)
+				cl = sizeof cmd - 1;
+			if (nl >= sizeof note)
+				nl = sizeof note - 1;
+			continue;
+		}
+		if (loads_wrong && rt) {
+			/* bitsandbytes follows torch: does the new torch's CUDA pick a library that runs? */
+			const struct ws_env_variant *v = variant_of(p, rt->cuda);
+			if (v && v->verdicts && !ws_verdict_fails(v->verdicts[k]))
+				continue;
+		}
+		const struct ws_env_pkg *have = p->wheel ? have_running(s, p, k) : NULL;
+		char word[1024];
+		if (have && shell_word(have->path, word, sizeof word)) {
+			cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%spip install %s",
+					       cl ? " && " : "", word);
+			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%s%s %s, in this scan "
+					       "too, runs there: install that one instead of %s", nl ? "; " : "", have->name,
+					       have->version, p->version);
+			if (cl >= sizeof cmd)
+				cl = sizeof cmd - 1;
+			if (nl >= sizeof note)
+				nl = sizeof note - 1;
+			continue;
+		}
+		struct ws_remedy *rp = ws_remedy_choose(p->name, t, ctx);
+		if (rp && rp->install)
+			cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%s%s", cl ? " && " : "",
+					       rp->install);
+		else if (rp)
+			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%s%s", nl ? "; " : "",
+					       rp->summary);
+		else
+			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%sthe build table "
+					       "has no build of %s", nl ? "; " : "", p->name);
+		ws_remedy_free(rp);
+		if (cl >= sizeof cmd)
+			cl = sizeof cmd - 1;
+		if (nl >= sizeof note)
+			nl = sizeof note - 1;
+	}
+	ws_remedy_free(rt);
+	/* a note alone (no issue of the set, nothing to run) repeats the artifacts' own advice */
+	bool issue = false;
+	for (size_t q = 0; q < s->nissues; q++)
+		issue |= s->issues[q].target < 0 || s->issues[q].target == (int)k;
+	if (!cl && !issue)
+		return 0;
+	if ((cl && !(s->fix[k] = ws_strdup(cmd))) || (nl && !(s->fix_note[k] = ws_strdup(note))))
+		return -1;
+	return 0;
+}
+
+int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, const struct ws_remedy_ctx *ctx)
+{
+	struct ws_env_pkg *torch;
+	char c1[16];
+	size_t with_code = 0;
+
+	if (s->n < 2 || nt != s->ntargets)
+		return 0;
+	torch = find(s, "torch");
+	for (size_t i = 0; i < s->n; i++)
+		with_code += s->pkgs[i].has_code && &s->pkgs[i] != torch;
+	if (torch) {
+		/* companions built for another torch */
+		for (size_t i = 0; i < s->n; i++) {
+			const struct ws_env_pkg *p = &s->pkgs[i];
+			if (!p->requires_torch || ws_version_cmp(p->requires_torch, torch->version) == 0)
+				continue;
+			if (add_issue(s, WS_ENV_COMPANION, i, "%s %s is built for torch %s, but torch %s is here: its "
+				      "extension will not load (\"operator torchvision::nms does not exist\", or undefined "
+				      "symbols) whatever the GPU", p->name, p->version, p->requires_torch, torch->version) < 0)
+				return -1;
+		}
+		/* a torch without CUDA beside GPU code */
+		bool cpu = (torch->local && !strcasecmp(torch->local, "cpu")) || (!torch->has_code && !torch->cuda);
+		if (cpu && with_code &&
+		    add_issue(s, WS_ENV_CPU_TORCH, (size_t)(torch - s->pkgs), "torch %s%s%s is a CPU-only build: every "
+			      "CUDA call fails with \"Torch not compiled with CUDA enabled\" before any of the %zu "
+			      "package%s with GPU code can run", torch->version, torch->local ? "+" : "",
+			      torch->local ? torch->local : "", with_code, with_code == 1 ? "" : "s") < 0)
+			return -1;
+		/* libraries chosen by torch's CUDA version */
+		for (size_t i = 0; i < s->n && torch->cuda; i++) {
+			const struct ws_env_pkg *p = &s->pkgs[i];
+			const struct ws_env_variant *v;
+			if (!p->nvariants)
+				continue;
+			if (!(v = variant_of(p, torch->cuda))) {
+				if (add_issue(s, WS_ENV_LOADED_VARIANT, i, "%s %s has no library for torch's CUDA %s: it "
+					      "will not find one to load", p->name, p->version,
+					      ws_cuda_str(torch->cuda, c1, sizeof c1)) < 0)
+					return -1;
+				continue;
+			}
+			for (size_t k = 0; k < nt; k++) {
+				char buf[1024];
+				const struct ws_env_variant *good = NULL;
+				if (!v->verdicts || !ws_verdict_fails(v->verdicts[k]))
+					continue;
+				for (size_t j = 0; j < p->nvariants; j++)
+					if (p->variants[j].verdicts && !ws_verdict_fails(p->variants[j].verdicts[k]) &&
+					    (!good || p->variants[j].cuda > good->cuda))
+						good = &p->variants[j];
+				snprintf(buf, sizeof buf, "%s %s loads %s, the library of torch's CUDA %s, which will NOT run "
+					 "on %s%s%s%s", p->name, p->version, v->member, ws_cuda_str(torch->cuda, c1, sizeof c1),
+					 t[k].name, good ? "; its " : "", good ? good->member : "",
+					 good ? " would, beside a torch of that CUDA" : "");
+				if (add_issue_t(s, WS_ENV_LOADED_VARIANT, i, (int)k, buf) < 0)
+					return -1;
+			}
+		}
+	}
+	if (!ctx || !ctx->builds)
+		return 0;
+	if (!(s->fix = ws_calloc(nt ? nt : 1, sizeof *s->fix)) || !(s->fix_note = ws_calloc(nt ? nt : 1, sizeof *s->fix_note)))
+		return -1;
+	for (size_t k = 0; k < nt; k++) {
+		/* every issue is fixed by another torch build with what goes with it, except a
+		 * companion made for another torch beside a torch that runs: that companion */
+		bool torch_change = false, any = false;
+		for (size_t q = 0; q < s->nissues; q++)
+			if (s->issues[q].target < 0 || s->issues[q].target == (int)k) {
+				any = true;
+				torch_change |= s->issues[q].kind != WS_ENV_COMPANION;
+			}
+		for (size_t i = 0; i < s->n; i++)
+			if (fails(&s->pkgs[i], k)) {
+				any = true;
+				torch_change |= torch_family(s->pkgs[i].name);
+			}
+		if (any && fix_for(s, k, &t[k], ctx, torch_change && torch) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void ws_envset_free(struct ws_envset *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct ws_env_pkg *p = &s->pkgs[i];
+		free(p->name);
+		free(p->version);
+		free(p->local);
+		free(p->requires_torch);
+		free(p->path);
+		free(p->verdicts);
+		for (size_t j = 0; j < p->nvariants; j++) {
+			free(p->variants[j].member);
+			free(p->variants[j].verdicts);
+		}
+		free(p->variants);
+	}
+	for (size_t i = 0; i < s->nissues; i++)
+		free(s->issues[i].what);
+	for (size_t k = 0; s->fix && k < s->ntargets; k++)
+		free(s->fix[k]);
+	for (size_t k = 0; s->fix_note && k < s->ntargets; k++)
+		free(s->fix_note[k]);
+	free(s->fix);
+	free(s->fix_note);
+	free(s->issues);
+	free(s->pkgs);
+	memset(s, 0, sizeof *s);
+}

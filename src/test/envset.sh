@@ -1,0 +1,137 @@
+#!/bin/sh
+# envset.sh - an environment judged as a whole (src/core/envset.c): environments made here,
+# with the fixtures' objects standing in for the real libraries, and a build table of our own:
+#  - torchvision built for torch 2.5.1 beside torch 2.8.0: the mismatch, and the torchvision
+#    made for 2.8.0 named (torch kept: it runs);
+#  - a CPU-only torch (+cpu, no device code) beside torchvision with GPU code: "Torch not
+#    compiled with CUDA enabled" before it happens, and the CUDA torch with its companions;
+#  - bitsandbytes under a CUDA 12.6 torch on sm_120: it loads libbitsandbytes_cuda126.so,
+#    which will NOT run, though its cuda128 library would; the fix moves torch;
+#  - a clean set says nothing; JSON carries the same.
+set -u
+cd "$(dirname "$0")/../.."
+. src/test/skip.inc
+command -v python3 >/dev/null || skip_all "python3 missing" yes
+pass=0 fail=0
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+fx=testdata/fixtures
+
+# env DIR NAME VERSION "REQUIRES..." FILE=SOURCE...: one installed distribution with its RECORD
+dist() {
+	python3 - "$@" <<'PY'
+import base64, hashlib, os, shutil, sys
+root, name, version, requires = sys.argv[1:5]
+files = [f.split("=", 1) for f in sys.argv[5:]]
+mod = name.replace("-", "_")
+di = os.path.join(root, "%s-%s.dist-info" % (mod, version.split("+")[0]))
+os.makedirs(di, exist_ok=True)
+meta = "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
+for r in filter(None, requires.split(";;")):
+    meta += "Requires-Dist: %s\n" % r
+open(os.path.join(di, "METADATA"), "w").write(meta)
+open(os.path.join(di, "WHEEL"), "w").write("Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n")
+rows = []
+for rel, src in files + [[mod + "/__init__.py", ""]]:
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if src:
+        shutil.copyfile(src, path)
+    else:
+        open(path, "w").write("")
+for rel in [f[0] for f in files] + [mod + "/__init__.py", os.path.relpath(os.path.join(di, "METADATA"), root),
+                                     os.path.relpath(os.path.join(di, "WHEEL"), root)]:
+    data = open(os.path.join(root, rel), "rb").read()
+    h = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    rows.append("%s,sha256=%s,%d" % (rel, h, len(data)))
+rows.append(os.path.relpath(os.path.join(di, "RECORD"), root) + ",,")
+open(os.path.join(di, "RECORD"), "w").write("\n".join(rows) + "\n")
+PY
+}
+{ printf '# made: 2026-11-30\n'
+  printf 'package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\n'
+  tr '|' '\t' <<'EOF'
+torch|2.5.1|cu124|linux_x86_64|12.4|50,60,70,75,80,86,90|||pypi|scanned|sha256:00 t|manylinux1_x86_64
+torch|2.8.0|cu128|linux_x86_64|12.8|70,75,80,86,90,100,120|||pypi|scanned|sha256:01 t|manylinux_2_28_x86_64
+torchvision|0.20.1|cu124|linux_x86_64|12.4|50,60,70,75,80,86,90|50|torch==2.5.1|pypi|scanned|sha256:02 t|manylinux1_x86_64
+torchvision|0.23.0|cu128|linux_x86_64|12.8|50,60,70,75,80,86,90,100,120|50|torch==2.8.0|pypi|scanned|sha256:03 t|manylinux_2_28_x86_64
+torchaudio|2.8.0|cu128|linux_x86_64|12.8|50,60,70,75,80,86,90,100,120|50|torch==2.8.0|pypi|scanned|sha256:04 t|manylinux_2_28_x86_64
+bitsandbytes|0.48.2|cu126|linux_x86_64|12.6|60,70,75,80,86,89,90|90||pypi|scanned|sha256:05 t|manylinux_2_24_x86_64
+bitsandbytes|0.48.2|cu128|linux_x86_64|12.8|70,75,80,86,89,90,100,120|120||pypi|scanned|sha256:05 t|manylinux_2_24_x86_64
+EOF
+} >"$t/b.tsv"
+run() { "$WS_BIN" --builds "$t/b.tsv" --no-progress "$@" >"$t/out" 2>"$t/err"; echo $? >"$t/rc"; }
+has() { grep -qF -- "$1" "$t/out" && ok || { bad "$2: no '$1' in:"; sed 's/^/    /' "$t/out" | tail -n 25; }; }
+hasnt() { grep -qF -- "$1" "$t/out" && { bad "$2: '$1' in:"; sed 's/^/    /' "$t/out" | tail -n 25; } || ok; }
+
+# 1. torchvision for torch 2.5.1 beside torch 2.8.0 (which runs: multi.so has sm_80/90/120)
+e=$t/e1; mkdir "$e"
+dist "$e" torch 2.8.0 'nvidia-cuda-runtime-cu12==12.8.90' torch/lib/libtorch_cuda.so=$fx/multi.so
+dist "$e" torchvision 0.20.1 'torch (==2.5.1)' torchvision/_C.so=$fx/multi.so
+run --gpu sm_90 -r "$e"
+has 'torchvision 0.20.1 is built for torch 2.5.1, but torch 2.8.0 is here: its extension will not load ("operator torchvision::nms does not exist"' "the mismatched companion"
+has 'pip install torchvision==0.23.0 torch==2.8.0' "the torchvision made for the torch here"
+hasnt 'pip install torch==' "a torch that runs is kept (its own release named after the companion)"
+run --gpu sm_90 --json -r "$e"
+python3 - "$t/out" <<'PY' && ok || bad "JSON: environment.issues and fix of the mismatch"
+import json, sys
+env = json.load(open(sys.argv[1]))["environment"]
+kinds = [(i["kind"], i["package"], i["target"]) for i in env["issues"]]
+ok = kinds == [("companion-for-other-torch", "torchvision", None)] and \
+     env["fix"]["sm_90"]["command"].startswith("pip install torchvision==0.23.0 torch==2.8.0")
+print("" if ok else env, end="")
+sys.exit(0 if ok else 1)
+PY
+
+# 2. a CPU-only torch beside torchvision with GPU code
+e=$t/e2; mkdir "$e"
+dist "$e" torch 2.8.0+cpu '' torch/lib/libtorch_cpu.so=$fx/../env/site/wscan_example/__init__.py
+dist "$e" torchvision 0.23.0 'torch (==2.8.0)' torchvision/_C.so=$fx/multi.so
+run --gpu sm_120 -r "$e"
+has 'torch 2.8.0+cpu is a CPU-only build: every CUDA call fails with "Torch not compiled with CUDA enabled" before any of the 1 package with GPU code can run' "the CPU-only torch"
+has 'pip install torch==2.8.0 torchvision==0.23.0 torchaudio==2.8.0' "the CUDA torch with its companions"
+hasnt 'is built for torch' "torchvision 0.23.0 matches torch 2.8.0"
+
+# 3. bitsandbytes under a CUDA 12.6 torch on sm_120: old-only.so (sm_75/86) as its cuda126 library
+e=$t/e3; mkdir "$e"
+dist "$e" torch 2.7.1 'nvidia-cuda-runtime-cu12==12.6.77' torch/lib/libtorch_cuda.so=$fx/multi.so
+dist "$e" bitsandbytes 0.48.2 '' bitsandbytes/libbitsandbytes_cuda126.so=$fx/old-only.so bitsandbytes/libbitsandbytes_cuda128.so=$fx/multi.so
+run --gpu sm_120 -r "$e"
+has 'on sm_120: bitsandbytes 0.48.2 loads bitsandbytes/libbitsandbytes_cuda126.so, the library of torch'"'"'s CUDA 12.6, which will NOT run on sm_120; its bitsandbytes/libbitsandbytes_cuda128.so would, beside a torch of that CUDA' "the library torch's CUDA loads"
+has 'pip install torch==2.8.0 torchvision==0.23.0 torchaudio==2.8.0' "the fix moves torch to a CUDA whose library runs"
+hasnt 'pip install bitsandbytes' "bitsandbytes itself need not change"
+# the same on sm_90, where its cuda126 library runs (sm_86 does not serve 9.0: it does not)
+run --gpu sm_86 -r "$e"
+hasnt 'loads bitsandbytes/libbitsandbytes_cuda126.so' "on sm_86 the cuda126 library runs: no issue"
+hasnt 'the packages together' "a clean set says nothing"
+
+# 4. no torch at all: bitsandbytes alone is not judged by torch's CUDA
+e=$t/e4; mkdir "$e"
+dist "$e" bitsandbytes 0.48.2 '' bitsandbytes/libbitsandbytes_cuda126.so=$fx/old-only.so bitsandbytes/libbitsandbytes_cuda128.so=$fx/multi.so
+dist "$e" wscan-x 1.0 '' wscan_x/lib.so=$fx/multi.so
+run --gpu sm_120 -r "$e"
+hasnt 'loads bitsandbytes' "without torch no library choice is claimed"
+
+# 5. two wheels of one package given together: the one that runs is already downloaded
+python3 - "$t/w" "$fx/multi.so" <<'PY'
+import base64, hashlib, os, sys, zipfile
+out, so = sys.argv[1:3]
+os.makedirs(out, exist_ok=True)
+def b64(d): return base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()
+files = {"wscan_example/lib/libnew.so": open(so, "rb").read(),
+         "wscan_example-0.2.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: wscan-example\nVersion: 0.2.0\n",
+         "wscan_example-0.2.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-manylinux_2_28_x86_64\n"}
+rec = "".join("%s,sha256=%s,%d\n" % (n, b64(d), len(d)) for n, d in files.items()) + "wscan_example-0.2.0.dist-info/RECORD,,\n"
+with zipfile.ZipFile(os.path.join(out, "wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"), "w") as z:
+    for n, d in files.items():
+        z.writestr(n, d)
+    z.writestr("wscan_example-0.2.0.dist-info/RECORD", rec)
+PY
+new=$t/w/wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl
+run --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl "$new"
+has "pip install '$new'" "the wheel of the same package that runs is named, as one shell word"
+has 'wscan-example 0.2.0, in this scan too, runs there: install that one instead of 0.1.0' "and said to be here already"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
