@@ -7,7 +7,7 @@
 # such files and a conda environment whose record escapes them. Every output kind is run
 # on them; src/test/names_check.py checks each: no control or invisible character reaches
 # the terminal, no line is forged, Markdown rows keep their cells, the JSON gives back
-# every name's exact bytes, RECORD is ok where it is.
+# every name's exact bytes, RECORD is ok where it is; and so from the results store.
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -34,4 +34,9 @@ W wheel-json --json --gpu sm_120 "$WHL"
 W baseline -v --baseline "$WHL" "$WHL"
 W baseline-json --json --baseline "$WHL" "$WHL"
 W usage --gpu sm_120 "$(printf -- '--\033[2Jx')"
+# the results store keeps the bytes; its report escapes them as a scan does
+W dbscan --quiet --db "$tmp/s.db" --gpu sm_120 -r tree
+W dbreport --db "$tmp/s.db" --report --gpu sm_120
+W dbreport-md --db "$tmp/s.db" --report --gpu sm_120 --format markdown
+W dbreport-json --db "$tmp/s.db" --report --gpu sm_120 --json
 exec python3 "$OLDPWD/src/test/names_check.py" "$tmp" "$tmp/in/MANIFEST.json"

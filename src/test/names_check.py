@@ -40,7 +40,8 @@ def se(s):
 HIDDEN = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff'
                     '\ufff9-\ufffb\U000e0000-\U000e007f]')
 
-RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage']
+RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage',
+        'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json']
 text = {}
 for run in RUNS:
     for kind in ('out', 'err'):
@@ -160,6 +161,20 @@ check(set(unhex(h) for h in man['wheel']['members']) <= keys,
 check('names/lib\\n  => sm_120: runs' in text.get(('baseline', 'out'), ''), 'baseline: keys escaped')
 check('\\x1b[2Jx' in text.get(('usage', 'err'), ''), 'usage error: the argument escaped')
 check(read('usage', 'rc').strip() == b'2', 'usage error: exit 2')
+
+# ---- the results store: --report from it, every kind --------------------------------------
+rep = json.loads(read('dbreport-json', 'out'))
+names = set(os.path.basename(se(a['path'])) for a in rep['artifacts'])
+check(names == set(unhex(h) for h in man['tree']), 'store report json: %r' % sorted(names))
+s = text.get(('dbreport', 'out'), '')
+check(len([ln for ln in s.split('\n') if re.match(r'\s*=> ', ln)]) == len(man['tree']),
+      'store report: one verdict line per file')
+check('bad\\xff\\xfe.so' in s and 'lib\\n  => sm_120: runs' in s, 'store report: names escaped')
+rows = [ln for ln in text.get(('dbreport-md', 'out'), '').split('\n') if ln.startswith('|')]
+check(len(rows) == 2 + len(man['tree']) and all(cells(r) == cells(rows[0]) for r in rows),
+      'store report markdown: rows %r' % rows)
+for run in ('dbscan', 'dbreport', 'dbreport-md', 'dbreport-json'):
+    check(read(run, 'rc').strip() == b'1', '%s: exit %s, not 1 (files that will not run)' % (run, read(run, 'rc')))
 
 print('%d passed, %d failed' % (passed, failed))
 sys.exit(1 if failed else 0)
