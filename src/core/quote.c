@@ -133,6 +133,15 @@ static void text(struct ws_buf *b, const unsigned char *s, size_t n, bool md, bo
 	size_t ol;
 	bool raw;
 	for (size_t i = 0; i < n;) {
+		size_t run = 0;                         /* plain ASCII goes out in one piece */
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && !(md && md_special((char)s[i + run])) &&
+		       !(cell && s[i + run] == '|'))
+			run++;
+		if (run) {
+			ws_buf_add(b, (const char *)s + i, run);
+			i += run;
+			continue;
+		}
 		i += unit(s + i, n - i, u, &ol, &raw);
 		if (raw && ol == 1 && ((md && md_special(u[0])) || (cell && u[0] == '|')))
 			ws_buf_add(b, "\\", 1);
@@ -175,6 +184,14 @@ static void json(struct ws_buf *b, const unsigned char *s, size_t n)
 	char u[16];
 	ws_buf_add(b, "\"", 1);
 	for (size_t i = 0; i < n;) {
+		size_t run = 0;                         /* plain ASCII goes out in one piece */
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && s[i + run] != '"' && s[i + run] != '\\')
+			run++;
+		if (run) {
+			ws_buf_add(b, (const char *)s + i, run);
+			i += run;
+			continue;
+		}
 		uint32_t cp;
 		size_t l = ws_utf8_next(s + i, n - i, &cp);
 		if (!l) {                               /* a stray byte: surrogateescape */
