@@ -643,7 +643,7 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			snprintf(name, sizeof name, "%s (%s)", tg->label, tg->name);
 		else
 			snprintf(name, sizeof name, "%s", tg->name);
-		fprintf(r->out, "  => %s: ", name);
+		fprintf(r->out, "  => %s: ", Q(name));        /* a label may be the driver's device name */
 		/* the main code's verdict words the line; the gate's v decides the rest (judge.c) */
 		switch (a->headline ? a->headline[t] : v) {
 		case WS_V_NONE:
@@ -818,7 +818,7 @@ static void env_summary(struct ws_report *r)
 				if (!head)
 					fprintf(r->out, "  %s%s%s on %s%s%s%s:\n", col(r, pass ? YELLOW : RED),
 						pass ? "only through PTX JIT (slow first start)" : "will NOT run", col(r, RESET),
-						tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+						Q(tg->label[0] ? tg->label : tg->name), tg->label[0] ? " (" : "",
 						tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
 				head = true;
 				fprintf(r->out, "    %s", Q(row->label));
@@ -869,7 +869,7 @@ void ws_text_summary(struct ws_report *r)
 		fprintf(r->out, "\n%sLIVE MISMATCHES: %zu%s (prediction and driver disagree; the rules are wrong)\n",
 			col(r, RED), r->live_mismatches, col(r, RESET));
 		for (size_t i = 0; i < r->mismatches.n; i++)
-			fprintf(r->out, "  %s: %s: %s\n", r->mismatches.v[i].check, Q(r->mismatches.v[i].where),
+			fprintf(r->out, "  %s: %s: %s\n", Q(r->mismatches.v[i].check), Q(r->mismatches.v[i].where),
 				Q(r->mismatches.v[i].what));
 	}
 	if (r->quiet_other)

@@ -39,4 +39,14 @@ W dbscan --quiet --db "$tmp/s.db" --gpu sm_120 -r tree
 W dbreport --db "$tmp/s.db" --report --gpu sm_120
 W dbreport-md --db "$tmp/s.db" --report --gpu sm_120 --format markdown
 W dbreport-json --db "$tmp/s.db" --report --gpu sm_120 --json
-exec python3 "$OLDPWD/src/test/names_check.py" "$tmp" "$tmp/in/MANIFEST.json"
+# the live check against the stand-in driver: a mismatch names the file (and the driver
+# names the device) in the summary
+root=$OLDPWD
+if ${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" "$root/src/test/fake_libcuda.c" 2>"$tmp/cc.err"; then
+	cp "$root/testdata/fixtures/arch-plain.fatbin" "$(printf 'live\n  => sm_90: runs: native SASS\033[2J.fatbin')"
+	WHEELSCAN_LIBCUDA="$tmp/libcuda.so.1" FAKE_CUDA_DEVICES="$(printf '9.0:NVIDIA\033[31m H200:143771')" \
+	FAKE_CUDA_LOAD_RESULT=209 W live --live live*.fatbin
+else
+	: >"$tmp/live.out"; cp "$tmp/cc.err" "$tmp/live.err"; echo 99 >"$tmp/live.rc"
+fi
+exec python3 "$root/src/test/names_check.py" "$tmp" "$tmp/in/MANIFEST.json"

@@ -41,7 +41,7 @@ HIDDEN = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028
                     '\ufff9-\ufffb\U000e0000-\U000e007f]')
 
 RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage',
-        'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json']
+        'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json', 'live']
 text = {}
 for run in RUNS:
     for kind in ('out', 'err'):
@@ -175,6 +175,14 @@ check(len(rows) == 2 + len(man['tree']) and all(cells(r) == cells(rows[0]) for r
       'store report markdown: rows %r' % rows)
 for run in ('dbscan', 'dbreport', 'dbreport-md', 'dbreport-json'):
     check(read(run, 'rc').strip() == b'1', '%s: exit %s, not 1 (files that will not run)' % (run, read(run, 'rc')))
+
+# ---- the live check: the mismatch list and the driver's device name ---------------------
+s = text.get(('live', 'out'), '')
+check(read('live', 'rc').strip() == b'1', 'live: exit %s, not 1 (a mismatch)' % read('live', 'rc'))
+check('LIVE MISMATCHES: 1' in s, 'live: the mismatch')
+check(len([ln for ln in s.split('\n') if re.match(r'\s*=> ', ln)]) == 1, 'live: one verdict line')
+check('live\\n  => sm_90: runs: native SASS\\x1b[2J.fatbin' in s, 'live: the file named escaped')
+check('NVIDIA\\x1b[31m H200' in s, 'live: the device name escaped')
 
 print('%d passed, %d failed' % (passed, failed))
 sys.exit(1 if failed else 0)
