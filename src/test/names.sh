@@ -46,7 +46,9 @@ if ${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" "$root/src/test/fake_libcu
 	cp "$root/testdata/fixtures/arch-plain.fatbin" "$(printf 'live\n  => sm_90: runs: native SASS\033[2J.fatbin')"
 	WHEELSCAN_LIBCUDA="$tmp/libcuda.so.1" FAKE_CUDA_DEVICES="$(printf '9.0:NVIDIA\033[31m H200:143771')" \
 	FAKE_CUDA_LOAD_RESULT=209 W live --live live*.fatbin
+	WHEELSCAN_LIBCUDA="$tmp/libcuda.so.1" FAKE_CUDA_DEVICES="$(printf '9.0:NVIDIA\033[31m H200:143771')" \
+	CUDA_VISIBLE_DEVICES="$(printf '0\033[2J')" W env --env
 else
-	: >"$tmp/live.out"; cp "$tmp/cc.err" "$tmp/live.err"; echo 99 >"$tmp/live.rc"
+	for k in live env; do : >"$tmp/$k.out"; cp "$tmp/cc.err" "$tmp/$k.err"; echo 99 >"$tmp/$k.rc"; done
 fi
 exec python3 "$root/src/test/names_check.py" "$tmp" "$tmp/in/MANIFEST.json"

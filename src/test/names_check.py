@@ -41,7 +41,7 @@ HIDDEN = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028
                     '\ufff9-\ufffb\U000e0000-\U000e007f]')
 
 RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage',
-        'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json', 'live']
+        'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json', 'live', 'env']
 text = {}
 for run in RUNS:
     for kind in ('out', 'err'):
@@ -183,6 +183,8 @@ check('LIVE MISMATCHES: 1' in s, 'live: the mismatch')
 check(len([ln for ln in s.split('\n') if re.match(r'\s*=> ', ln)]) == 1, 'live: one verdict line')
 check('live\\n  => sm_90: runs: native SASS\\x1b[2J.fatbin' in s, 'live: the file named escaped')
 check('NVIDIA\\x1b[31m H200' in s, 'live: the device name escaped')
+s = text.get(('env', 'out'), '')
+check('device 0: NVIDIA\\x1b[31m H200' in s and 'CUDA_VISIBLE_DEVICES=0\\x1b[2J' in s, '--env: escaped: %r' % s)
 
 print('%d passed, %d failed' % (passed, failed))
 sys.exit(1 if failed else 0)
