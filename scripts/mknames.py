@@ -149,6 +149,26 @@ def main():
         json.dump(rec, f, indent=1)          # ensure_ascii: "lib/caf\\u00e9.so", "lib/raw\\udcff.so"
     man['condaenv'] = [os.fsencode(n).hex() for n in cfiles]
 
+    # an environment judged as a whole: torchvision built for another torch, its version hostile
+    site = os.path.join(out, 'site')
+    for name, version, req, rel, fx in (('torch', '2.8.0', 'nvidia-cuda-runtime-cu12==12.8.90', 'torch/lib/libtorch_cuda.so', 'multi.so'),
+                                        ('torchvision', '0.20.1\x1b[2J`|', 'torch (==2.5.1)', 'torchvision/_C.so', 'multi.so')):
+        di = os.path.join(site, '%s-%s.dist-info' % (name, '0.20.1' if name == 'torchvision' else version))
+        os.makedirs(di, exist_ok=True)
+        os.makedirs(os.path.dirname(os.path.join(site, rel)), exist_ok=True)
+        files = [(rel, rd(fx)),
+                 (os.path.relpath(os.path.join(di, 'METADATA'), site),
+                  ('Metadata-Version: 2.1\nName: %s\nVersion: %s\nRequires-Dist: %s\n' % (name, version, req)).encode()),
+                 (os.path.relpath(os.path.join(di, 'WHEEL'), site),
+                  b'Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n')]
+        for r, data in files:
+            with open(os.path.join(site, r), 'wb') as f:
+                f.write(data)
+        s = record(files)
+        s.write(os.path.relpath(os.path.join(di, 'RECORD'), site) + ',,\n')
+        with open(os.path.join(di, 'RECORD'), 'w') as f:
+            f.write(s.getvalue())
+
     with open(os.path.join(out, 'MANIFEST.json'), 'w') as f:
         json.dump(man, f, indent=1, sort_keys=True)
 

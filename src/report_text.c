@@ -844,20 +844,20 @@ static void env_set_lines(struct ws_report *r)
 	for (size_t i = 0; i < s->nissues; i++) {
 		const struct ws_env_issue *e = &s->issues[i];
 		if (e->target >= 0)
-			fprintf(r->out, "  on %s: %s\n", r->targets[e->target].name, e->what);
+			fprintf(r->out, "  on %s: %s\n", r->targets[e->target].name, Q(e->what));   /* names METADATA's */
 		else
-			fprintf(r->out, "  %s\n", e->what);
+			fprintf(r->out, "  %s\n", Q(e->what));
 	}
 	for (size_t k = 0; s->fix && k < r->ntargets; k++) {
 		const struct ws_target *tg = &r->targets[k];
 		if (!s->fix[k] && !s->fix_note[k])
 			continue;
-		fprintf(r->out, "  to fix it on %s%s%s%s:\n", tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+		fprintf(r->out, "  to fix it on %s%s%s%s:\n", Q(tg->label[0] ? tg->label : tg->name), tg->label[0] ? " (" : "",
 			tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
 		if (s->fix[k])
-			fprintf(r->out, "    %s\n", s->fix[k]);
+			fprintf(r->out, "    %s\n", Q(s->fix[k]));
 		if (s->fix_note[k])
-			fprintf(r->out, "    note: %s\n", s->fix_note[k]);
+			fprintf(r->out, "    note: %s\n", Q(s->fix_note[k]));
 	}
 }
 

@@ -34,6 +34,7 @@ W wheel-json --json --gpu sm_120 "$WHL"
 W baseline -v --baseline "$WHL" "$WHL"
 W baseline-json --json --baseline "$WHL" "$WHL"
 W usage --gpu sm_120 "$(printf -- '--\033[2Jx')"
+W envset --gpu sm_90 -r site
 W suggest --suggest "$(printf 'tor\033[2Jch')" --gpu sm_120
 # the results store keeps the bytes; its report escapes them as a scan does
 W dbscan --quiet --db "$tmp/s.db" --gpu sm_120 -r tree

@@ -40,7 +40,7 @@ def se(s):
 HIDDEN = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff'
                     '\ufff9-\ufffb\U000e0000-\U000e007f]')
 
-RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage', 'suggest',
+RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage', 'suggest', 'envset',
         'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json', 'live', 'env']
 text = {}
 for run in RUNS:
@@ -161,6 +161,8 @@ check(set(unhex(h) for h in man['wheel']['members']) <= keys,
 check('names/lib\\n  => sm_120: runs' in text.get(('baseline', 'out'), ''), 'baseline: keys escaped')
 check('\\x1b[2Jx' in text.get(('usage', 'err'), ''), 'usage error: the argument escaped')
 check(read('usage', 'rc').strip() == b'2', 'usage error: exit 2')
+check('torchvision 0.20.1\\x1b[2J`| is built for torch 2.5.1' in text.get(('envset', 'out'), ''),
+      'the environment as a whole: the package named escaped')
 check("'tor\\x1b[2Jch'" in text.get(('suggest', 'err'), ''), '--suggest: the package escaped')
 
 # ---- the results store: --report from it, every kind --------------------------------------
