@@ -16,6 +16,8 @@ it will NOT run on sm_120; multi.so: runs there), nothing committed:
   condaenv/                   an installed conda environment whose conda-meta record (written
       by Python's json: ensure_ascii) escapes "lib/cafe.so" with \\u00e9 and a file name that
       is not UTF-8 with \\udcff (surrogateescape).
+  site/                       torch 2.8.0 beside a torchvision built for torch 2.5.1 whose
+      METADATA Version holds ESC, a backtick and '|' (the environment-as-a-whole lines).
 
 MANIFEST.json (in OUTDIR) lists what names.sh compares against: every name as hex bytes.
 """
