@@ -8,7 +8,7 @@
 
 #include "ws_util.h"
 
-/* s as a JSON string (ASCII, escaped), or null when s is NULL. */
+/* s as a JSON string (ws_quote.h: UTF-8, stray bytes as \udcXX), or null when s is NULL. */
 void ws_json_str(struct ws_buf *b, const char *s);
 void ws_json_key(struct ws_buf *b, const char *k);
 void ws_json_kv_str(struct ws_buf *b, const char *k, const char *v);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ws_cli.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 enum {
@@ -136,10 +137,12 @@ static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	char msg[1024];
 	va_start(ap, fmt);
-	fprintf(stderr, "wheelscan: ");
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* an argument may be a stranger's file name (a shell glob): shown escaped, ws_quote.h */
+	fprintf(stderr, "wheelscan: %s", ws_q_text(msg));
 	fprintf(stderr, "\nTry 'wheelscan --help' for more information.\n");
 	return 2;
 }

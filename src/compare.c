@@ -15,6 +15,7 @@
 #include "ws_decodeq.h"
 #include "ws_inputs.h"
 #include "ws_json.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_run.h"
 #include "ws_util.h"
@@ -123,7 +124,7 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 	}
 	s->errors += a->nerrors;
 	for (uint32_t e = 0; e < a->nerrors; e++)
-		fprintf(stderr, "wheelscan: '%s': %s\n", a->errors[e].where, a->errors[e].message);
+		fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(a->errors[e].where), ws_q_text(a->errors[e].message));
 }
 
 static void side_free(struct side *s)
@@ -162,7 +163,7 @@ static int load_side(const struct ws_config *cfg, struct ws_pool *pool, struct w
 		size_t plen = strlen(path);
 		for (size_t i = 0; i < in.n; i++) {
 			if (in.v[i].error) {         /* a directory the walk could not read */
-				fprintf(stderr, "wheelscan: '%s': %s\n", in.v[i].path, in.v[i].error);
+				fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(in.v[i].path), ws_q_text(in.v[i].error));
 				s->errors++;
 				continue;
 			}
@@ -269,7 +270,7 @@ int ws_compare_command(const struct ws_config *cfg)
 		ws_json_key(&out, "objects");
 		ws_buf_add(&out, "[", 1);
 	} else {
-		ws_buf_printf(&out, "baseline %s\n     new %s\n", cfg->baseline, newpath);
+		ws_buf_printf(&out, "baseline %s\n     new %s\n", ws_q_text(cfg->baseline), ws_q_text(newpath));
 	}
 	/* objects of the new side, then objects only the old side has */
 	for (int pass = 0; pass < 2; pass++) {
@@ -301,18 +302,18 @@ int ws_compare_command(const struct ws_config *cfg)
 				ws_json_kv_u64(&out, "kernels_dropped", nkdrop);
 				ws_json_close(&out, '}');
 			} else if (strcmp(state, "same") != 0 || cfg->verbose) {
-				if (n && o && strcmp(n->key, o->key))
-					ws_buf_printf(&out, "  %-8s %s (was %s)\n", state, key, o->key);
+				if (n && o && strcmp(n->key, o->key))   /* names: ws_quote.h */
+					ws_buf_printf(&out, "  %-8s %s (was %s)\n", state, ws_q_text(key), ws_q_text(o->key));
 				else
-					ws_buf_printf(&out, "  %-8s %s\n", state, key);
+					ws_buf_printf(&out, "  %-8s %s\n", state, ws_q_text(key));
 				if (nadd)
-					ws_buf_printf(&out, "           + %s\n", add.p);
+					ws_buf_printf(&out, "           + %s\n", ws_q_text(add.p));
 				if (ndrop)
-					ws_buf_printf(&out, "           - %s\n", drop.p);
+					ws_buf_printf(&out, "           - %s\n", ws_q_text(drop.p));
 				if (nkadd || nkdrop)
 					ws_buf_printf(&out, "           kernels: %zu added, %zu dropped\n", nkadd, nkdrop);
 				if (cfg->verbose && nkdrop)
-					ws_buf_printf(&out, "           dropped kernels: %s\n", kdrop.p);
+					ws_buf_printf(&out, "           dropped kernels: %s\n", ws_q_text(kdrop.p));
 			}
 			ws_buf_free(&add);
 			ws_buf_free(&drop);

@@ -25,6 +25,7 @@
 
 #include "live_wire.h"
 #include "ws_live.h"
+#include "ws_quote.h"
 
 #define SP_SPAWN 1u
 #define SP_WAIT 2u
@@ -517,13 +518,14 @@ void ws_live_print_env(FILE *f, const struct ws_live *l, const char *note)
 	};
 	char kd[64];
 	const char *lib = getenv("WHEELSCAN_LIBCUDA");
-	fprintf(f, "driver library: %s\n", l ? l->libpath : lib && *lib ? lib : "libcuda.so.1");
+	/* the driver's strings, a /proc file's and the environment's: shown escaped (ws_quote.h) */
+	fprintf(f, "driver library: %s\n", ws_q_text(l ? l->libpath : lib && *lib ? lib : "libcuda.so.1"));
 	if (kernel_driver(kd, sizeof kd))
-		fprintf(f, "kernel driver: %s\n", kd);
+		fprintf(f, "kernel driver: %s\n", ws_q_text(kd));
 	else
 		fprintf(f, "kernel driver: not loaded (no /proc/driver/nvidia/version)\n");
 	if (!l) {
-		fprintf(f, "CUDA driver: none (%s)\n", note && *note ? note : "not opened");
+		fprintf(f, "CUDA driver: none (%s)\n", ws_q_text(note && *note ? note : "not opened"));
 	} else {
 		fprintf(f, "CUDA driver: CUDA %d.%d (cuDriverGetVersion %d)\n",
 		        l->driver / 1000, l->driver % 1000 / 10, l->driver);
@@ -531,10 +533,10 @@ void ws_live_print_env(FILE *f, const struct ws_live *l, const char *note)
 		for (size_t i = 0; i < l->ndev; i++) {
 			const struct ws_device *d = &l->dev[i];
 			fprintf(f, "device %d: %s, compute capability %d.%d (sm_%d%d), %.1f GiB",
-			        d->index, d->name, d->cc_major, d->cc_minor, d->cc_major, d->cc_minor,
+			        d->index, ws_q_text(d->name), d->cc_major, d->cc_minor, d->cc_major, d->cc_minor,
 			        (double)d->memory / (1024.0 * 1024 * 1024));
 			if (d->probe_ran)
-				fprintf(f, ", probe %s", d->probe_note);
+				fprintf(f, ", probe %s", ws_q_text(d->probe_note));
 			fputc('\n', f);
 			ran += d->probe_ran;
 			ok += d->probe_ran && d->probe == 0;
@@ -548,7 +550,7 @@ void ws_live_print_env(FILE *f, const struct ws_live *l, const char *note)
 	fprintf(f, "environment (as given to wheelscan):\n");
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
 		const char *v = ws_live_user_env(vars[i]);
-		fprintf(f, "  %s=%s\n", vars[i], v ? v : "(unset)");
+		fprintf(f, "  %s=%s\n", vars[i], ws_q_text(v ? v : "(unset)"));
 	}
 	fprintf(f, "live-check workers use CUDA_MODULE_LOADING=EAGER and clear CUDA_FORCE_PTX_JIT/"
 	           "CUDA_DISABLE_PTX_JIT (the no-JIT pass sets CUDA_DISABLE_PTX_JIT=1)\n");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ws_db.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 /* src's run ids (ascending: read in id order) and what they became in dst. */
@@ -365,7 +366,7 @@ int ws_db_merge(struct ws_config *cfg)
 	char err[1200];
 	struct ws_db *dst = ws_db_open(cfg->db, true, false, err, sizeof err);
 	if (!dst) {
-		fprintf(stderr, "wheelscan: store %s\n", err);
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
 		return WS_EXIT_INPUT;
 	}
 	int status = WS_EXIT_OK;
@@ -373,17 +374,17 @@ int ws_db_merge(struct ws_config *cfg)
 		struct ws_db *src = ws_db_open(cfg->paths[i], false, false, err, sizeof err);
 		size_t copied = 0, kept = 0;
 		if (!src) {
-			fprintf(stderr, "wheelscan: store %s\n", err);
+			fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
 			status = WS_EXIT_INPUT;
 			continue;
 		}
 		if (merge_one(dst, src, &copied, &kept) < 0) {
-			fprintf(stderr, "wheelscan: merging %s: %s%s\n", cfg->paths[i], ws_db_error(src),
-				ws_db_error(dst));
+			fprintf(stderr, "wheelscan: merging %s: %s%s\n", ws_q_text(cfg->paths[i]), ws_q_text(ws_db_error(src)),
+				ws_q_text(ws_db_error(dst)));
 			status = WS_EXIT_INPUT;
 		} else if (!cfg->quiet) {
 			fprintf(stderr, "wheelscan: merged %s: %zu artifacts taken, %zu kept (as new or newer)\n",
-				cfg->paths[i], copied, kept);
+				ws_q_text(cfg->paths[i]), copied, kept);
 		}
 		ws_db_close(src);
 	}

@@ -10,6 +10,7 @@
 #include "ws_compat.h"
 #include "ws_db.h"
 #include "ws_gate.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_util.h"
 
@@ -43,8 +44,8 @@ static int print_removed(struct ws_db *db, const char *since)
 		sqlite3_bind_text(s, 1, since, -1, SQLITE_STATIC);
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		fprintf(stderr, "wheelscan: removed since %s: %s (%s)\n", since, sqlite3_column_text(s, 0),
-			sqlite3_column_text(s, 1));
+		fprintf(stderr, "wheelscan: removed since %s: %s (%s)\n", ws_q_text(since),
+			ws_q_text((const char *)sqlite3_column_text(s, 0)), ws_q_text((const char *)sqlite3_column_text(s, 1)));
 		n++;
 	}
 	sqlite3_finalize(s);
@@ -59,7 +60,7 @@ int ws_db_report(struct ws_config *cfg)
 {
 	if (cfg->since && !valid_date(cfg->since)) {
 		fprintf(stderr, "wheelscan: invalid --since '%s' (YYYY-MM-DD, optionally THH:MM[:SS], UTC)\n",
-			cfg->since);
+			ws_q_text(cfg->since));
 		return WS_EXIT_USAGE;
 	}
 	if (cfg->gpu_auto || cfg->live) {
@@ -69,7 +70,7 @@ int ws_db_report(struct ws_config *cfg)
 	char err[1200];
 	struct ws_db *db = ws_db_open(cfg->db, false, false, err, sizeof err);
 	if (!db) {
-		fprintf(stderr, "wheelscan: store %s\n", err);
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
 		return WS_EXIT_INPUT;
 	}
 	/* Without --gpu: the coverage map a scan without a driver prints. */
@@ -94,7 +95,7 @@ int ws_db_report(struct ws_config *cfg)
 			       " AND (?1 IS NULL OR r.started >= ?1) ORDER BY a.path", -1, &s, NULL) != SQLITE_OK) {
 		if (s == NULL && !ws_db_error(db)[0])
 			ws_db_fail(db, "listing artifacts");
-		fprintf(stderr, "wheelscan: store %s\n", ws_db_error(db));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(ws_db_error(db)));
 		ws_db_close(db);
 		return WS_EXIT_INPUT;
 	}
@@ -107,7 +108,7 @@ int ws_db_report(struct ws_config *cfg)
 		const char *path = (const char *)sqlite3_column_text(s, 1);
 		struct ws_result res = {.from_tree = sqlite3_column_int(s, 2) != 0};
 		if (!(res.a = ws_db_load(db, sqlite3_column_int64(s, 0), path ? path : ""))) {
-			fprintf(stderr, "wheelscan: store %s\n", ws_db_error(db));
+			fprintf(stderr, "wheelscan: store %s\n", ws_q_text(ws_db_error(db)));
 			status = WS_EXIT_INPUT;
 			break;
 		}
@@ -117,7 +118,7 @@ int ws_db_report(struct ws_config *cfg)
 		ws_gate_check(a, cfg, targets, coverage_mode ? 0 : nt, &res.findings);
 		/* the same errors and status the scan that stored it gave */
 		for (uint32_t e = 0; e < a->nerrors; e++) {
-			fprintf(stderr, "wheelscan: '%s': %s\n", a->errors[e].where, a->errors[e].message);
+			fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(a->errors[e].where), ws_q_text(a->errors[e].message));
 			if (ws_errcode_status(a->errors[e].code) > status)
 				status = ws_errcode_status(a->errors[e].code);
 		}
@@ -130,7 +131,7 @@ int ws_db_report(struct ws_config *cfg)
 	}
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		ws_db_fail(db, "listing artifacts");
-		fprintf(stderr, "wheelscan: store %s\n", ws_db_error(db));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(ws_db_error(db)));
 		status = WS_EXIT_INPUT;
 	}
 	sqlite3_finalize(s);

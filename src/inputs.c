@@ -14,6 +14,7 @@
 #include "ws_env.h"
 #include "ws_image.h"
 #include "ws_inputs.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 
@@ -501,7 +502,7 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 	if (cfg->files_from) {
 		FILE *f = strcmp(cfg->files_from, "-") ? fopen(cfg->files_from, "r") : stdin;
 		if (!f) {
-			fprintf(stderr, "wheelscan: cannot read '%s': %s\n", cfg->files_from, strerror(errno));
+			fprintf(stderr, "wheelscan: cannot read '%s': %s\n", ws_q_text(cfg->files_from), strerror(errno));
 			return -2;
 		}
 		char *line = NULL;

@@ -1,30 +1,14 @@
 /* json.c - the one JSON writer every document uses (the scan, --baseline, --env): values
  * are appended to a ws_buf, each followed by a comma, and closing an object or array
- * drops the last one. Strings are escaped to ASCII: file names come from strangers. */
+ * drops the last one. Strings are valid UTF-8 with controls and invisible characters
+ * escaped, and a byte that is not UTF-8 as \udcXX (ws_quote.h): file names come from
+ * strangers, and a reader gets their exact bytes back. */
 #include "ws_json.h"
+#include "ws_quote.h"
 
 void ws_json_str(struct ws_buf *b, const char *s)
 {
-	if (!s) {
-		ws_buf_puts(b, "null");
-		return;
-	}
-	ws_buf_add(b, "\"", 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': ws_buf_add(b, "\\\"", 2); break;
-		case '\\': ws_buf_add(b, "\\\\", 2); break;
-		case '\n': ws_buf_add(b, "\\n", 2); break;
-		case '\t': ws_buf_add(b, "\\t", 2); break;
-		case '\r': ws_buf_add(b, "\\r", 2); break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)      /* file names from strangers: keep output ASCII */
-				ws_buf_printf(b, "\\u%04x", *p);
-			else
-				ws_buf_add(b, (const char *)p, 1);
-		}
-	}
-	ws_buf_add(b, "\"", 1);
+	ws_quote_str(b, WS_Q_JSON, s);          /* file names from strangers: ws_quote.h */
 }
 
 void ws_json_key(struct ws_buf *b, const char *k)

@@ -9,6 +9,7 @@
 #include "ws_db.h"
 #include "ws_env.h"
 #include "ws_live.h"
+#include "ws_quote.h"
 #include "ws_run.h"
 #include "ws_suggest.h"
 
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
 		/* Before the sandbox (which forbids running programs): ask the interpreter. */
 		char err[512];
 		if (ws_python_site_dirs(cfg.python, &cfg.owned_dirs, &cfg.nowned_dirs, err, sizeof err) < 0) {
-			fprintf(stderr, "wheelscan: --python: %s\n", err);
+			fprintf(stderr, "wheelscan: --python: %s\n", ws_q_text(err));
 			ws_cli_free(&cfg);
 			return WS_EXIT_USAGE;
 		}

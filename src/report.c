@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "ws_compat.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_util.h"
 #include <string.h>
@@ -170,4 +171,5 @@ void ws_report_free(struct ws_report *r)
 	r->rows = NULL;
 	r->nrows = 0;
 	r->rows_cap = 0;
+	ws_quote_release();                /* the writers' escaping buffers */
 }

@@ -7,6 +7,7 @@
 #include "ws_compat.h"
 #include "ws_decode.h"
 #include "ws_live.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_json.h"
 #include "ws_util.h"
@@ -547,7 +548,7 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res)
 		ws_buf_add(&b, "}", 1);
 	ws_buf_add(&b, "\n", 1);
 	if (b.failed)
-		fprintf(stderr, "wheelscan: out of memory writing JSON for '%s'\n", res->a->path);
+		fprintf(stderr, "wheelscan: out of memory writing JSON for '%s'\n", ws_q_text(res->a->path));
 	else
 		fputs(b.p, r->out);
 	ws_buf_free(&b);

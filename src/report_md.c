@@ -4,15 +4,16 @@
 #include <stdlib.h>
 
 #include "ws_compat.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 
+/* Every string that came from a file goes out through ws_q_md (text: escaped; table cells
+ * and paragraphs) or ws_q_md_code (a whole code span): no name ends a cell, opens a span,
+ * makes a link or starts a line (ws_quote.h). */
 static void md_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '*' || *s == '_' || *s == '<' || *s == '>')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
+	if (s)
+		fputs(ws_q_md(s), f);
 }
 
 void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
@@ -78,9 +79,9 @@ void ws_md_end(struct ws_report *r)
 	for (size_t i = 0; i < r->mismatches.n; i++) {
 		/* the artifact's path rides in .check: two wheels with the same member differ here */
 		char wb[2048];
-		fputs("- `", r->out);
-		fputs(ws_where(r->mismatches.v[i].check, r->mismatches.v[i].where, wb, sizeof wb), r->out);
-		fputs("`: ", r->out);
+		fputs("- ", r->out);
+		fputs(ws_q_md_code(ws_where(r->mismatches.v[i].check, r->mismatches.v[i].where, wb, sizeof wb), false), r->out);
+		fputs(": ", r->out);
 		md_escape(r->out, r->mismatches.v[i].what);
 		fputc('\n', r->out);
 	}

@@ -8,6 +8,7 @@
 #include "ws_decode.h"
 #include "ws_gate.h"
 #include "ws_live.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_util.h"
 
@@ -16,6 +17,11 @@
 #define YELLOW "\033[33m"
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
+
+/* Every string that came from a file (names, METADATA, RECORD rows, and the reasons and
+ * messages built from them) is printed through Q: controls and invisible characters shown
+ * escaped (ws_quote.h), so that no name forges a line, moves the cursor or recolours. */
+#define Q(s) ws_q_text(s)
 
 static const char *col(const struct ws_report *r, const char *c)
 {
@@ -184,7 +190,7 @@ static void sections_line(struct ws_report *r, const struct ws_object *o)
 		counts[j]++;
 	}
 	for (size_t j = 0; j < n; j++)
-		fprintf(r->out, "%s%s %u", j ? ", " : "", names[j], counts[j]);
+		fprintf(r->out, "%s%s %u", j ? ", " : "", Q(names[j]), counts[j]);
 	if (other)
 		fprintf(r->out, ", other %zu", other);
 }
@@ -220,7 +226,7 @@ static void kernel_names(struct ws_report *r, const struct ws_object *o, const s
 			uint32_t x = e->kernels[k];
 			if (mark && x < o->kernels.n && mark[x])
 				continue;
-			fprintf(r->out, "%s%s\n", indent, o->kernels.str[x] ? o->kernels.str[x] : "(name not kept)");
+			fprintf(r->out, "%s%s\n", indent, o->kernels.str[x] ? Q(o->kernels.str[x]) : "(name not kept)");
 		}
 		for (uint32_t k = 0; mark && k < e->nkernels; k++)
 			if (e->kernels[k] < o->kernels.n)
@@ -241,7 +247,7 @@ static void kernel_gaps(struct ws_report *r, const struct ws_object *o, size_t t
 		const struct ws_fatbin *f = &o->fatbins[k];
 		for (uint32_t i = 0; f->gaps && i < f->gaps[t].n; i++) {
 			const char *n = o->kernels.str ? o->kernels.str[f->gaps[t].kernels[i]] : NULL;
-			fprintf(r->out, "%s  %s\n", indent, n ? n : "(name not kept)");
+			fprintf(r->out, "%s  %s\n", indent, n ? Q(n) : "(name not kept)");
 		}
 	}
 }
@@ -253,7 +259,7 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 		const struct ws_fatbin *f = &o->fatbins[k];
 		char hb[32];
 		fprintf(r->out, "      [%s @0x%llx, %s] %u entr%s, %u kernel%s%s%s\n",
-			f->section[0] ? f->section : "file", (unsigned long long)f->offset,
+			f->section[0] ? Q(f->section) : "file", (unsigned long long)f->offset,
 			human(f->size, hb, sizeof hb), f->nentries, f->nentries == 1 ? "y" : "ies",
 			f->nkernels, f->nkernels == 1 ? "" : "s", f->relocatable ? ", relocatable" : "",
 			f->error ? ", damaged" : "");
@@ -292,9 +298,9 @@ static void container_details(struct ws_report *r, const struct ws_object *o)
 			if (e->debug)
 				fputs("  debug", r->out);
 			if (e->options)
-				fprintf(r->out, "  options '%s'", e->options);
+				fprintf(r->out, "  options '%s'", Q(e->options));
 			if (e->error)
-				fprintf(r->out, "  %serror: %s%s", col(r, RED), e->error, col(r, RESET));
+				fprintf(r->out, "  %serror: %s%s", col(r, RED), Q(e->error), col(r, RESET));
 			fputc('\n', r->out);
 		}
 		if (r->cfg->verbose >= 3)
@@ -395,7 +401,7 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 {
 	char hb[32];
 	if (o->member)      /* a plain file's only object is described by the artifact line */
-		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), o->member, col(r, RESET), o->type,
+		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), Q(o->member), col(r, RESET), o->type,
 			human(o->size, hb, sizeof hb));
 	if (o->nfatbins == 0) {
 		fprintf(r->out, "    no CUDA device code\n");
@@ -425,7 +431,7 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 		fprintf(r->out, "    %-7s %s%s%s", r->targets[t].name, col(r, verdict_color(v)),
 			ws_verdict_name(v), col(r, RESET));
 		if (j->why)
-			fprintf(r->out, "  %s", j->why);
+			fprintf(r->out, "  %s", Q(j->why));
 		if (j->other_gpu)
 			fprintf(r->out, "%s%u of %u containers built for other GPUs (the library picks kernels by GPU)",
 				j->why ? "; " : "  ", j->other_gpu, j->with_kernels);
@@ -460,10 +466,8 @@ static void image_lines(struct ws_report *r, const struct ws_artifact *a)
 		const struct ws_image *im = &a->images[i];
 		char nb[160];
 		fputs("  image   ", r->out);
-		for (uint32_t k = 0; k < im->nnames && k < 3; k++) {
-			ws_sanitize(nb, sizeof nb, im->names[k], strlen(im->names[k]));
-			fprintf(r->out, "%s%s", k ? ", " : "", nb);
-		}
+		for (uint32_t k = 0; k < im->nnames && k < 3; k++)   /* a tag is cut to one screen line */
+			fprintf(r->out, "%s%s", k ? ", " : "", ws_q_text_into(nb, sizeof nb, im->names[k], strlen(im->names[k])));
 		if (im->nnames > 3)
 			fprintf(r->out, " (+%u)", im->nnames - 3);
 		if (!im->nnames)
@@ -494,15 +498,15 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 	bool installed = !strcmp(a->type, "installed");
 	if (w) {
 		fprintf(r->out, "  %-7s %s %s", installed || !strcmp(a->type, "conda") ? "package" : "wheel",
-			w->meta_name ? w->meta_name : w->name ? w->name : "?",
-			w->meta_version ? w->meta_version : w->version ? w->version : "?");
+			Q(w->meta_name ? w->meta_name : w->name ? w->name : "?"),
+			Q(w->meta_version ? w->meta_version : w->version ? w->version : "?"));
 		if (w->python_tag)
-			fprintf(r->out, "  %s-%s-%s", w->python_tag, w->abi_tag ? w->abi_tag : "?",
-				w->platform_tag ? w->platform_tag : "?");
+			fprintf(r->out, "  %s-%s-%s", Q(w->python_tag), Q(w->abi_tag ? w->abi_tag : "?"),
+				Q(w->platform_tag ? w->platform_tag : "?"));
 		if (w->requires_cuda_major)
 			fprintf(r->out, "  requires CUDA %d libraries", w->requires_cuda_major);
 		if (w->requires_torch)
-			fprintf(r->out, "  built for torch %s", w->requires_torch);
+			fprintf(r->out, "  built for torch %s", Q(w->requires_torch));
 		fputc('\n', r->out);
 	}
 	if (a->record.checked) {
@@ -529,13 +533,13 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 			fputc('\n', r->out);
 		}
 		for (size_t i = 0; i < a->record.nmismatched; i++)
-			fprintf(r->out, "          mismatched: %s\n", a->record.mismatched[i]);
+			fprintf(r->out, "          mismatched: %s\n", Q(a->record.mismatched[i]));
 		for (size_t i = 0; i < a->record.nmissing; i++)
-			fprintf(r->out, "          missing: %s\n", a->record.missing[i]);
+			fprintf(r->out, "          missing: %s\n", Q(a->record.missing[i]));
 		for (size_t i = 0; i < a->record.nunlisted; i++)
-			fprintf(r->out, "          unlisted: %s\n", a->record.unlisted[i]);
+			fprintf(r->out, "          unlisted: %s\n", Q(a->record.unlisted[i]));
 		for (size_t i = 0; i < a->record.nunhashed; i++)
-			fprintf(r->out, "          no hash: %s\n", a->record.unhashed[i]);
+			fprintf(r->out, "          no hash: %s\n", Q(a->record.unhashed[i]));
 	} else if (a->wheel && !r->cfg->verify) {
 		fprintf(r->out, "  RECORD  not checked (--no-verify)\n");
 	}
@@ -545,7 +549,7 @@ static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 static void alternatives_line(struct ws_report *r, const struct ws_artifact *a, const struct ws_altgroup *g, size_t t)
 {
 	char cv[16];
-	fprintf(r->out, "     alternatives %s (one is loaded, chosen by the CUDA runtime version):", g->pattern);
+	fprintf(r->out, "     alternatives %s (one is loaded, chosen by the CUDA runtime version):", Q(g->pattern));
 	bool any = false;                      /* a variant that runs was named */
 	for (int pass = 0; pass < 2; pass++) {
 		bool first = true;
@@ -578,7 +582,7 @@ static void failing_objects(struct ws_report *r, const struct ws_artifact *a, si
 		if (!o->verdicts || !ws_verdict_fails(o->verdicts[t]) || ws_object_excused(a, o, t))
 			continue;
 		if (n < 6)
-			fprintf(r->out, "%s%s", n ? ", " : "     fails in: ", o->member ? o->member : a->path);
+			fprintf(r->out, "%s%s", n ? ", " : "     fails in: ", Q(o->member ? o->member : a->path));
 		n++;
 	}
 	if (n > 6)
@@ -591,16 +595,17 @@ static void failing_objects(struct ws_report *r, const struct ws_artifact *a, si
  * word comes from the build table, whose fields are checked when it is read). */
 static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 {
-	fprintf(r->out, "     %s: %s\n", m->kind == WS_REMEDY_REBUILD ? "rebuild" : "install", m->summary);
+	/* from the build table (--builds FILE) and the package's METADATA: escaped too */
+	fprintf(r->out, "     %s: %s\n", m->kind == WS_REMEDY_REBUILD ? "rebuild" : "install", Q(m->summary));
 	if (m->install && m->kind == WS_REMEDY_REBUILD) {
-		fprintf(r->out, "       %s\n", m->install);
+		fprintf(r->out, "       %s\n", Q(m->install));
 	} else if (m->install) {
-		fprintf(r->out, "       %s\n", m->install);
-		fprintf(r->out, "     offline: %s\n", m->download);
-		fprintf(r->out, "       then: %s\n", m->offline);
+		fprintf(r->out, "       %s\n", Q(m->install));
+		fprintf(r->out, "     offline: %s\n", Q(m->download));
+		fprintf(r->out, "       then: %s\n", Q(m->offline));
 	}
 	if (m->note)
-		fprintf(r->out, "     note: %s\n", m->note);
+		fprintf(r->out, "     note: %s\n", Q(m->note));
 }
 
 /* Objects set aside on target t as built only for other GPUs, and why (judge.c, step a). */
@@ -664,7 +669,7 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			snprintf(name, sizeof name, "%s (%s)", tg->label, tg->name);
 		else
 			snprintf(name, sizeof name, "%s", tg->name);
-		fprintf(r->out, "  => %s: ", name);
+		fprintf(r->out, "  => %s: ", Q(name));        /* a label may be the driver's device name */
 		/* the main code's verdict words the line; the gate's v decides the rest (judge.c) */
 		switch (a->headline ? a->headline[t] : v) {
 		case WS_V_NONE:
@@ -707,9 +712,9 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			failing_objects(r, a, t);
 		set_aside_lines(r, a, t);
 		if (j->why && v != WS_V_JIT)
-			fprintf(r->out, "     why: %s\n", j->why);
+			fprintf(r->out, "     why: %s\n", Q(j->why));
 		if (j->advice)
-			fprintf(r->out, "     fix: %s\n", j->advice);
+			fprintf(r->out, "     fix: %s\n", Q(j->advice));
 		if (j->remedy)
 			remedy_lines(r, j->remedy);
 		for (uint32_t g = 0; g < a->nalts; g++)
@@ -731,7 +736,7 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
 			continue;                         /* already in the verdict lines */
 		char wb[2048];
 		fprintf(r->out, "  %s%s%s: %s: %s\n", col(r, RED), f->check, col(r, RESET),
-			ws_where(res->a->path, f->where, wb, sizeof wb), f->what);
+			Q(ws_where(res->a->path, f->where, wb, sizeof wb)), Q(f->what));
 	}
 	if (res->findings.dropped)
 		fprintf(r->out, "  ... and %zu more findings\n", res->findings.dropped);
@@ -774,7 +779,7 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
 	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
-	fprintf(r->out, "%s%s%s  (%s", col(r, BOLD), a->path, col(r, RESET), type);
+	fprintf(r->out, "%s%s%s  (%s", col(r, BOLD), Q(a->path), col(r, RESET), type);
 	if (!a->size_unknown)
 		fprintf(r->out, ", %s", human(a->size, hb, sizeof hb));
 	if (a->sha256[0])
@@ -785,7 +790,7 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		with_code += a->objects[i].nfatbins != 0;
 	if (!r->cfg->quiet) {
 		if (a->origin)
-			fprintf(r->out, "  origin  %s\n", a->origin);
+			fprintf(r->out, "  origin  %s\n", Q(a->origin));
 		wheel_lines(r, a);
 		image_lines(r, a);
 		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "tar") ||
@@ -803,7 +808,7 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 	const char *cpu = ws_artifact_cpu_only(a);
 	if (cpu)
 		fprintf(r->out, "  %sCPU-only build%s of %s, a package with CUDA builds: no CUDA device code (%s)\n",
-			col(r, YELLOW), col(r, RESET), a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name, cpu);
+			col(r, YELLOW), col(r, RESET), Q(a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name), cpu);
 	else if (with_code == 0 && a->nerrors == 0)
 		fprintf(r->out, "  no CUDA device code found\n");
 	if (!r->coverage || with_code)
@@ -836,7 +841,7 @@ static void env_summary(struct ws_report *r)
 			bad = ws_verdict_fails(row->verdicts[t]) || row->verdicts[t] == WS_V_JIT;
 	}
 	/* a package that could not be read is in neither claim */
-	fprintf(r->out, "\nenvironment%s%s:%s%s", r->torch ? " with " : "", r->torch ? r->torch : "",
+	fprintf(r->out, "\nenvironment%s%s:%s%s", r->torch ? " with " : "", r->torch ? Q(r->torch) : "",
 		bad || !unread ? "" : " of the packages read,",
 		bad ? "" : with_code ? " every installed package with CUDA device code runs natively on the targets"
 				     : " no installed package has CUDA device code");
@@ -846,7 +851,7 @@ static void env_summary(struct ws_report *r)
 	for (size_t i = 0, n = 0; i < r->nrows; i++)
 		if (r->rows[i].cpu_only)
 			fprintf(r->out, "%s%s", n++ ? ", " : "  CPU-only builds of packages with CUDA builds (no CUDA device code): ",
-				r->rows[i].label);
+				Q(r->rows[i].label));
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].cpu_only) {
 			fputc('\n', r->out);
@@ -866,12 +871,12 @@ static void env_summary(struct ws_report *r)
 				if (!head)
 					fprintf(r->out, "  %s%s%s on %s%s%s%s:\n", col(r, pass ? YELLOW : RED),
 						pass ? "only through PTX JIT (slow first start)" : "will NOT run", col(r, RESET),
-						tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+						Q(tg->label[0] ? tg->label : tg->name), tg->label[0] ? " (" : "",
 						tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
 				head = true;
-				fprintf(r->out, "    %s", row->label);
+				fprintf(r->out, "    %s", Q(row->label));
 				if (pass == 0 && row->advice && row->advice[t])
-					fprintf(r->out, ": %s", row->advice[t]);
+					fprintf(r->out, ": %s", Q(row->advice[t]));
 				fputc('\n', r->out);
 			}
 		}
@@ -892,20 +897,20 @@ static void env_set_lines(struct ws_report *r)
 	for (size_t i = 0; i < s->nissues; i++) {
 		const struct ws_env_issue *e = &s->issues[i];
 		if (e->target >= 0)
-			fprintf(r->out, "  on %s: %s\n", r->targets[e->target].name, e->what);
+			fprintf(r->out, "  on %s: %s\n", r->targets[e->target].name, Q(e->what));   /* names METADATA's */
 		else
-			fprintf(r->out, "  %s\n", e->what);
+			fprintf(r->out, "  %s\n", Q(e->what));
 	}
 	for (size_t k = 0; s->fix && k < r->ntargets; k++) {
 		const struct ws_target *tg = &r->targets[k];
 		if (!s->fix[k] && !s->fix_note[k])
 			continue;
-		fprintf(r->out, "  to fix it on %s%s%s%s:\n", tg->label[0] ? tg->label : tg->name, tg->label[0] ? " (" : "",
+		fprintf(r->out, "  to fix it on %s%s%s%s:\n", Q(tg->label[0] ? tg->label : tg->name), tg->label[0] ? " (" : "",
 			tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
 		if (s->fix[k])
-			fprintf(r->out, "    %s\n", s->fix[k]);
+			fprintf(r->out, "    %s\n", Q(s->fix[k]));
 		if (s->fix_note[k])
-			fprintf(r->out, "    note: %s\n", s->fix_note[k]);
+			fprintf(r->out, "    note: %s\n", Q(s->fix_note[k]));
 	}
 }
 
@@ -917,8 +922,8 @@ void ws_text_summary(struct ws_report *r)
 		fprintf(r->out, "\n%sLIVE MISMATCHES: %zu%s (prediction and driver disagree; the rules are wrong)\n",
 			col(r, RED), r->live_mismatches, col(r, RESET));
 		for (size_t i = 0; i < r->mismatches.n; i++)
-			fprintf(r->out, "  %s: %s: %s\n", r->mismatches.v[i].check, r->mismatches.v[i].where,
-				r->mismatches.v[i].what);
+			fprintf(r->out, "  %s: %s: %s\n", Q(r->mismatches.v[i].check), Q(r->mismatches.v[i].where),
+				Q(r->mismatches.v[i].what));
 	}
 	if (r->quiet_other)
 		fprintf(r->out, "\n%zu file%s in no package or object format wheelscan reads, not shown (-v shows them)\n",
@@ -956,7 +961,7 @@ static void summary_table(struct ws_report *r)
 			if (row->quiet)
 				continue;
 			fprintf(r->out, "  %-*s %7u %9u %6u  %s: ", tw, row->type, row->objects, row->fatbins, row->errors,
-				row->path);
+				Q(row->path));
 			size_t n = ws_coverage_ranges(r, row->verdicts, WS_COV_RUNS, runs, sizeof runs);
 			size_t nj = ws_coverage_ranges(r, row->verdicts, WS_COV_JIT, jit, sizeof jit);
 			fprintf(r->out, "%s%s%s%s%s\n", n ? runs : "", n && nj ? "; " : "", nj ? "JIT " : "", nj ? jit : "",
@@ -974,6 +979,6 @@ static void summary_table(struct ws_report *r)
 		fprintf(r->out, "  %-*s %7u %9u %6u", tw, row->type, row->objects, row->fatbins, row->errors);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fprintf(r->out, " %-11s", row->unread ? "not-read" : row->verdicts ? ws_verdict_name(row->verdicts[t]) : "-");
-		fprintf(r->out, "  %s\n", row->path);
+		fprintf(r->out, "  %s\n", Q(row->path));
 	}
 }

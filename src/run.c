@@ -27,6 +27,7 @@
 #include "ws_image.h"
 #include "ws_inputs.h"
 #include "ws_live.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_run.h"
 #include "ws_sandbox.h"
@@ -477,7 +478,7 @@ judge:
 static void store_failed(struct runner *R)
 {
 	if (!R->db_failed)
-		fprintf(stderr, "wheelscan: store %s\n", ws_db_error(R->db));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(ws_db_error(R->db)));
 	R->db_failed = true;
 }
 
@@ -748,7 +749,7 @@ int ws_run(struct ws_config *cfg)
 		char err[1200];
 		if (!(R.db = ws_db_open(cfg->db, true, false, err, sizeof err)) ||
 		    ws_db_run_begin(R.db, cfg, R.targets, R.nt, coverage_mode) < 0) {
-			fprintf(stderr, "wheelscan: store %s\n", R.db ? ws_db_error(R.db) : err);
+			fprintf(stderr, "wheelscan: store %s\n", ws_q_text(R.db ? ws_db_error(R.db) : err));
 			ws_db_close(R.db);
 			ws_live_close(R.live);
 			free(auto_targets);
@@ -790,7 +791,7 @@ int ws_run(struct ws_config *cfg)
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
 		ws_sandbox_selftest(in.n ? in.v[0].path : NULL);
 	for (size_t i = 0; i < in.nskipped; i++)
-		fprintf(stderr, "wheelscan: skipped %s\n", in.skipped[i]);
+		fprintf(stderr, "wheelscan: skipped %s\n", ws_q_text(in.skipped[i]));
 
 	R.njobs = in.n;
 	R.jobs = ws_calloc(in.n ? in.n : 1, sizeof *R.jobs);
@@ -848,13 +849,13 @@ int ws_run(struct ws_config *cfg)
 			fprintf(stderr, "\r\033[K");
 		struct job *j = &R.jobs[i];
 		if (!j->res.a) {
-			fprintf(stderr, "wheelscan: out of memory scanning '%s'\n", j->in->path);
+			fprintf(stderr, "wheelscan: out of memory scanning '%s'\n", ws_q_text(j->in->path));
 			status = 3;
 			continue;
 		}
 		for (uint32_t e = 0; e < j->res.a->nerrors; e++) {
 			const struct ws_error *er = &j->res.a->errors[e];
-			fprintf(stderr, "wheelscan: '%s': %s\n", er->where, er->message);
+			fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(er->where), ws_q_text(er->message));
 			if (ws_errcode_status(er->code) > status)
 				status = ws_errcode_status(er->code);
 		}
@@ -888,7 +889,7 @@ int ws_run(struct ws_config *cfg)
 			status = WS_EXIT_INPUT;
 		else if (!cfg->quiet)
 			fprintf(stderr, "wheelscan: store %s: %zu files read, %llu scanned, %llu from the store, "
-				"%llu added, %llu changed, %llu removed\n", cfg->db, atomic_load(&R.files_read),
+				"%llu added, %llu changed, %llu removed\n", ws_q_text(cfg->db), atomic_load(&R.files_read),
 				(unsigned long long)R.counts.scanned, (unsigned long long)R.counts.reused,
 				(unsigned long long)R.counts.added, (unsigned long long)R.counts.changed,
 				(unsigned long long)R.counts.removed);

@@ -10,6 +10,7 @@
 #include "ws_cli.h"
 #include "ws_json.h"
 #include "ws_live.h"
+#include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_run.h"
 #include "ws_suggest.h"
@@ -39,7 +40,7 @@ static int auto_targets(const struct ws_config *cfg, struct ws_target **out, siz
 	*out = NULL;
 	*n = 0;
 	if (!l) {
-		fprintf(stderr, "wheelscan: --gpu auto: %s\n", note);
+		fprintf(stderr, "wheelscan: --gpu auto: %s\n", ws_q_text(note));
 		return -1;
 	}
 	nd = ws_live_devices(l, &dev);
@@ -71,16 +72,17 @@ static void text_one(FILE *f, const char *pkg, const struct ws_target *t, const 
 		     const struct ws_build *const *rank, size_t n)
 {
 	char c[16];
-	fprintf(f, "%s on %s%s%s%s", pkg, t->label[0] ? t->label : t->name, t->label[0] ? " (" : "",
+	/* the package as typed, the device's name, the table's path: escaped (ws_quote.h) */
+	fprintf(f, "%s on %s%s%s%s", ws_q_text(pkg), ws_q_text(t->label[0] ? t->label : t->name), t->label[0] ? " (" : "",
 		t->label[0] ? t->name : "", t->label[0] ? ")" : "");
 	if (ctx->driver_cuda)
 		fprintf(f, " with a driver for CUDA %s", ws_cuda_str(ctx->driver_cuda, c, sizeof c));
-	fprintf(f, ", %s, from the %s:\n", ctx->platform, ctx->builds->origin);
+	fprintf(f, ", %s, from the %s:\n", ctx->platform, ws_q_text(ctx->builds->origin));
 	if (!n) {
 		struct ws_remedy *m = ws_remedy_choose(pkg, t, ctx);
-		fprintf(f, "  %s\n", m ? m->summary : "the build table knows no build of this package");
+		fprintf(f, "  %s\n", m ? ws_q_text(m->summary) : "the build table knows no build of this package");
 		if (m && m->install)
-			fprintf(f, "     %s\n", m->install);
+			fprintf(f, "     %s\n", ws_q_text(m->install));
 		ws_remedy_free(m);
 		return;
 	}
@@ -88,14 +90,14 @@ static void text_one(FILE *f, const char *pkg, const struct ws_target *t, const 
 		struct ws_remedy *m = ws_remedy_for_build(rank[i], t, ctx);
 		if (!m)
 			continue;
-		fprintf(f, "  %zu. %s\n", i + 1, m->summary);
-		fprintf(f, "     %s\n", m->install);
+		fprintf(f, "  %zu. %s\n", i + 1, ws_q_text(m->summary));
+		fprintf(f, "     %s\n", ws_q_text(m->install));
 		if (i == 0) {
-			fprintf(f, "     offline: %s\n", m->download);
-			fprintf(f, "       then: %s\n", m->offline);
+			fprintf(f, "     offline: %s\n", ws_q_text(m->download));
+			fprintf(f, "       then: %s\n", ws_q_text(m->offline));
 		}
 		if (m->note && i == 0)
-			fprintf(f, "     note: %s\n", m->note);
+			fprintf(f, "     note: %s\n", ws_q_text(m->note));
 		ws_remedy_free(m);
 	}
 }
@@ -168,7 +170,7 @@ int ws_suggest_command(struct ws_config *cfg)
 			struct ws_remedy *probe = ws_remedy_choose(p, &targets[k], &ctx);
 			if (!probe) {
 				fprintf(stderr, "wheelscan: --suggest: the %s has no build of '%s' for %s\n",
-					builds.origin, p, ctx.platform);
+					ws_q_text(builds.origin), ws_q_text(p), ctx.platform);
 				status = WS_EXIT_USAGE;
 				continue;
 			}

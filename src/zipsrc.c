@@ -20,6 +20,7 @@
 
 #include "ws_inflate.h"
 #include "ws_pkgcheck.h"
+#include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -313,6 +314,12 @@ static bool list_members(struct job *j)
 		zip_stat_init(&st);
 		bool ok = zip_stat_index(j->za, i, 0, &st) == 0;
 		const char *nm = ok && (st.valid & ZIP_STAT_NAME) ? st.name : "";
+		/* The name's own bytes when they are UTF-8, as RECORD and Python's zipfile have
+		 * them: libzip's guess reads a name with a control byte (ESC) as CP437 and gives
+		 * "\u2190[2J", which RECORD never lists. Other names stay libzip's CP437 reading. */
+		const char *raw = ok ? zip_get_name(j->za, i, ZIP_FL_ENC_RAW) : NULL;
+		if (raw && ws_utf8_valid(raw, strlen(raw)))
+			nm = raw;
 		size_t len = strlen(nm);
 		if (!(j->names[i] = ws_strdup(nm)))
 			return false;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ws_quote.h"
 #include "ws_util.h"
 
 /* No single allocation may exceed this: sizes come from files we do not trust. */
@@ -117,14 +118,7 @@ char *ws_fmt(char *buf, size_t len, const char *fmt, ...)
 
 void ws_sanitize(char *buf, size_t len, const char *s, size_t n)
 {
-	size_t o = 0;
-	if (len == 0)
-		return;
-	for (size_t i = 0; i < n && s[i] && o + 1 < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		buf[o++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
-	}
-	buf[o] = '\0';
+	ws_q_text_into(buf, len, s, strnlen(s, n));
 }
 
 char *ws_strdup_field(const char *s, size_t max)
@@ -134,10 +128,14 @@ char *ws_strdup_field(const char *s, size_t max)
 		n--;
 	if (n == 0)
 		return NULL;
-	char *r = malloc(n + 1);
-	if (r)
-		ws_sanitize(r, n + 1, s, n);
-	return r;
+	struct ws_buf b = { 0 };
+	ws_quote(&b, WS_Q_TEXT, s, n);
+	if (b.failed) {
+		ws_buf_free(&b);
+		return NULL;
+	}
+	char *r = realloc(b.p, b.len + 1);    /* an entry holds several: no slack kept */
+	return r ? r : b.p;
 }
 
 void ws_buf_add(struct ws_buf *b, const char *s, size_t n)

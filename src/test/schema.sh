@@ -31,6 +31,7 @@ W --jsonl $FX/*.fatbin >"$tmp/coverage.jsonl"
 W --json --baseline $FX/old-only.so $FX/multi.so >"$tmp/baseline.json"
 W --jsonl --baseline $FX/example.whl $FX/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl >"$tmp/baseline.jsonl"
 W --json --baseline $FX $FX >"$tmp/baseline-dir.json"
+W --suggest torch,bitsandbytes --gpu 'RTX 5090,GTX 1080' --driver 12.8 --json >"$tmp/suggest.json"
 WHEELSCAN_LIBCUDA=/nonexistent W --env --json >"$tmp/env.json"
 WHEELSCAN_LIBCUDA=/nonexistent W --env --jsonl >"$tmp/env.jsonl"
 valid "document kinds" "$tmp"/*.json "$tmp"/*.jsonl

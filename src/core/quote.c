@@ -1,0 +1,290 @@
+/* quote.c - the escaping of strangers' strings for each output kind (ws_quote.h says what
+ * each kind does and why). One step, unit(), turns the next character or stray byte of a
+ * string into what text shows for it; Markdown builds on it, JSON has its own. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ws_quote.h"
+
+size_t ws_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t v, min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2, v = c & 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3, v = c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		return 0;                      /* a continuation byte, 0xc0/0xc1 (overlong), 0xf5+ */
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+bool ws_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t l = ws_utf8_next(p + i, n - i, &cp);
+		if (!l)
+			return false;
+		i += l;
+	}
+	return true;
+}
+
+size_t ws_utf8_put(uint32_t cp, char out[4])
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp >= 0xd800 && cp <= 0xdfff)
+		return 0;
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	if (cp > 0x10ffff)
+		return 0;
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+bool ws_cp_hidden(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||   /* C0, DEL, C1 */
+	       cp == 0xad || cp == 0x61c ||                                  /* soft hyphen, ALM */
+	       (cp >= 0x200b && cp <= 0x200f) ||   /* zero-width space/joiners, LRM, RLM */
+	       (cp >= 0x2028 && cp <= 0x202e) ||   /* line/paragraph separators, bidi embeddings, overrides */
+	       (cp >= 0x2060 && cp <= 0x206f) ||   /* word joiner, invisible operators, bidi isolates */
+	       cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) ||             /* BOM, annotations */
+	       (cp >= 0xe0000 && cp <= 0xe007f);   /* tags: invisible ASCII */
+}
+
+/* What text shows for the character or stray byte at s (n >= 1 bytes): written to out,
+ * its length in *olen; returns the bytes it stands for. *raw: out is the input as is. */
+static size_t unit(const unsigned char *s, size_t n, char out[16], size_t *olen, bool *raw)
+{
+	uint32_t cp;
+	size_t l = ws_utf8_next(s, n, &cp);
+	*raw = false;
+	if (!l) {
+		*olen = (size_t)snprintf(out, 16, "\\x%02x", s[0]);
+		return 1;
+	}
+	if (!ws_cp_hidden(cp)) {
+		memcpy(out, s, l);
+		*olen = l;
+		*raw = true;
+		return l;
+	}
+	if (cp == '\n' || cp == '\t' || cp == '\r') {
+		out[0] = '\\';
+		out[1] = cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r';
+		*olen = 2;
+	} else if (cp < 0x80) {
+		*olen = (size_t)snprintf(out, 16, "\\x%02x", (unsigned)cp);
+	} else if (cp <= 0xffff) {
+		*olen = (size_t)snprintf(out, 16, "\\u%04x", (unsigned)cp);
+	} else {
+		*olen = (size_t)snprintf(out, 16, "\\U%08x", (unsigned)cp);
+	}
+	return l;
+}
+
+/* Characters Markdown (CommonMark and GitHub's extensions) reads mid-line: emphasis, code,
+ * raw HTML and autolinks, table cells, links and images, strikethrough, entities, math. */
+static bool md_special(char c)
+{
+	return c && strchr("\\`*_<>|[]~&$", c) != NULL;
+}
+
+static void text(struct ws_buf *b, const unsigned char *s, size_t n, bool md, bool cell)
+{
+	char u[16];
+	size_t ol;
+	bool raw;
+	for (size_t i = 0; i < n;) {
+		size_t run = 0;                         /* plain ASCII goes out in one piece */
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && !(md && md_special((char)s[i + run])) &&
+		       !(cell && s[i + run] == '|'))
+			run++;
+		if (run) {
+			ws_buf_add(b, (const char *)s + i, run);
+			i += run;
+			continue;
+		}
+		i += unit(s + i, n - i, u, &ol, &raw);
+		if (raw && ol == 1 && ((md && md_special(u[0])) || (cell && u[0] == '|')))
+			ws_buf_add(b, "\\", 1);
+		ws_buf_add(b, u, ol);
+	}
+}
+
+/* A code span: no escape works inside one, so the fence is one backtick longer than the
+ * longest run in the content, and a space pads content that begins or ends with a backtick
+ * (or begins and ends with a space, which CommonMark would strip). */
+static void md_code(struct ws_buf *b, const unsigned char *s, size_t n, bool cell)
+{
+	struct ws_buf c = { 0 };
+	text(&c, s, n, false, cell);
+	if (c.failed) {
+		b->failed = true;
+		ws_buf_free(&c);
+		return;
+	}
+	size_t run = 0, most = 0;
+	for (size_t i = 0; i < c.len; i++) {
+		run = c.p[i] == '`' ? run + 1 : 0;
+		most = run > most ? run : most;
+	}
+	bool pad = c.len == 0 || c.p[0] == '`' || c.p[c.len - 1] == '`' || (c.p[0] == ' ' && c.p[c.len - 1] == ' ');
+	for (size_t i = 0; i <= most; i++)
+		ws_buf_add(b, "`", 1);
+	if (pad)
+		ws_buf_add(b, " ", 1);
+	ws_buf_add(b, c.p, c.len);
+	if (pad && c.len)
+		ws_buf_add(b, " ", 1);
+	for (size_t i = 0; i <= most; i++)
+		ws_buf_add(b, "`", 1);
+	ws_buf_free(&c);
+}
+
+static void json(struct ws_buf *b, const unsigned char *s, size_t n)
+{
+	char u[16];
+	ws_buf_add(b, "\"", 1);
+	for (size_t i = 0; i < n;) {
+		size_t run = 0;                         /* plain ASCII goes out in one piece */
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && s[i + run] != '"' && s[i + run] != '\\')
+			run++;
+		if (run) {
+			ws_buf_add(b, (const char *)s + i, run);
+			i += run;
+			continue;
+		}
+		uint32_t cp;
+		size_t l = ws_utf8_next(s + i, n - i, &cp);
+		if (!l) {                               /* a stray byte: surrogateescape */
+			snprintf(u, sizeof u, "\\udc%02x", s[i]);
+			ws_buf_add(b, u, 6);
+			i++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\') {
+			u[0] = '\\', u[1] = (char)cp;
+			ws_buf_add(b, u, 2);
+		} else if (cp == '\n' || cp == '\t' || cp == '\r' || cp == '\b' || cp == '\f') {
+			u[0] = '\\';
+			u[1] = cp == '\n' ? 'n' : cp == '\t' ? 't' : cp == '\r' ? 'r' : cp == '\b' ? 'b' : 'f';
+			ws_buf_add(b, u, 2);
+		} else if (!ws_cp_hidden(cp)) {
+			ws_buf_add(b, (const char *)s + i, l);
+		} else if (cp <= 0xffff) {
+			snprintf(u, sizeof u, "\\u%04x", (unsigned)cp);
+			ws_buf_add(b, u, 6);
+		} else {                                /* a tag character: a surrogate pair */
+			uint32_t v = cp - 0x10000;
+			snprintf(u, sizeof u, "\\u%04x\\u%04x", (unsigned)(0xd800 | v >> 10), (unsigned)(0xdc00 | (v & 0x3ff)));
+			ws_buf_add(b, u, 12);
+		}
+		i += l;
+	}
+	ws_buf_add(b, "\"", 1);
+}
+
+void ws_quote(struct ws_buf *b, enum ws_qkind k, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	switch (k) {
+	case WS_Q_TEXT: text(b, p, n, false, false); break;
+	case WS_Q_MD: text(b, p, n, true, false); break;
+	case WS_Q_MD_CODE: md_code(b, p, n, false); break;
+	case WS_Q_MD_CODE_CELL: md_code(b, p, n, true); break;
+	case WS_Q_JSON: json(b, p, n); break;
+	}
+}
+
+void ws_quote_str(struct ws_buf *b, enum ws_qkind k, const char *s)
+{
+	if (!s)
+		ws_buf_puts(b, k == WS_Q_JSON ? "null" : "(null)");
+	else
+		ws_quote(b, k, s, strlen(s));
+}
+
+/* The buffers that take turns for fprintf's %s. */
+#define TURNS 8
+static _Thread_local struct ws_buf ring[TURNS];
+static _Thread_local unsigned turn;
+
+static const char *ring_quote(enum ws_qkind k, const char *s)
+{
+	if (!s)
+		return "(null)";
+	struct ws_buf *b = &ring[turn++ % TURNS];
+	b->len = 0;
+	b->failed = false;
+	ws_quote(b, k, s, strlen(s));
+	ws_buf_add(b, "", 0);                   /* an empty result is a string too */
+	return b->failed || !b->p ? "?" : b->p;
+}
+
+const char *ws_q_text(const char *s) { return ring_quote(WS_Q_TEXT, s); }
+const char *ws_q_md(const char *s) { return ring_quote(WS_Q_MD, s); }
+const char *ws_q_md_code(const char *s, bool in_table) { return ring_quote(in_table ? WS_Q_MD_CODE_CELL : WS_Q_MD_CODE, s); }
+
+void ws_quote_release(void)
+{
+	for (unsigned i = 0; i < TURNS; i++)
+		ws_buf_free(&ring[i]);
+}
+
+char *ws_q_text_into(char *buf, size_t len, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+	char u[16];
+	if (len == 0)
+		return buf;
+	for (size_t i = 0, ol; i < n;) {
+		bool raw;
+		size_t used = unit(p + i, n - i, u, &ol, &raw);
+		if (o + ol + 1 > len)
+			break;
+		memcpy(buf + o, u, ol);
+		o += ol;
+		i += used;
+	}
+	buf[o] = '\0';
+	return buf;
+}
