@@ -1,12 +1,13 @@
-# wheelscan - plain Makefile. Targets: all deps test check tsan run install wheel fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check tsan run install wheel fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 O       ?= build
 
-# Only `make deps` installs packages (apt, through scripts/install-deps). `make run` and
-# `make test` do it first and then run make again, so a fresh machine needs nothing else;
-# every other target just reports what is missing.
+# Only `make deps` and `make deps-test` install packages (apt, through scripts/install-deps).
+# `make run` does the first and `make test` the second (the build packages and the test
+# tools) and then run make again, so a fresh machine needs nothing else; every other target
+# just reports what is missing.
 PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive sqlite3
 DEPS_MISSING := $(shell pkg-config --exists $(PKGS) 2>/dev/null || echo 1)
 HAVE_ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
@@ -103,10 +104,11 @@ example: wheelscan
 	./wheelscan testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl || test $$? -le 1
 	./wheelscan --gpu "RTX 5090,H100" testdata/fixtures/example.whl || test $$? -le 1
 
-# make test: the whole suite, then the whole suite again on an ASan+UBSan build, then the
-# task pool under ThreadSanitizer, then the wheel of `make wheel` installed into a throw-away
-# venv and run on the example.
-test: deps
+# make test: the test tools and the pinned corpus first (deps-test, fetch-corpus), then the
+# whole suite, the whole suite again on an ASan+UBSan build, the task pool under
+# ThreadSanitizer, and the wheel of `make wheel` installed into a throw-away venv and run on
+# the example. .ci/run is `make run` and `make test`, nothing more.
+test: deps-test fetch-corpus
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
 	$(MAKE) --no-print-directory tsan
@@ -116,7 +118,7 @@ test: deps
 # The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
 # of scripts/install-deps; without it this says so and fails, it does not pass quietly).
 tsan:
-	@command -v clang >/dev/null || { echo "tsan: clang is missing (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
+	@command -v clang >/dev/null || { echo "tsan: clang is missing (make deps-test)"; exit 1; }
 	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
 	WS_TSAN_BUILD=build-tsan sh src/test/tsan-scan
 
@@ -124,12 +126,23 @@ tsan:
 # non-system shared libraries, for `pip install` / `pipx install` (needs patchelf).
 VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' include/ws_cli.h)
 wheel: wheelscan
-	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (WS_WITH_TEST_TOOLS=1 scripts/install-deps)"; exit 1; }
+	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (make deps-test)"; exit 1; }
 	rm -f dist/wheelscan-$(VERSION)-*.whl
 	scripts/build-wheel $(O)/wheelscan $(VERSION) dist
 
 deps:
 	scripts/install-deps
+
+# what `make test` needs beyond the build: clang (tsan), valgrind, patchelf (wheel),
+# python3-jsonschema, -venv, -pip and unzip
+deps-test:
+	WS_WITH_TEST_TOOLS=1 scripts/install-deps
+
+# The real wheels of corpus.sh, sha256-pinned, torch 2.5.1 included (about 1.1 GB, fetched
+# once into corpus/, checked against the pins on every run). Without network their checks
+# say they were skipped (run-all lists them); under CI=true such a skip fails the run.
+fetch-corpus:
+	scripts/fetch-corpus --big || echo "make test: could not fetch the pinned corpus (no network?): its checks will say they were skipped"
 
 check: wheelscan $(TEST_BIN) $(O)/libws-core.a
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" src/test/run-all
@@ -163,4 +176,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: all deps run example test check tests-built print-core tsan mutate install wheel fuzz fixtures bench clean
+.PHONY: all deps deps-test fetch-corpus run example test check tests-built print-core tsan mutate install wheel fuzz fixtures bench clean

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """json_schema.py [--cache FILE] SCHEMA FILE... - validate every JSON document wheelscan wrote against
 man/wheelscan.schema.json (draft 2020-12). A file holds one document or JSON lines (--jsonl).
 Prints each failure and "N passed, N failed"; exits 1 on any failure, or when the validator
@@ -11,7 +11,7 @@ import sys
 try:
     from jsonschema import Draft202012Validator, validators
 except ImportError:
-    print("FAIL: python3-jsonschema is not installed (WS_WITH_TEST_TOOLS=1 scripts/install-deps)")
+    print("FAIL: the python3 on PATH (%s) cannot import jsonschema: make deps-test, or pip install jsonschema" % sys.executable)
     print("0 passed, 1 failed")
     sys.exit(1)
 

@@ -13,10 +13,10 @@ FX=testdata/fixtures
 tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
 valid() {   # valid WHAT FILE...: every document in the files validates
 	what=$1; shift
-	if src/test/json_schema.py "$S" "$@" >"$tmp/log" 2>&1; then ok; else bad "$what"; cat "$tmp/log"; fi
+	if python3 src/test/json_schema.py "$S" "$@" >"$tmp/log" 2>&1; then ok; else bad "$what"; cat "$tmp/log"; fi
 }
 invalid() {   # invalid WHAT FILE: the schema rejects it
-	if src/test/json_schema.py "$S" "$2" >/dev/null 2>&1; then bad "the schema accepts $1"; else ok; fi
+	if python3 src/test/json_schema.py "$S" "$2" >/dev/null 2>&1; then bad "the schema accepts $1"; else ok; fi
 }
 # the golden outputs that are JSON
 golden=$(for f in testdata/golden/*.out; do head -c 1 "$f" | grep -q '{' && echo "$f"; done)

@@ -11,9 +11,14 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # the wheel packs the plain binary: the sanitizer pass has nothing of its own to check here
 case "${WS_BUILD:-build}" in *san*) echo "skipped: the wheel on the sanitizer build (it packs the plain binary)"; echo "0 passed, 0 failed, 1 skipped"; exit 0;; esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# a missing tool is one line naming it (and a failure: a check that cannot run must not pass)
+for t in python3 patchelf readelf ldd; do
+	command -v "$t" >/dev/null || { echo "FAIL: wheel.sh needs $t, which is missing (make deps-test)"; echo "0 passed, 1 failed"; exit 1; }
+done
+python3 -c 'import venv, ensurepip' 2>/dev/null || { echo "FAIL: wheel.sh needs python3 -m venv with pip, which $(command -v python3) lacks (Debian: python3-venv; make deps-test)"; echo "0 passed, 1 failed"; exit 1; }
 whl=${WS_WHEEL:-}
 if [ -z "$whl" ]; then
-	whl=$(scripts/build-wheel "${WS_BIN_REAL:-$WS_BIN}" 0.0.0 "$tmp/dist") || { bad "scripts/build-wheel failed"; whl=""; }
+	whl=$(scripts/build-wheel "${WS_BIN_REAL:-$WS_BIN}" 0.0.0 "$tmp/dist" 2>"$tmp/log") || { bad "scripts/build-wheel failed: $(tail -n 1 "$tmp/log")"; whl=""; }
 fi
 case "$(basename "$whl")" in
 wheelscan-*-py3-none-manylinux_2_[0-9]*_x86_64.whl) ok;;
