@@ -224,6 +224,7 @@ struct ws_fatbin {
 #define WS_LIVE_SKIPPED (-2)     /* relocatable container: not loadable alone */
 #define WS_LIVE_CRASH (-3)
 #define WS_LIVE_TIMEOUT (-4)
+#define WS_LIVE_BUDGET (-6)      /* not loaded: the --live-budget time was spent */
 
 /* A growable pool of distinct strings (kernel names), addressed by index. */
 struct ws_strpool {

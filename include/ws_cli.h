@@ -40,6 +40,7 @@ struct ws_config {
 	bool no_regress;
 	/* live */
 	bool live, live_nojit, env;
+	unsigned live_budget_s;        /* --live-budget: seconds for all loads together (default 300) */
 	/* inputs */
 	const char **paths;            /* argv operands */
 	size_t npaths;

@@ -30,6 +30,7 @@ struct ws_inputs {
 	struct ws_input *v;
 	size_t n;
 	uint32_t cap;
+	size_t nlisted;       /* inputs before --shard kept its share */
 	char **skipped;       /* "path: dangling symbolic link" / "...: symbolic link loop" */
 	size_t nskipped;
 	uint32_t skipped_cap;

@@ -27,6 +27,7 @@
 #define WS_LIVE_MAX_DEVICES 64
 #define WS_LIVE_DEFAULT_TIMEOUT_MS 20000u      /* per module load */
 #define WS_LIVE_DEFAULT_START_TIMEOUT_MS 60000u /* dlopen + cuInit + enumeration + probe */
+#define WS_LIVE_DEFAULT_BUDGET_S 300u           /* all loads of a run together (--live-budget) */
 
 /* struct ws_device.probe when the probe ran and the values read back were wrong */
 #define WS_PROBE_WRONG_RESULT (-5)
@@ -56,6 +57,8 @@ int ws_live_driver_version(const struct ws_live *l);
 size_t ws_live_devices(const struct ws_live *l, const struct ws_device **out);
 /* Per-load time limit in milliseconds (0 restores the default). */
 void ws_live_set_timeout(struct ws_live *l, unsigned ms);
+/* The per-load time limit in force, in milliseconds. */
+unsigned ws_live_timeout(const struct ws_live *l);
 /* True when the JIT-disabled worker is running (WS_LIVE_NOJIT_PASS and it started). */
 bool ws_live_has_nojit(const struct ws_live *l);
 

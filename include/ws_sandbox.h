@@ -31,6 +31,10 @@ int ws_sandbox_enter(const char *const *readable, size_t n, bool live, struct ws
  * -wal, its -shm; ws_db_descriptors); writing through them, and only them, stays allowed. */
 void ws_sandbox_keep_store(const int *fds, size_t n);
 
+/* Before ws_sandbox_enter: standard input is spooled to this descriptor (an unlinked file or
+ * a memfd, src/run.c); write(2) through it, and only it, stays allowed. */
+void ws_sandbox_keep_spool(int fd);
+
 /* What this kernel and process offer, without entering (for --env). */
 void ws_sandbox_probe(struct ws_sandbox_status *st);
 

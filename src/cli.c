@@ -17,7 +17,7 @@ enum {
 	OPT_REQUIRE, OPT_REQUIRE_PTX, OPT_KERNELS, OPT_BASELINE, OPT_NO_REGRESS, OPT_NO_VERIFY,
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
-	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST,
+	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST, OPT_LIVE_BUDGET,
 };
 
 struct ws_option {
@@ -55,6 +55,7 @@ static const struct ws_option options[] = {
 	{"no-kernels", OPT_NO_KERNELS, no_argument, NULL, "read entry headers only (faster; no kernel names)"},
 	{"live", OPT_LIVE, no_argument, NULL, "load every container through the CUDA driver and compare"},
 	{"live-nojit", OPT_LIVE_NOJIT, no_argument, NULL, "with --live: a second pass with PTX JIT disabled"},
+	{"live-budget", OPT_LIVE_BUDGET, required_argument, "SECONDS", "with --live: time for all loads together (default 300)"},
 	{"env", OPT_ENV, no_argument, NULL, "print the CUDA driver, devices and environment, then exit"},
 	{"progress", OPT_PROGRESS, no_argument, NULL, "show progress on stderr also when not a terminal"},
 	{"no-progress", OPT_NO_PROGRESS, no_argument, NULL, "never show a progress bar"},
@@ -95,9 +96,11 @@ void ws_cli_help(FILE *f)
 	}
 	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
 		   "coverage map over every compute capability wheelscan knows.\n"
-		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, live mismatch),\n"
-		   "2 usage error, 3 an input could not be read or is corrupt, 4 the report could not\n"
-		   "be written (a write error), 5 --gpu auto found no CUDA driver or GPU. A closed\n"
+		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, a live mismatch\n"
+		   "or a live load that did not answer, nothing judged under a check), 2 usage error,\n"
+		   "3 an input could not be read or is corrupt (standard input empty or of no known\n"
+		   "format too), 4 the report could not be written (a write error), 5 --gpu auto or\n"
+		   "--live found no CUDA driver or GPU. A closed\n"
 		   "pipe ends wheelscan quietly (SIGPIPE).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
 }
@@ -302,6 +305,15 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case OPT_NO_KERNELS: cfg->want_kernels = false; break;
 		case OPT_LIVE: cfg->live = true; break;
 		case OPT_LIVE_NOJIT: cfg->live = cfg->live_nojit = true; break;
+		case OPT_LIVE_BUDGET: {
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v == 0 || v > 86400 || optarg[0] == '-')
+				return usage_error("invalid --live-budget '%s' (seconds, 1 to 86400)", optarg);
+			cfg->live_budget_s = (unsigned)v;
+			break;
+		}
 		case OPT_ENV: cfg->env = true; break;
 		case OPT_PROGRESS: cfg->progress = 1; break;
 		case OPT_NO_PROGRESS: cfg->progress = 0; break;
@@ -400,6 +412,14 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		if (bad)
 			return usage_error("%s", err);
 	}
+	/* standard input is read once: a second "-" (or "-" beside --files-from -) would scan
+	 * what the first left, nothing */
+	size_t nstdin = (cfg->files_from && !strcmp(cfg->files_from, "-")) + (cfg->baseline && !strcmp(cfg->baseline, "-"));
+	for (size_t i = 0; i < cfg->npaths; i++)
+		nstdin += !strcmp(cfg->paths[i], "-");
+	if (nstdin > 1)
+		return usage_error("%s", "standard input ('-') can be read only once: name it once, and not "
+				   "beside --files-from - or --baseline -");
 	if (require && ws_targets_parse_list(require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)
 		return usage_error("%s", err);
 	if (cfg->no_regress && !cfg->baseline)

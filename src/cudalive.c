@@ -436,6 +436,11 @@ void ws_live_set_timeout(struct ws_live *l, unsigned ms)
 		l->timeout_ms = ms ? ms : WS_LIVE_DEFAULT_TIMEOUT_MS;
 }
 
+unsigned ws_live_timeout(const struct ws_live *l)
+{
+	return l ? l->timeout_ms : 0;
+}
+
 bool ws_live_has_nojit(const struct ws_live *l)
 {
 	return l && l->nojit_ok;

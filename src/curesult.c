@@ -29,7 +29,7 @@ static const struct { int code; const char *name; } curesults[] = {
 	{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" }, { 804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
 	{ 909, "CUDA_ERROR_TIMEOUT" }, { 999, "CUDA_ERROR_UNKNOWN" },
 	{ WS_LIVE_NOT_RUN, "not-run" }, { WS_LIVE_SKIPPED, "skipped" },
-	{ WS_LIVE_CRASH, "crash" }, { WS_LIVE_TIMEOUT, "timeout" },
+	{ WS_LIVE_CRASH, "crash" }, { WS_LIVE_TIMEOUT, "timeout" }, { WS_LIVE_BUDGET, "budget" },
 	{ WS_PROBE_WRONG_RESULT, "wrong-result" },
 };
 

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -488,6 +489,73 @@ static bool add_operand(struct ws_inputs *in, const char *path, bool listed)
 	return true;
 }
 
+/* --files-from FILE (- for standard input): one path per line, ending in \n (a \r before it
+ * is dropped; empty lines are skipped). A line longer than WS_LIST_LINE_MAX, a NUL byte (no
+ * path holds one: a NUL-separated list?), a "-" line (standard input is named as an operand)
+ * and a read error (a directory, an I/O error) each reject the whole list, naming the line:
+ * none of them is the end of the list. Returns 0; -1 out of memory; -2 reported on stderr. */
+#define WS_LIST_LINE_MAX ((size_t)64 << 10)
+static int read_list(struct ws_inputs *in, const char *name)
+{
+	bool is_stdin = !strcmp(name, "-");
+	FILE *f = is_stdin ? stdin : fopen(name, "r");
+	if (!f) {
+		fprintf(stderr, "wheelscan: cannot read '%s': %s\n", ws_q_text(name), strerror(errno));
+		return -2;
+	}
+	const char *shown = is_stdin ? "standard input" : ws_q_text(name);
+	char *line = malloc(WS_LIST_LINE_MAX + 1);
+	size_t len = 0;
+	unsigned long long lineno = 1;
+	int rc = 0, c;
+	if (!line)
+		rc = -1;
+	while (rc == 0) {
+		errno = 0;
+		if ((c = getc_unlocked(f)) == EOF) {
+			if (ferror(f)) {
+				fprintf(stderr, "wheelscan: --files-from: cannot read '%s' (line %llu): %s\n", shown, lineno,
+					strerror(errno ? errno : EIO));
+				rc = -2;
+				break;
+			}
+			if (len == 0)
+				break;
+			c = '\n';                       /* a last line without its newline */
+		}
+		if (c == '\n') {
+			while (len > 0 && line[len - 1] == '\r')
+				len--;
+			line[len] = '\0';
+			if (len == 1 && line[0] == '-') {
+				fprintf(stderr, "wheelscan: --files-from '%s': line %llu is '-': name standard input as an "
+					"operand, not in a list\n", shown, lineno);
+				rc = -2;
+			} else if (len > 0 && !add_operand(in, line, true))
+				rc = -1;
+			len = 0;
+			lineno++;
+			if (feof(f))
+				break;
+			continue;
+		}
+		if (c == '\0') {
+			fprintf(stderr, "wheelscan: --files-from '%s': line %llu holds a NUL byte (the list is one path "
+				"per line, not NUL-separated)\n", shown, lineno);
+			rc = -2;
+		} else if (len == WS_LIST_LINE_MAX) {
+			fprintf(stderr, "wheelscan: --files-from '%s': line %llu is longer than %zu bytes (not a list of "
+				"paths?)\n", shown, lineno, WS_LIST_LINE_MAX);
+			rc = -2;
+		} else
+			line[len++] = (char)c;
+	}
+	free(line);
+	if (!is_stdin)
+		fclose(f);
+	return rc;
+}
+
 bool ws_inputs_in_shard(const struct ws_config *cfg, const char *key)
 {
 	return cfg->shard_n <= 1 || path_hash(key) % cfg->shard_n == cfg->shard_k - 1;
@@ -500,25 +568,9 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 		if (!add_operand(in, cfg->paths[i], false))
 			goto oom;
 	if (cfg->files_from) {
-		FILE *f = strcmp(cfg->files_from, "-") ? fopen(cfg->files_from, "r") : stdin;
-		if (!f) {
-			fprintf(stderr, "wheelscan: cannot read '%s': %s\n", ws_q_text(cfg->files_from), strerror(errno));
-			return -2;
-		}
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t len;
-		while ((len = getline(&line, &cap, f)) > 0) {
-			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-				line[--len] = '\0';
-			if (len > 0 && !add_operand(in, line, true)) {
-				free(line);
-				goto oom;
-			}
-		}
-		free(line);
-		if (f != stdin)
-			fclose(f);
+		int rc = read_list(in, cfg->files_from);
+		if (rc < 0)
+			return rc == -1 ? (fprintf(stderr, "wheelscan: out of memory collecting inputs\n"), -1) : -2;
 	}
 	for (size_t i = 0; i < cfg->ndirs; i++) {
 		size_t first = in->n, first_skipped = in->nskipped;
@@ -545,6 +597,7 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			in->v[k].key_off = off;
 		}
 	}
+	in->nlisted = in->n;
 	if (cfg->shard_n > 1) {
 		/* A share by a hash of the name stays stable when files are added to a mirror,
 		 * and does not depend on where the tree is mounted or how its root is spelled. */

@@ -646,6 +646,30 @@ static void compatible_from(struct ws_report *r, const struct ws_artifact *a, co
 		fprintf(r->out, " (%s to %s serve sm_%u)", lo->name, hi->name, (unsigned)tg->cc);
 }
 
+/* --live: a verdict whose loads did not all answer (timeout, crash, the budget spent) was
+ * not confirmed, and the headline says so (run.c adds the finding and fails the run). */
+static void live_unmeasured(struct ws_report *r, const struct ws_artifact *a, size_t t)
+{
+	if (!r->live || !r->live->target_device || r->live->target_device[t] < 0)
+		return;
+	unsigned timeout = 0, crash = 0, budget = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++)
+		for (uint32_t k = 0; k < a->objects[i].nfatbins; k++) {
+			const struct ws_fatbin *f = &a->objects[i].fatbins[k];
+			for (int pass = 0; pass < 2; pass++) {
+				const int *lv = pass ? f->live_nojit : f->live;
+				if (!lv || !f->verdicts || f->verdicts[t] == WS_V_NONE)
+					continue;
+				timeout += lv[t] == WS_LIVE_TIMEOUT;
+				crash += lv[t] == WS_LIVE_CRASH;
+				budget += lv[t] == WS_LIVE_BUDGET;
+			}
+		}
+	if (timeout + crash + budget)
+		fprintf(r->out, "; %snot measured (%s)%s: the live check did not confirm it", col(r, RED),
+			timeout ? "timeout" : crash ? "crash" : "--live-budget spent", col(r, RESET));
+}
+
 static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 {
 	if (!a->verdicts)
@@ -706,6 +730,7 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			if (j->other_gpu)
 				fprintf(r->out, "; relies on the library picking kernels by GPU (%u of %u containers are "
 					"built for other GPUs; --strict counts them)", j->other_gpu, j->with_kernels);
+			live_unmeasured(r, a, t);
 			fputc('\n', r->out);
 		}
 		if (ws_verdict_fails(v) && j->objects_failing > 1)

@@ -65,6 +65,13 @@ struct runner {
 	struct ws_live *live;
 	struct ws_live_info live_info;
 	pthread_mutex_t live_mu;           /* one worker process: loads go one at a time */
+	/* under live_mu: the time the loads took so far (--live-budget bounds it), and the
+	 * results of each container loaded, by sha256, so identical ones are not loaded again */
+	long long live_spent_ms, live_budget_ms;
+	unsigned live_load_ms;             /* the per-load limit */
+	struct live_seen *seen;
+	size_t nseen;
+	uint32_t seen_cap;
 	size_t queued_from, queued_to;     /* the files in the pool: reported .. queued */
 	atomic_uint_fast64_t done_bytes;
 	atomic_size_t done_files;
@@ -85,6 +92,33 @@ struct live_ctx {
 	struct runner *R;
 };
 
+struct live_seen {
+	char sha256[65];
+	int *live, *live_nojit;            /* R->nt each; live_nojit may be NULL */
+};
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One load within what is left of the budget: the per-load limit, or less when less is
+ * left; a load cut short by the budget, or not started, is WS_LIVE_BUDGET, not a timeout. */
+static int live_load_budgeted(struct runner *R, int dev, const uint8_t *p, size_t n, bool nojit)
+{
+	long long left = R->live_budget_ms - R->live_spent_ms;
+	if (left <= 0)
+		return WS_LIVE_BUDGET;
+	bool cut = left < (long long)R->live_load_ms;
+	ws_live_set_timeout(R->live, cut ? (unsigned)left : R->live_load_ms);
+	long long t0 = mono_ms();
+	int r = ws_live_load(R->live, dev, p, n, nojit);
+	R->live_spent_ms += mono_ms() - t0;
+	return r == WS_LIVE_TIMEOUT && cut ? WS_LIVE_BUDGET : r;
+}
+
 static void live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, const uint8_t *p, size_t n)
 {
 	struct runner *R = ((struct live_ctx *)ctx)->R;
@@ -95,21 +129,52 @@ static void live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, 
 	if (!f->live)
 		return;
 	for (size_t t = 0; t < R->nt; t++) {
-		int dev = R->live_info.target_device ? R->live_info.target_device[t] : -1;
 		f->live[t] = WS_LIVE_NOT_RUN;
 		if (f->live_nojit)
 			f->live_nojit[t] = WS_LIVE_NOT_RUN;
+	}
+	char sha[65];
+	if (ws_sha256_mem(p, n, sha, NULL, 0) < 0)
+		sha[0] = '\0';
+	pthread_mutex_lock(&R->live_mu);
+	/* the same bytes were loaded before (a library vendored twice, a container repeated):
+	 * their results stand, and a hanging container costs its timeout once */
+	for (size_t i = 0; sha[0] && i < R->nseen; i++)
+		if (!strcmp(R->seen[i].sha256, sha)) {
+			memcpy(f->live, R->seen[i].live, R->nt * sizeof *f->live);
+			if (f->live_nojit && R->seen[i].live_nojit)
+				memcpy(f->live_nojit, R->seen[i].live_nojit, R->nt * sizeof *f->live_nojit);
+			pthread_mutex_unlock(&R->live_mu);
+			return;
+		}
+	for (size_t t = 0; t < R->nt; t++) {
+		int dev = R->live_info.target_device ? R->live_info.target_device[t] : -1;
 		if (dev < 0)
 			continue;
 		/* Whether the container is relocatable (__nv_relfatbin) is known only once the
 		 * section table is read, which a stream brings last: load every container here,
 		 * and set the relocatable ones aside when comparing. */
-		pthread_mutex_lock(&R->live_mu);
-		f->live[t] = ws_live_load(R->live, dev, p, n, false);
+		f->live[t] = live_load_budgeted(R, dev, p, n, false);
 		if (f->live_nojit && ws_live_has_nojit(R->live))
-			f->live_nojit[t] = ws_live_load(R->live, dev, p, n, true);
-		pthread_mutex_unlock(&R->live_mu);
+			f->live_nojit[t] = live_load_budgeted(R, dev, p, n, true);
 	}
+	if (sha[0] && R->nseen < UINT32_MAX - 1 &&
+	    ws_grow((void **)&R->seen, &R->seen_cap, (uint32_t)R->nseen + 1, sizeof *R->seen)) {
+		struct live_seen *s = &R->seen[R->nseen];
+		memcpy(s->sha256, sha, sizeof sha);
+		s->live = ws_calloc(R->nt, sizeof *s->live);
+		s->live_nojit = f->live_nojit ? ws_calloc(R->nt, sizeof *s->live_nojit) : NULL;
+		if (s->live && (!f->live_nojit || s->live_nojit)) {
+			memcpy(s->live, f->live, R->nt * sizeof *s->live);
+			if (s->live_nojit)
+				memcpy(s->live_nojit, f->live_nojit, R->nt * sizeof *s->live_nojit);
+			R->nseen++;
+		} else {
+			free(s->live);
+			free(s->live_nojit);
+		}
+	}
+	pthread_mutex_unlock(&R->live_mu);
 }
 
 /* Prediction vs measurement for one container and target; true on disagreement. */
@@ -156,6 +221,42 @@ static size_t live_compare(const struct runner *R, struct ws_artifact *a, struct
 			}
 		}
 	}
+	/* A load that did not answer (timeout, crash, the budget spent) confirms nothing: per
+	 * target, one finding says so, and the run fails as a check that could not pass. */
+	for (size_t t = 0; t < R->nt; t++) {
+		unsigned judged = 0, timeout = 0, crash = 0, budget = 0;
+		const char *first = NULL;
+		for (uint32_t i = 0; i < a->nobjects; i++) {
+			const struct ws_object *o = &a->objects[i];
+			for (uint32_t k = 0; k < o->nfatbins; k++) {
+				const struct ws_fatbin *f = &o->fatbins[k];
+				if (!f->live || !f->verdicts || f->role == WS_ROLE_LINK_INPUT || f->verdicts[t] == WS_V_NONE ||
+				    f->live[t] == WS_LIVE_NOT_RUN)
+					continue;
+				judged++;
+				bool miss = false;
+				for (int pass = 0; pass < 2; pass++) {
+					const int *lv = pass ? f->live_nojit : f->live;
+					if (!lv)
+						continue;
+					timeout += lv[t] == WS_LIVE_TIMEOUT;
+					crash += lv[t] == WS_LIVE_CRASH;
+					budget += lv[t] == WS_LIVE_BUDGET;
+					miss |= lv[t] == WS_LIVE_TIMEOUT || lv[t] == WS_LIVE_CRASH || lv[t] == WS_LIVE_BUDGET;
+				}
+				if (miss && !first)
+					first = ws_object_name(a, o);
+			}
+		}
+		if (!first)
+			continue;
+		char how[96];
+		snprintf(how, sizeof how, "%s%s%s%s%s", timeout ? "timeout" : "", timeout && (crash || budget) ? ", " : "",
+			 crash ? "crash" : "", crash && budget ? ", " : "", budget ? "--live-budget spent" : "");
+		ws_findings_add(fs, "live-unconfirmed", first, "%s: not measured (%s) for %u load%s of %u container%s: "
+				"the live check did not confirm the prediction", R->targets[t].name, how,
+				timeout + crash + budget, timeout + crash + budget == 1 ? "" : "s", judged, judged == 1 ? "" : "s");
+	}
 	return mismatches;
 }
 
@@ -190,82 +291,155 @@ static void zip_opts(struct ws_zip_opts *zo, struct ws_scan_opts *mo, const stru
 	zo->nested = true;
 }
 
-/* "-": standard input, spooled into memory within the member limit (a pipe cannot be read
- * twice, and a zip's directory comes last), then scanned as a file's bytes are. */
+/* Standard input's spool: an unlinked file in $TMPDIR (else /tmp; a memfd where neither
+ * takes O_TMPFILE), made before the sandbox, which creates no file, and written only through
+ * this descriptor (ws_sandbox_keep_spool). Pages of a file go back to the disk, so a big
+ * input costs disk (up to --max-member-size), not memory. One "-" per run (cli.c). */
+static int stdin_spool = -1;
+
+static int spool_open(void)
+{
+	if (stdin_spool >= 0)
+		return stdin_spool;
+	const char *dir = getenv("TMPDIR");
+	int fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && dir && *dir)
+		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fd = memfd_create("wheelscan-stdin", MFD_CLOEXEC);
+	return stdin_spool = fd;
+}
+
+/* Writes all of p[0..n) to fd; -1 with errno. */
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* "-": standard input. A tarball or a Debian package streams from the pipe; anything else is
+ * spooled within the member limit (a pipe cannot be read twice, and a zip's directory comes
+ * last), then mapped and scanned as a file's bytes are. Empty input, or bytes of no format
+ * wheelscan reads (an HTML error page of a failed download), are errors: nothing was judged. */
 static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_config *cfg,
 				      const struct ws_scan_opts *so)
 {
-	uint8_t *p = NULL;
-	size_t n = 0, cap = 0;
-	uint64_t max = cfg->lim.max_member_bytes;
-	/* a tarball or a Debian package streams from the pipe, member by member */
+	uint64_t max = cfg->lim.max_member_bytes, n = 0;
 	uint8_t head[WS_SNIFF_BYTES];
 	size_t nhead = 0;
 	while (nhead < sizeof head) {
 		ssize_t r = read(STDIN_FILENO, head + nhead, sizeof head - nhead);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r < 0) {
+			ws_artifact_fail(a, "-", WS_E_IO, "cannot read standard input: %s", strerror(errno));
+			return a;
+		}
+		if (r == 0)
 			break;
 		nhead += (size_t)r;
+	}
+	if (nhead == 0) {
+		ws_artifact_error(a, "-", "standard input is empty: nothing was judged");
+		return a;
 	}
 	enum ws_pack pk = ws_pack_sniff(head, nhead);
 	if (pk == WS_PACK_TAR || pk == WS_PACK_DEB || pk == WS_PACK_COMPRESSED) {
 		ws_pack_scan_fd(a, STDIN_FILENO, head, nhead, pk == WS_PACK_DEB ? pk : WS_PACK_TAR, so);
 		return a;
 	}
-	if (nhead && (p = malloc(cap = (size_t)1 << 20)))
-		memcpy(p, head, n = nhead);
-	else if (nhead) {
+	enum ws_content c = ws_sniff(head, nhead);
+	if (c == WS_CONTENT_OTHER) {
+		size_t i = 0;
+		while (i < nhead && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+			i++;
+		ws_artifact_error(a, "-", "standard input (%zu%s bytes) is of no format wheelscan reads%s: nothing "
+				  "was judged", nhead, nhead == sizeof head ? "+" : "",
+				  i < nhead && head[i] == '<' ? " (it starts like an HTML page: a failed download?)" : "");
+		return a;
+	}
+	int fd = spool_open();
+	if (fd < 0) {
+		ws_artifact_fail(a, "-", WS_E_IO, "cannot spool standard input: %s", strerror(errno));
+		return a;
+	}
+	stdin_spool = -1;                          /* this scan's now; closing it frees the spool */
+	uint8_t *buf = NULL;
+	if (write_all(fd, head, nhead) < 0)
+		goto io;
+	if ((n = nhead) > max) {
+		ws_artifact_fail(a, "-", WS_E_LIMIT, "standard input is larger than the %llu-byte member limit "
+				  "(--max-member-size)", (unsigned long long)max);
+		goto out;
+	}
+	if (!(buf = malloc((size_t)1 << 20))) {
 		ws_artifact_fail(a, "-", WS_E_MEMORY, "out of memory reading standard input");
+		close(fd);
 		return a;
 	}
 	for (;;) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : (size_t)1 << 20;
-			uint8_t *np = ncap > cap ? realloc(p, ncap) : NULL;
-			if (!np) {
-				ws_artifact_fail(a, "-", WS_E_MEMORY, "out of memory reading standard input");
-				free(p);
-				return a;
-			}
-			p = np;
-			cap = ncap;
-		}
-		ssize_t r = read(STDIN_FILENO, p + n, cap - n);
+		ssize_t r = read(STDIN_FILENO, buf, (size_t)1 << 20);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			ws_artifact_fail(a, "-", WS_E_IO, "cannot read standard input: %s", strerror(errno));
-			free(p);
-			return a;
+			goto out;
 		}
 		if (r == 0)
 			break;
-		n += (size_t)r;
-		if (n > max) {
+		if ((uint64_t)r > max - n || n + (uint64_t)r > SIZE_MAX) {
 			ws_artifact_fail(a, "-", WS_E_LIMIT, "standard input is larger than the %llu-byte member limit "
 					  "(--max-member-size)", (unsigned long long)max);
-			free(p);
-			return a;
+			goto out;
 		}
+		if (write_all(fd, buf, (size_t)r) < 0)
+			goto io;
+		n += (uint64_t)r;
 	}
+	free(buf);
+	buf = NULL;
 	a->size = n;
 	ws_budget_add_input(so->budget, n);
-	enum ws_content c = ws_sniff(p, n < WS_SNIFF_BYTES ? n : WS_SNIFF_BYTES);
-	if (ws_sha256_mem(p, n, a->sha256, NULL, 0) < 0)
-		a->sha256[0] = 0;
+	struct ws_filemap fm;
+	if (ws_filemap_open(&fm, fd, (size_t)n) < 0) {
+		ws_artifact_fail(a, "-", WS_E_IO, "cannot map the spool of standard input: %s", strerror(errno));
+		goto out;
+	}
+	close(fd);
+	fd = -1;
+	hash_mapping(a, fm.p, fm.len);
 	if (c == WS_CONTENT_ZIP) {
 		struct ws_scan_opts mo;
 		struct ws_zip_opts zo;
 		zip_opts(&zo, &mo, so, cfg);
 		zo.hash_file = false;                  /* hashed above */
-		ws_zip_scan_memory(a, p, n, &zo);
-	} else if (c != WS_CONTENT_OTHER) {
+		ws_zip_scan_memory(a, fm.p, fm.len, &zo);
+	} else {
+		struct ws_scan_opts mo = *so;
+		mo.drop_behind = true;
 		a->type = ws_content_name(c);
-		ws_scan_memory(a, NULL, p, n, so);
+		ws_scan_memory(a, NULL, fm.p, fm.len, &mo);
 	}
-	free(p);
+	ws_filemap_close(&fm);
+	return a;
+io:
+	ws_artifact_fail(a, "-", WS_E_IO, "cannot spool standard input (%s): %s",
+			 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
 	return a;
 }
 
@@ -607,11 +781,16 @@ static void start_live(struct runner *R, bool bare, struct ws_target **owned, si
 	R->live = ws_live_open(flags, note, sizeof note);
 	if (!R->live) {
 		R->live_info.note = note;
-		if (!bare)
+		if (cfg->live)
+			fprintf(stderr, "wheelscan: --live: %s; nothing can be measured, so the prediction is not checked\n",
+				note);
+		else if (!bare)
 			fprintf(stderr, "wheelscan: %s; %s\n", note, cfg->gpu_auto && !cfg->ntargets ?
 				"no GPU to judge" : "printing the prediction only");
 		return;
 	}
+	R->live_load_ms = ws_live_timeout(R->live);
+	R->live_budget_ms = (long long)(cfg->live_budget_s ? cfg->live_budget_s : WS_LIVE_DEFAULT_BUDGET_S) * 1000;
 	R->live_info.driver_cuda = ws_live_driver_version(R->live);
 	R->live_info.ndevices = ws_live_devices(R->live, &R->live_info.devices);
 	if (cfg->gpu_auto && R->live_info.ndevices == 0)
@@ -735,6 +914,16 @@ int ws_run(struct ws_config *cfg)
 		return WS_EXIT_USAGE;
 	}
 	R.remedy.driver_cuda = R.driver_cuda;     /* the live driver's, when one was found */
+	/* --live that can measure nothing (no driver, or no device of any target) never passes */
+	bool live_failed = cfg->live && !R.live;
+	if (cfg->live && R.live) {
+		live_failed = true;
+		for (size_t t = 0; R.live_info.target_device && t < R.nt; t++)
+			live_failed &= R.live_info.target_device[t] < 0;
+		if (live_failed)
+			fprintf(stderr, "wheelscan: --live: the CUDA driver found no device of the GPUs named; nothing can "
+				"be measured, so the prediction is not checked\n");
+	}
 	if (bare && (!R.live || R.nt == 0)) {
 		R.nt = ws_coverage_targets(coverage);
 		R.targets = coverage;
@@ -776,6 +965,10 @@ int ws_run(struct ws_config *cfg)
 		int fds[8];
 		ws_sandbox_keep_store(fds, ws_db_descriptors(R.db, fds, sizeof fds / sizeof *fds));
 	}
+	/* standard input's spool is made now: the sandbox creates no file */
+	for (size_t i = 0; i < in.n; i++)
+		if (!in.v[i].from_tree && !strcmp(in.v[i].path, "-") && spool_open() >= 0)
+			ws_sandbox_keep_spool(stdin_spool);
 	/* A file cut short while it is mapped must not end the scan with SIGBUS. */
 	if (ws_filemap_guard() < 0)
 		fprintf(stderr, "wheelscan: warning: cannot catch SIGBUS (%s): a file that shrinks while "
@@ -874,8 +1067,22 @@ int ws_run(struct ws_config *cfg)
 	ws_report_end(&rep);
 	if (rep.live_mismatches && status == 0)
 		status = 1;
-	if (auto_failed && status != WS_EXIT_INPUT)
-		status = WS_EXIT_NO_GPU;         /* --gpu auto never passes without a GPU to judge */
+	/* A check that judged nothing passes nothing: say so, and fail it. An empty share of a
+	 * list that is not empty (--shard) is no failure: the other shares judge the inputs. */
+	if (in.n == 0) {
+		bool check = cfg->nrequire || cfg->require_ptx || cfg->ntargets || cfg->live || cfg->gpu_auto_asked;
+		if (in.nlisted)
+			fprintf(stderr, "wheelscan: nothing was judged: share %u/%u of the %zu inputs is empty\n",
+				cfg->shard_k, cfg->shard_n, in.nlisted);
+		else {
+			fprintf(stderr, "wheelscan: nothing was judged: no input files%s\n",
+				check ? ", so the check fails" : "");
+			if (check && status == 0)
+				status = WS_EXIT_CHECK;
+		}
+	}
+	if ((auto_failed || live_failed) && status != WS_EXIT_INPUT)
+		status = WS_EXIT_NO_GPU;         /* --gpu auto or --live never passes without a GPU to judge */
 	if (R.db) {
 		R.counts.skipped = in.nskipped;
 		/* only a whole tree says what is gone: not operands, lists, a failed store, or a
@@ -898,6 +1105,11 @@ int ws_run(struct ws_config *cfg)
 	ws_report_free(&rep);
 	free(R.jobs);
 	free(R.live_info.target_device);
+	for (size_t i = 0; i < R.nseen; i++) {
+		free(R.seen[i].live);
+		free(R.seen[i].live_nojit);
+	}
+	free(R.seen);
 	free(auto_targets);
 	ws_live_close(R.live);
 	ws_inputs_free(&in);

@@ -174,6 +174,13 @@ void ws_sandbox_keep_store(const int *fds, size_t n)
 			store_fds[nstore_fds++] = fds[i];
 }
 
+static int spool_fd = -1;
+
+void ws_sandbox_keep_spool(int fd)
+{
+	spool_fd = fd;
+}
+
 /* One store rule for one descriptor: the fd argument equals fd, and the rule's own test. */
 static int add_store_rule(scmp_filter_ctx ctx, const struct allow *a, int fd)
 {
@@ -231,6 +238,8 @@ static int load_filter(bool live, char *why, size_t len)
 	for (size_t k = 0; k < nstore_fds && rc == 0; k++)
 		for (size_t i = 0; i < sizeof store_extra / sizeof *store_extra && rc == 0; i++)
 			rc = add_store_rule(ctx, &store_extra[i], store_fds[k]);
+	if (rc == 0 && spool_fd >= 0)           /* standard input's spool: written, then mapped privately */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, (uint64_t)spool_fd));
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	if (rc != 0)
