@@ -17,6 +17,8 @@
  *                                 returns this CUresult (a lying driver: provokes live mismatches)
  *   FAKE_CUDA_PROBE_WRONG=1       launched kernels write a wrong value at element 7
  *   FAKE_CUDA_LOG=FILE            append one line per cuInit: pid and the CUDA_* settings seen
+ *   FAKE_CUDA_LOAD_LOG=FILE       append one line per cuModuleLoadData of a container that is not
+ *                                 the probe: its size (how often wheelscan loaded what)
  * Behaviour read from the real variables at cuInit: CUDA_MODULE_LOADING (anything but EAGER makes
  * every container load succeed, as lazy loading defers the check to the first launch),
  * CUDA_DISABLE_PTX_JIT=1 (PTX-only -> 223), CUDA_FORCE_PTX_JIT=1 (cubins ignored).
@@ -252,6 +254,13 @@ CUresult cuModuleLoadData(void **mod, const void *image)
 	if (!mod || !p) return INVALID_VALUE;
 	if (le32(p) == 0xBA55ED50u) n = 16 + le64(p + 8);
 	else n = strlen((const char *)p);
+	if (env("FAKE_CUDA_LOAD_LOG") && !memmem(p, n, "ws_probe", 8)) {
+		FILE *f = fopen(env("FAKE_CUDA_LOAD_LOG"), "a");
+		if (f) {
+			fprintf(f, "load %zu\n", n);
+			fclose(f);
+		}
+	}
 	if (marked("FAKE_CUDA_CRASH_ON_LOAD", p, n)) crash();
 	if (marked("FAKE_CUDA_HANG_ON_LOAD", p, n)) for (;;) pause();
 	if (env("FAKE_CUDA_LOAD_RESULT") && !memmem(p, n, "ws_probe", 8))

@@ -23,9 +23,12 @@ has "$tmp/o" "CUDA_MODULE_LOADING="
 has "$tmp/o" '"driver":null'
 has "$tmp/o" '"devices":[]'
 has "$tmp/o" "\"note\":\"no CUDA driver: cannot load '/nonexistent/libcuda.so.1'"
-"$WS_BIN" --live "$FX/sm_86-only.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live without a driver"
-has "$tmp/e" "no CUDA driver: cannot load '/nonexistent/libcuda.so.1'"
+# --live without a driver measures nothing: it says so and fails as --gpu auto does (exit 5)
+"$WS_BIN" --live "$FX/sm_86-only.fatbin" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--live without a driver"
+has "$tmp/e" "--live: no CUDA driver: cannot load '/nonexistent/libcuda.so.1'"
+has "$tmp/e" "nothing can be measured, so the prediction is not checked"
 has "$tmp/o" "sm_86"
+"$WS_BIN" --live --gpu sm_90 "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--live --gpu sm_90 without a driver"
 # a bare run without a driver: a coverage map, silently; --gpu auto never passes silently
 "$WS_BIN" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "bare run without a driver"
 has "$tmp/o" "runs on      8.0-9.0 (Ampere-Hopper), 12.0-12.1 (Blackwell)"
@@ -83,6 +86,41 @@ has "$tmp/o" '"live":{"sm_90":"ok"}'
 # cuInit fails: the note names the library and the error
 FAKE_CUDA_INIT_ERROR=999 "$WS_BIN" --env > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--env cuInit 999"
 has "$tmp/o" "no CUDA device: cuInit failed in '$tmp/libcuda.so.1': CUDA_ERROR_UNKNOWN (999)"
+
+# --live with no device of any named GPU measures nothing either: exit 5
+"$WS_BIN" --live --gpu sm_120 "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--live --gpu sm_120 on an H200"
+has "$tmp/e" "--live: the CUDA driver found no device of the GPUs named"
+# a load that hangs is no confirmation: the verdict line says "not measured", a finding names
+# the target, and the run fails (exit 1), in text and JSON
+export WHEELSCAN_LIVE_TIMEOUT_MS=1500
+FAKE_CUDA_HANG_ON_LOAD=_Z "$WS_BIN" --live "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live, every load timed out"
+has "$tmp/o" "=> NVIDIA H200 (sm_90): runs: native SASS; not measured (timeout): the live check did not confirm it"
+has "$tmp/o" "live-unconfirmed: $FX/multi.so: sm_90: not measured (timeout) for 2 loads of 2 containers"
+FAKE_CUDA_HANG_ON_LOAD=_Z "$WS_BIN" --live --json "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live --json, every load timed out"
+has "$tmp/o" '"check":"live-unconfirmed","where":"'"$FX"'/multi.so","what":"sm_90: not measured (timeout)'
+# identical containers are loaded once: three copies of a file cost the loads of one
+FAKE_CUDA_LOAD_LOG="$tmp/l1" "$WS_BIN" --live "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live one copy"
+FAKE_CUDA_LOAD_LOG="$tmp/l3" "$WS_BIN" --live "$FX/multi.so" "$FX/multi.so" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"
+rc_is $? 0 "--live three copies"
+if [ -s "$tmp/l1" ] && [ "$(wc -l < "$tmp/l3")" = "$(wc -l < "$tmp/l1")" ]; then ok
+else bad "three copies took $(wc -l < "$tmp/l3" 2>/dev/null) loads, one took $(wc -l < "$tmp/l1" 2>/dev/null)"; fi
+[ "$(grep -c '=> NVIDIA H200 (sm_90): runs: native SASS$' "$tmp/o")" = 3 ] && ok || bad "three copies: $(grep '=>' "$tmp/o")"
+# ... and a hanging one costs its timeout once: 3 copies with 2 hanging containers in about 3 s, not 9
+s=$(date +%s)
+FAKE_CUDA_HANG_ON_LOAD=_Z "$WS_BIN" --live "$FX/multi.so" "$FX/multi.so" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live three hanging copies"
+el=$(( $(date +%s) - s ))
+[ "$el" -lt 7 ] && ok || bad "three copies of two hanging containers took $el s"
+[ "$(grep -c 'not measured (timeout)' "$tmp/o")" = 6 ] && ok || bad "three hanging copies: $(grep -c 'not measured' "$tmp/o") lines say not measured"
+# --live-budget bounds the whole check: the second hanging load is cut short (budget, not timeout)
+s=$(date +%s)
+FAKE_CUDA_HANG_ON_LOAD=_Z "$WS_BIN" --live --live-budget 2 --json "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 1 "--live-budget 2"
+el=$(( $(date +%s) - s ))
+has "$tmp/o" '"live":{"sm_90":"timeout"}'
+has "$tmp/o" '"live":{"sm_90":"budget"}'
+has "$tmp/o" 'not measured (timeout, --live-budget spent)'
+[ "$el" -lt 6 ] && ok || bad "--live-budget 2 took $el s"
+"$WS_BIN" --live --live-budget 0 "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 2 "--live-budget 0"
+unset WHEELSCAN_LIVE_TIMEOUT_MS
 
 # link inputs (-rdc) are never loaded alone: their live result is "skipped", the loadable one's "ok"
 "$WS_BIN" --live --json --no-progress "$FX/rdc.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "--live rdc.so"
