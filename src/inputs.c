@@ -569,8 +569,10 @@ int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in)
 			goto oom;
 	if (cfg->files_from) {
 		int rc = read_list(in, cfg->files_from);
-		if (rc < 0)
+		if (rc < 0) {
+			ws_inputs_free(in);          /* the operands and the lines added before it */
 			return rc == -1 ? (fprintf(stderr, "wheelscan: out of memory collecting inputs\n"), -1) : -2;
+		}
 	}
 	for (size_t i = 0; i < cfg->ndirs; i++) {
 		size_t first = in->n, first_skipped = in->nskipped;
