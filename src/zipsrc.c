@@ -194,25 +194,6 @@ static const struct ws_rsource_ops zip_ops_hashed = {
 
 /* ---- archive ----------------------------------------------------------- */
 
-/* PEP 503-like comparison of a distribution name with a dist-info prefix. */
-static bool same_dist(const char *a, size_t al, const char *b, size_t bl)
-{
-	size_t i = 0, k = 0;
-	for (; i < al && k < bl; i++, k++) {
-		char x = a[i], y = b[k];
-		if (x == '-' || x == '.')
-			x = '_';
-		if (y == '-' || y == '.')
-			y = '_';
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return false;
-	}
-	return i == al && k == bl;
-}
 
 /* Picks the dist-info directory and reads METADATA, WHEEL and RECORD from it. */
 static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *wheel)
@@ -231,7 +212,7 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 			if (!ws_distinfo_file(nm, "RECORD", &pl) && !ws_distinfo_file(nm, "WHEEL", &pl))
 				continue;
 			const char *dash = memchr(nm, '-', pl);
-			if (pass == 0 && (!have_fn || !dash || !same_dist(nm, (size_t)(dash - nm), fn.name, strlen(fn.name))))
+			if (pass == 0 && (!have_fn || !dash || !ws_pypi_name_eq(nm, (size_t)(dash - nm), fn.name, strlen(fn.name))))
 				continue;
 			j->di = ws_strndup(nm, pl);
 			break;

@@ -273,6 +273,20 @@ int ws_build_driver_floor(int cuda)
 	return cuda;
 }
 
+/* The best verdict of entry e (its kind and ISA set) at each of n archs, or best. */
+static enum ws_verdict best_entry(struct ws_entry *e, const uint16_t *arch, const char *suffix, uint8_t n,
+				  const struct ws_target *t, int driver_cuda, enum ws_verdict best)
+{
+	for (uint8_t i = 0; i < n; i++) {
+		e->arch = arch[i];
+		e->suffix = suffix[i];
+		enum ws_verdict v = ws_entry_verdict(e, t, driver_cuda);
+		if (ws_verdict_rank(v) < ws_verdict_rank(best))
+			best = v;
+	}
+	return best;
+}
+
 enum ws_verdict ws_build_verdict(const struct ws_build *b, const struct ws_target *t, int driver_cuda)
 {
 	enum ws_verdict best = WS_V_NO_IMAGE;
@@ -288,13 +302,7 @@ enum ws_verdict ws_build_verdict(const struct ws_build *b, const struct ws_targe
 		return b->nsass || b->nptx ? WS_V_PTX_TOO_NEW : WS_V_NO_IMAGE;
 	memset(&e, 0, sizeof e);
 	e.kind = WS_KIND_SASS;
-	for (uint8_t i = 0; i < b->nsass; i++) {
-		e.arch = b->sass[i];
-		e.suffix = b->sass_suffix[i];
-		enum ws_verdict v = ws_entry_verdict(&e, t, driver_cuda);
-		if (ws_verdict_rank(v) < ws_verdict_rank(best))
-			best = v;
-	}
+	best = best_entry(&e, b->sass, b->sass_suffix, b->nsass, t, driver_cuda, best);
 	if (best == WS_V_NATIVE || best == WS_V_COMPATIBLE)
 		return best;
 	/* the PTX carries the ISA of the CUDA that built it */
@@ -302,14 +310,7 @@ enum ws_verdict ws_build_verdict(const struct ws_build *b, const struct ws_targe
 	e.kind = WS_KIND_PTX;
 	e.ptx_major = (uint16_t)im;
 	e.ptx_minor = (uint16_t)in;
-	for (uint8_t i = 0; i < b->nptx; i++) {
-		e.arch = b->ptx[i];
-		e.suffix = b->ptx_suffix[i];
-		enum ws_verdict v = ws_entry_verdict(&e, t, driver_cuda);
-		if (ws_verdict_rank(v) < ws_verdict_rank(best))
-			best = v;
-	}
-	return best;
+	return best_entry(&e, b->ptx, b->ptx_suffix, b->nptx, t, driver_cuda, best);
 }
 
 const char *ws_builds_platform_of_tag(const char *tag)

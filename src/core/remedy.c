@@ -18,18 +18,7 @@
 
 static bool same_name(const char *a, const char *b)
 {
-	/* PyPI names compare with '-', '_' and '.' alike and case folded (PEP 503) */
-	for (;; a++, b++) {
-		char x = *a == '_' || *a == '.' ? '-' : *a, y = *b == '_' || *b == '.' ? '-' : *b;
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return false;
-		if (!x)
-			return true;
-	}
+	return ws_pypi_name_eq(a, strlen(a), b, strlen(b));
 }
 
 static bool runs(enum ws_verdict v)

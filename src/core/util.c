@@ -280,3 +280,20 @@ uint64_t ws_hash64(const void *data, size_t n)
 	SIPROUND();
 	return v0 ^ v1 ^ v2 ^ v3;
 }
+
+bool ws_pypi_name_eq(const char *a, size_t al, const char *b, size_t bl)
+{
+	size_t i = 0;
+	if (al != bl)
+		return false;
+	for (; i < al; i++) {
+		char x = a[i] == '-' || a[i] == '.' ? '_' : a[i], y = b[i] == '-' || b[i] == '.' ? '_' : b[i];
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return false;
+	}
+	return true;
+}
