@@ -154,7 +154,8 @@ void ws_buf_add(struct ws_buf *b, const char *s, size_t n)
 		b->p = p;
 		b->cap = ncap;
 	}
-	memcpy(b->p + b->len, s, n);
+	if (n)                         /* memcpy's source may not be NULL, even for 0 bytes */
+		memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = '\0';
 }
