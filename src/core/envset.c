@@ -193,47 +193,40 @@ static const struct ws_env_variant *variant_of(const struct ws_env_pkg *p, int c
 static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, const struct ws_remedy_ctx *ctx,
 		   bool torch_must_change)
 {
-	char cmd[4096], note[1024];
-	size_t cl = 0, nl = 0;
+	/* the command's parts joined by " && ", the notes by "; " (a cut command would be wrong) */
+	struct ws_buf cmd = {0}, note = {0};
 	struct ws_env_pkg *torch = find(s, "torch");
 	struct ws_remedy *rt = NULL;
+	int rc = 0;
 
-	cmd[0] = note[0] = 0;
 	if (torch && torch_must_change) {
 		rt = ws_remedy_choose("torch", t, ctx);
 		if (rt && rt->install)
-			cl += (size_t)snprintf(cmd + cl, sizeof cmd - cl, "%s", rt->install);
+			ws_buf_puts(&cmd, rt->install);
 		else if (rt)
-			nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s", rt->summary);
+			ws_buf_puts(&note, rt->summary);
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		struct ws_env_pkg *p = &s->pkgs[i];
-		bool loads_wrong = false;
-		for (size_t q = 0; q < s->nissues; q++)
+		bool loads_wrong = false, mismatched = false;
+		for (size_t q = 0; q < s->nissues; q++) {
 			loads_wrong |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_LOADED_VARIANT &&
 				       s->issues[q].target == (int)k;
+			mismatched |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_COMPANION;
+		}
 		if (torch_family(p->name) && rt)
 			continue;                          /* the torch remedy brings them */
-		bool mismatched = false;
-		for (size_t q = 0; q < s->nissues; q++)
-			mismatched |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_COMPANION;
 		if (!fails(p, k) && !loads_wrong && !mismatched)
 			continue;
 		if (mismatched && !rt && torch) {
 			/* keep the torch that runs: the companion made for it */
-			struct ws_remedy *rc = ws_remedy_companion(p->name, torch->version, torch->local, t, ctx);
-			if (rc && rc->install)
-				cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%s%s",
-						       cl ? " && " : "", rc->install);
+			struct ws_remedy *rc_ = ws_remedy_companion(p->name, torch->version, torch->local, t, ctx);
+			if (rc_ && rc_->install)
+				ws_buf_printf(&cmd, "%s%s", cmd.len ? " && " : "", rc_->install);
 			else
-				nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%sthe build "
-						       "table has no %s made for torch %s", nl ? "; " : "", p->name,
-						       torch->version);
-			ws_remedy_free(rc);
-			if (cl >= sizeof cmd)
-				cl = sizeof cmd - 1;
-			if (nl >= sizeof note)
-				nl = sizeof note - 1;
+				ws_buf_printf(&note, "%sthe build table has no %s made for torch %s", note.len ? "; " : "",
+					      p->name, torch->version);
+			ws_remedy_free(rc_);
 			continue;
 		}
 		if (loads_wrong && rt) {
@@ -245,43 +238,34 @@ static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, con
 		const struct ws_env_pkg *have = p->wheel ? have_running(s, p, k) : NULL;
 		char word[1024];
 		if (have && shell_word(have->path, word, sizeof word)) {
-			cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%spip install %s",
-					       cl ? " && " : "", word);
-			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%s%s %s, in this scan "
-					       "too, runs there: install that one instead of %s", nl ? "; " : "", have->name,
-					       have->version, p->version);
-			if (cl >= sizeof cmd)
-				cl = sizeof cmd - 1;
-			if (nl >= sizeof note)
-				nl = sizeof note - 1;
+			ws_buf_printf(&cmd, "%spip install %s", cmd.len ? " && " : "", word);
+			ws_buf_printf(&note, "%s%s %s, in this scan too, runs there: install that one instead of %s",
+				      note.len ? "; " : "", have->name, have->version, p->version);
 			continue;
 		}
 		struct ws_remedy *rp = ws_remedy_choose(p->name, t, ctx);
 		if (rp && rp->install)
-			cl += (size_t)snprintf(cmd + cl, cl < sizeof cmd ? sizeof cmd - cl : 0, "%s%s", cl ? " && " : "",
-					       rp->install);
+			ws_buf_printf(&cmd, "%s%s", cmd.len ? " && " : "", rp->install);
 		else if (rp)
-			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%s%s", nl ? "; " : "",
-					       rp->summary);
+			ws_buf_printf(&note, "%s%s", note.len ? "; " : "", rp->summary);
 		else
-			nl += (size_t)snprintf(note + nl, nl < sizeof note ? sizeof note - nl : 0, "%sthe build table "
-					       "has no build of %s", nl ? "; " : "", p->name);
+			ws_buf_printf(&note, "%sthe build table has no build of %s", note.len ? "; " : "", p->name);
 		ws_remedy_free(rp);
-		if (cl >= sizeof cmd)
-			cl = sizeof cmd - 1;
-		if (nl >= sizeof note)
-			nl = sizeof note - 1;
 	}
 	ws_remedy_free(rt);
 	/* a note alone (no issue of the set, nothing to run) repeats the artifacts' own advice */
 	bool issue = false;
 	for (size_t q = 0; q < s->nissues; q++)
 		issue |= s->issues[q].target < 0 || s->issues[q].target == (int)k;
-	if (!cl && !issue)
-		return 0;
-	if ((cl && !(s->fix[k] = ws_strdup(cmd))) || (nl && !(s->fix_note[k] = ws_strdup(note))))
-		return -1;
-	return 0;
+	if (cmd.failed || note.failed)
+		rc = -1;
+	else if (cmd.len || issue) {
+		if ((cmd.len && !(s->fix[k] = ws_strdup(cmd.p))) || (note.len && !(s->fix_note[k] = ws_strdup(note.p))))
+			rc = -1;
+	}
+	ws_buf_free(&cmd);
+	ws_buf_free(&note);
+	return rc;
 }
 
 int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, const struct ws_remedy_ctx *ctx)
