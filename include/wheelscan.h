@@ -170,8 +170,11 @@ enum ws_reason {
 	WS_R_HELPER_ONLY = 1u << 13,    /* object: only a helper container serves; the rest starts above */
 	WS_R_OBJECT_OTHER_GPU = 1u << 14, /* object built only for other GPUs, set aside: others serve */
 	WS_R_MINORITY = 1u << 15,       /* artifact: the headline is the main code's; some code is weaker */
+	WS_R_JIT_COMPILER = 1u << 16,   /* a bundled compiler (Triton's ptxas) makes the code here at run time */
+	WS_R_JIT_COMPILER_OLD = 1u << 17, /* that compiler predates the target: it cannot make code for it */
+	WS_R_JIT_COMPILER_DROPPED = 1u << 18, /* that compiler is newer than the target's last CUDA */
 };
-#define WS_R_COUNT 16
+#define WS_R_COUNT 19
 
 /* One object or artifact judged on one target: the reasons behind its verdict, the
  * container counts they rest on, and the lines people read. Written by src/core/judge.c. */
@@ -251,6 +254,13 @@ uint32_t ws_strpool_adopt(struct ws_strpool *p, const struct ws_strpool *src, ui
 uint32_t ws_strpool_find(const struct ws_strpool *p, const char *s, size_t len);
 
 /* One ELF file, archive member or raw fatbin/cubin/ptx. */
+/* Which bundled compiler an object is (src/core/jitc.c). */
+enum ws_jitc {
+	WS_JITC_NONE = 0,
+	WS_JITC_PTXAS,                 /* Triton's ptxas: every GPU its CUDA release knows */
+	WS_JITC_PTXAS_BLACKWELL,       /* Triton's ptxas-blackwell: used for sm_100 and newer */
+};
+
 struct ws_object {
 	char *member;                  /* path inside the artifact; NULL for the artifact itself */
 	const char *type;              /* "elf-so", "elf-exec", "elf-rel", "fatbin", "cubin", "ptx" */
@@ -264,6 +274,11 @@ struct ws_object {
 	int alt_cuda;                  /* the CUDA version its name carries (12080); major-only: 12000 */
 	bool alt_major_only;           /* the name carried a major only ("cu12") */
 	uint64_t size;                 /* bytes of the object */
+	/* A compiler the package runs at run time to make GPU code (Triton's bundled ptxas,
+	 * src/core/jitc.c), else WS_JITC_NONE; with the CUDA release its bytes state (12040),
+	 * 0 when they state none. Such an object is kept though it holds no container. */
+	enum ws_jitc jitc;
+	int jitc_cuda;
 };
 
 /* Objects of one artifact whose names differ only by a CUDA version token

@@ -103,6 +103,21 @@ void ws_cuda_ptx_isa(int cuda, unsigned *major, unsigned *minor);
 /* The first driver branch (570) that supports a CUDA version (12080); 0 if none known. */
 int ws_driver_branch_for(int cuda);
 
+/* ---- bundled run-time compilers (src/core/jitc.c) ---- */
+/* Which bundled compiler a member path names (Triton's ptxas or ptxas-blackwell). */
+enum ws_jitc ws_jitc_of_member(const char *member);
+/* "triton-ptxas", "triton-ptxas-blackwell" (JSON's jit_compiler.kind), "none". */
+const char *ws_jitc_name(enum ws_jitc k);
+/* The CUDA release (12040) in "Cuda compilation tools, release 12.4" within p[0..n); 0 if
+ * the bytes hold none. A match cut off at n is not found: callers overlap their chunks. */
+int ws_jitc_find_release(const uint8_t *p, size_t n);
+/* The artifact's compiler that makes code for t (ptxas-blackwell for sm_100 and newer when
+ * bundled, else ptxas), or NULL. */
+const struct ws_object *ws_jitc_for_target(const struct ws_artifact *a, const struct ws_target *t);
+/* WS_V_JIT (reason WS_R_JIT_COMPILER) when o's release can target t, WS_V_NO_IMAGE with
+ * WS_R_JIT_COMPILER_OLD or _DROPPED when it cannot, WS_V_NONE when unknown. */
+enum ws_verdict ws_jitc_verdict(const struct ws_object *o, const struct ws_target *t, uint32_t *reason);
+
 /* ---- judging (src/core/judge.c) ---- */
 struct ws_remedy_ctx;
 struct ws_judge_opts {

@@ -423,6 +423,14 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			ws_json_kv_str(b, "cuda", cv);
 			ws_json_close(b, '}');
 		}
+		if (o->jitc != WS_JITC_NONE) {
+			char cv[16];
+			ws_json_key(b, "jit_compiler");
+			ws_buf_add(b, "{", 1);
+			ws_json_kv_str(b, "kind", ws_jitc_name(o->jitc));
+			ws_json_kv_str(b, "cuda", o->jitc_cuda ? ws_cuda_str(o->jitc_cuda, cv, sizeof cv) : NULL);
+			ws_json_close(b, '}');
+		}
 		ws_json_key(b, "fatbins");
 		ws_buf_add(b, "[", 1);
 		for (uint32_t k = 0; k < o->nfatbins; k++) {

@@ -713,11 +713,21 @@ static void artifact_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			compatible_from(r, a, tg);
 			break;
 		case WS_V_JIT:
-			fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower", col(r, YELLOW),
-				col(r, RESET));
+			if ((j->reasons & WS_R_JIT_COMPILER) && !j->objects) {
+				char cv[16];
+				fprintf(r->out, "%sruns through JIT%s: Triton compiles its kernels at run time, with its "
+					"bundled ptxas from CUDA %s", col(r, YELLOW), col(r, RESET),
+					ws_cuda_str(j->build_cuda, cv, sizeof cv));
+			} else {
+				fprintf(r->out, "%sruns through PTX JIT%s: first launch compiles, code may be slower",
+					col(r, YELLOW), col(r, RESET));
+			}
 			break;
 		default:
-			if (j->reasons & WS_R_DRIVER_GPU)
+			if ((j->reasons & (WS_R_JIT_COMPILER_OLD | WS_R_JIT_COMPILER_DROPPED)) && !j->objects_failing)
+				fprintf(r->out, "%swill NOT run%s: its bundled compiler cannot make code for this GPU\n",
+					col(r, RED), col(r, RESET));
+			else if (j->reasons & WS_R_DRIVER_GPU)
 				fprintf(r->out, "%swill NOT run%s: this driver cannot run this GPU\n", col(r, RED), col(r, RESET));
 			else
 				fprintf(r->out, "%swill NOT run%s (%s in %u of %u objects with device code)\n", col(r, RED),
@@ -775,8 +785,8 @@ static bool quiet_package(const struct ws_report *r, const struct ws_artifact *a
 	    (a->record.checked && !a->record.ok) || ws_artifact_cpu_only(a))
 		return false;
 	for (uint32_t i = 0; i < a->nobjects; i++)
-		if (a->objects[i].nfatbins)
-			return false;
+		if (a->objects[i].nfatbins || a->objects[i].jitc != WS_JITC_NONE)
+			return false;              /* device code, or a compiler that makes it */
 	return true;
 }
 
@@ -836,6 +846,15 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 			col(r, YELLOW), col(r, RESET), Q(a->wheel->meta_name ? a->wheel->meta_name : a->wheel->name), cpu);
 	else if (with_code == 0 && a->nerrors == 0)
 		fprintf(r->out, "  no CUDA device code found\n");
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		const struct ws_object *o = &a->objects[i];
+		char cv[16];
+		if (o->jitc == WS_JITC_NONE)
+			continue;
+		fprintf(r->out, "  jit     %s: ptxas from CUDA %s, which Triton runs to compile its kernels%s\n",
+			Q(ws_object_name(a, o)), o->jitc_cuda ? ws_cuda_str(o->jitc_cuda, cv, sizeof cv) : "(release not found)",
+			o->jitc == WS_JITC_PTXAS_BLACKWELL ? " for sm_100 and newer" : "");
+	}
 	if (!r->coverage || with_code)
 		artifact_verdicts(r, a);
 	findings_lines(r, res);

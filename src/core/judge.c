@@ -1000,6 +1000,59 @@ static int headline(struct ws_artifact *a, size_t k, const uint32_t *used, size_
 	return 0;
 }
 
+/* A bundled compiler (Triton's ptxas) makes code at run time: whether its release can target
+ * t is judged like a PTX entry's ISA. It decides the artifact where its own device code does
+ * not already fail. */
+static int judge_jitc(struct ws_artifact *a, size_t k, const struct ws_target *t)
+{
+	struct ws_judgement *j = &a->judged[k];
+	struct ws_object *c = (struct ws_object *)ws_jitc_for_target(a, t);
+	uint32_t reason;
+	enum ws_verdict v = ws_jitc_verdict(c, t, &reason);
+	if (v == WS_V_NONE || !c->verdicts)
+		return 0;
+	char cv[16], fv[16], what[512], advice[256] = "";
+	int first = ws_first_toolkit_for_arch(t->cc, 0), last = ws_last_toolkit_for_arch(t->cc);
+	ws_cuda_str(c->jitc_cuda, cv, sizeof cv);
+	int w = snprintf(what, sizeof what, "Triton compiles its kernels at run time with this ptxas from CUDA %s, ", cv);
+	size_t at = w < 0 ? 0 : (size_t)w < sizeof what ? (size_t)w : sizeof what - 1;
+	if (reason == WS_R_JIT_COMPILER_OLD) {
+		snprintf(what + at, sizeof what - at, "which predates %s (first in CUDA %s): torch.compile and Triton "
+			 "kernels fail ('%s' is not a recognized processor)", t->name, ws_cuda_str(first, fv, sizeof fv), t->name);
+		snprintf(advice, sizeof advice, "install a Triton whose bundled ptxas is from CUDA >= %s", fv);
+	} else if (reason == WS_R_JIT_COMPILER_DROPPED) {
+		snprintf(what + at, sizeof what - at, "which dropped %s (last in CUDA %s): torch.compile and Triton "
+			 "kernels fail", t->name, ws_cuda_str(last, fv, sizeof fv));
+		snprintf(advice, sizeof advice, "install a Triton whose bundled ptxas is from CUDA %s or older", fv);
+	} else {
+		snprintf(what + at, sizeof what - at, "which can target %s", t->name);
+	}
+	/* the compiler is the object that gates and reports name */
+	struct ws_judgement *cj = &c->judged[k];
+	c->verdicts[k] = v;
+	cj->reasons |= reason;
+	cj->build_cuda = c->jitc_cuda;
+	if (!(cj->why = ws_strdup(what)) || (advice[0] && !(cj->advice = ws_strdup(advice))))
+		return -1;
+	bool code_fails = ws_verdict_fails(a->verdicts[k]) != 0;
+	j->reasons |= reason;
+	a->verdicts[k] = ws_verdict_worst(a->verdicts[k], v);
+	if (ws_verdict_fails(v) ? !ws_verdict_fails(a->headline[k]) : a->headline[k] == WS_V_NONE)
+		a->headline[k] = v;
+	if (code_fails || (j->why && !ws_verdict_fails(v)))
+		return 0;                  /* the device code's own failure, or its reason, stays first */
+	const char *name = c->member ? c->member : a->path ? a->path : "";
+	size_t len = strlen(name) + strlen(what) + 3;
+	free(j->why);
+	free(j->advice);
+	j->advice = NULL;
+	j->build_cuda = c->jitc_cuda;
+	if (!(j->why = ws_malloc(len)) || (advice[0] && !(j->advice = ws_strdup(advice))))
+		return -1;
+	snprintf(j->why, len, "%s: %s", name, what);
+	return 0;
+}
+
 static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size_t nt, const struct ws_judge_opts *opt)
 {
 	int driver_cuda = opt->driver_cuda;
@@ -1078,7 +1131,7 @@ static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size
 			if (decider->judged[k].advice && !(j->advice = ws_strdup(decider->judged[k].advice)))
 				goto fail;
 		}
-		if (headline(a, k, used, nused) < 0)
+		if (headline(a, k, used, nused) < 0 || judge_jitc(a, k, &t[k]) < 0)
 			goto fail;
 	}
 	free(used);
@@ -1208,6 +1261,9 @@ const char *ws_reason_name(uint32_t bit)
 	case WS_R_HELPER_ONLY: return "helper-only";
 	case WS_R_OBJECT_OTHER_GPU: return "object-other-gpu";
 	case WS_R_MINORITY: return "minority";
+	case WS_R_JIT_COMPILER: return "jit-compiler";
+	case WS_R_JIT_COMPILER_OLD: return "jit-compiler-predates-gpu";
+	case WS_R_JIT_COMPILER_DROPPED: return "jit-compiler-dropped-gpu";
 	}
 	return NULL;
 }

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "ws_decode.h"
+#include "ws_compat.h"
 #include "ws_decodeq.h"
 #include "ws_elf.h"
 #include "ws_pe.h"
@@ -36,6 +37,9 @@ struct scan {
 	struct ws_decoder *dc;         /* inline decoding's, borrowed on first use */
 	struct ws_budget *budget;      /* the artifact's (opt's, or own below) */
 	struct ws_budget own;
+	bool want_release;             /* a bundled compiler's object: look for its release text */
+	int release;                   /* what was found (12040), 0 none yet */
+	uint64_t release_from;         /* searched for it up to here (each byte once) */
 };
 
 /* "path!member" (or "path") for error lines, into buf. */
@@ -493,6 +497,13 @@ static int search_containers(struct scan *s, struct ws_object *o, uint64_t origi
 			break;                              /* end of a stream of unknown size */
 		size_t span = got < chunk ? got : chunk;
 		size_t hay = span + 3 <= got ? span + 3 : got;
+		/* each byte is searched once; the peek's overlap past the chunk holds the end of
+		 * a text that starts near its end */
+		if (s->want_release && !s->release && pos + got > s->release_from) {
+			size_t skip = s->release_from > pos ? (size_t)(s->release_from - pos) : 0;
+			s->release = ws_jitc_find_release(p + skip, got - skip);
+			s->release_from = pos + span;
+		}
 		const uint8_t *hit = ws_fatbin_find(p, hay);
 		if (!hit || (size_t)(hit - p) >= span) {
 			pos += span;
@@ -690,6 +701,10 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 		return;
 	}
 	struct ws_elf_sections sec = {0};
+	o->jitc = ws_jitc_of_member(member ? member : s->a->path);
+	s->want_release = o->jitc != WS_JITC_NONE;
+	s->release = 0;
+	s->release_from = 0;
 	/* 32-bit and big-endian host files are legal, just not labelled; a broken
 	 * 64-bit header is corrupt. */
 	if (hr < 0 && hdrlen >= 6 && hdr[4] == 2 && hdr[5] == 1)
@@ -713,7 +728,9 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	label_sections(o, 0, sec.n ? &sec : NULL);
 	ws_elf_sections_free(&sec);
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
-	drop_if_empty(s, o, keep_empty);
+	o->jitc_cuda = s->release;
+	s->want_release = false;
+	drop_if_empty(s, o, keep_empty || o->jitc != WS_JITC_NONE);
 }
 
 /* A Windows image: its section table sits near the start, so it is read first; then the

@@ -7,7 +7,11 @@
 #    compiled with CUDA enabled" before it happens, and the CUDA torch with its companions;
 #  - bitsandbytes under a CUDA 12.6 torch on sm_120: it loads libbitsandbytes_cuda126.so,
 #    which will NOT run, though its cuda128 library would; the fix moves torch;
-#  - a clean set says nothing; JSON carries the same.
+#  - a clean set says nothing; JSON carries the same;
+#  - Triton's bundled ptxas (src/core/jitc.c), stood in for by a small ELF that carries the
+#    version text ptxas prints: an old one (CUDA 12.4) on sm_120 will NOT run, a Triton 3.3
+#    layout (ptxas 12.4 + ptxas-blackwell 12.8) runs through JIT there, a CUDA 13 one has
+#    dropped sm_70, the text is found across the scanner's 1 MiB chunks, in a wheel too.
 set -u
 cd "$(dirname "$0")/../.."
 . src/test/skip.inc
@@ -132,6 +136,82 @@ new=$t/w/wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl
 run --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl "$new"
 has "pip install '$new'" "the wheel of the same package that runs is named, as one shell word"
 has 'wscan-example 0.2.0, in this scan too, runs there: install that one instead of 0.1.0' "and said to be here already"
+
+# 6. Triton's bundled ptxas. ptxas FILE RELEASE [OFFSET]: an ELF executable with ptxas'
+# printf format and, at OFFSET, the text "Cuda compilation tools, release X.Y, VX.Y.99".
+ptxas() {
+	python3 - "$@" <<'PY'
+import struct, sys
+out, release = sys.argv[1], sys.argv[2]
+at = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+hdr = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, 0, 0, 0, 0, 64, 0, 0, 0, 0, 0)
+body = hdr + b"\0Cuda compilation tools, release %d.%d, V%s\0"
+text = ("Cuda compilation tools, release %s, V%s.99\0" % (release, release)).encode() if release != "none" else b""
+open(out, "wb").write(body + bytes(max(0, at - len(body))) + text + bytes(64))
+PY
+}
+ptxas "$t/px124" 12.4; ptxas "$t/px128" 12.8; ptxas "$t/px130" 13.0; ptxas "$t/pxnone" none
+e=$t/e6; mkdir "$e"
+dist "$e" torch 2.7.1 'nvidia-cuda-runtime-cu12==12.8.90' torch/lib/libtorch_cuda.so=$fx/multi.so
+dist "$e" triton 3.2.0 '' triton/backends/nvidia/bin/ptxas=$t/px124
+run --gpu sm_120 -r "$e"
+has 'jit     triton/backends/nvidia/bin/ptxas: ptxas from CUDA 12.4, which Triton runs to compile its kernels' "the old Triton's compiler is named with its release"
+has '=> sm_120: will NOT run: its bundled compiler cannot make code for this GPU' "an old Triton on sm_120 will not run"
+has "which predates sm_120 (first in CUDA 12.8): torch.compile and Triton kernels fail ('sm_120' is not a recognized processor)" "and why"
+has 'triton 3.2.0: install a Triton whose bundled ptxas is from CUDA >= 12.8' "the environment names Triton among what breaks"
+[ "$(cat "$t/rc")" = 1 ] && ok || bad "an old Triton on sm_120 fails the --gpu check (rc $(cat "$t/rc"))"
+run --gpu sm_120 --json -r "$e"
+python3 - "$t/out" <<'PY' && ok || bad "JSON: the compiler object, its verdict and reason"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [a for a in d["artifacts"] if "triton" in a["path"]][0]
+o = a["objects"][0]
+ok = o["jit_compiler"] == {"kind": "triton-ptxas", "cuda": "12.4"} and o["verdicts"]["sm_120"] == "no-image" and \
+     a["verdicts"]["sm_120"] == "no-image" and "jit-compiler-predates-gpu" in a["judgement"]["sm_120"]["reasons"]
+print("" if ok else json.dumps(a)[:2000], end="")
+sys.exit(0 if ok else 1)
+PY
+run --gpu sm_90 -r "$e"
+has '=> sm_90: runs through JIT: Triton compiles its kernels at run time, with its bundled ptxas from CUDA 12.4' "the same Triton on sm_90 compiles"
+[ "$(cat "$t/rc")" = 0 ] && ok || bad "and passes (rc $(cat "$t/rc"))"
+
+# Triton 3.3's layout: ptxas-blackwell serves sm_100 and newer, ptxas the rest
+e=$t/e7; mkdir "$e"
+dist "$e" triton 3.3.0 '' triton/backends/nvidia/bin/ptxas=$t/px124 triton/backends/nvidia/bin/ptxas-blackwell=$t/px128
+run --gpu sm_120,sm_90 -r "$e"
+has '=> sm_120: runs through JIT: Triton compiles its kernels at run time, with its bundled ptxas from CUDA 12.8' "ptxas-blackwell serves sm_120"
+has '=> sm_90: runs through JIT: Triton compiles its kernels at run time, with its bundled ptxas from CUDA 12.4' "ptxas serves sm_90"
+has 'ptxas-blackwell: ptxas from CUDA 12.8, which Triton runs to compile its kernels for sm_100 and newer' "both are listed"
+[ "$(cat "$t/rc")" = 0 ] && ok || bad "Triton 3.3 passes on sm_120 (rc $(cat "$t/rc"))"
+
+# a CUDA 13 ptxas has dropped sm_70; one whose release is not in its bytes is not judged
+e=$t/e8; mkdir "$e"
+dist "$e" triton 3.5.0 '' triton/backends/nvidia/bin/ptxas=$t/px130
+run --gpu sm_70,sm_120 -r "$e"
+has 'which dropped sm_70 (last in CUDA 12.9): torch.compile and Triton kernels fail' "a CUDA 13 ptxas on sm_70"
+has 'fix: install a Triton whose bundled ptxas is from CUDA 12.9 or older' "and the Triton to use there"
+has '=> sm_120: runs through JIT' "that ptxas serves sm_120"
+e=$t/e9; mkdir "$e"
+dist "$e" triton 3.5.0 '' triton/backends/nvidia/bin/ptxas=$t/pxnone
+run --gpu sm_120 -r "$e"
+has 'ptxas from CUDA (release not found)' "a ptxas whose bytes state no release says so"
+hasnt 'runs through JIT' "and is not judged"
+hasnt 'will NOT run' "either way"
+
+# the text where the scanner's 1 MiB chunks meet, in a wheel (a streamed zip member) and a
+# file; a path that only ends like Triton's is not its compiler
+for off in 1048560 1048576 1048600; do
+	ptxas "$t/pxb" 12.4 $off
+	rm -rf "$t/wz"; mkdir -p "$t/wz/triton/backends/nvidia/bin"; cp "$t/pxb" "$t/wz/triton/backends/nvidia/bin/ptxas"
+	(cd "$t/wz" && python3 -c 'import zipfile; z = zipfile.ZipFile("t.zip", "w", zipfile.ZIP_DEFLATED); z.write("triton/backends/nvidia/bin/ptxas"); z.close()')
+	run --gpu sm_120 "$t/wz/t.zip"
+	has "ptxas from CUDA 12.4" "the release text at offset $off, in a zip"
+	run --gpu sm_120 "$t/wz/triton/backends/nvidia/bin/ptxas"
+	has "ptxas from CUDA 12.4" "the release text at offset $off, in a file"
+done
+mkdir -p "$t/wz/mytriton/backends/nvidia/bin"; cp "$t/px124" "$t/wz/mytriton/backends/nvidia/bin/ptxas"
+run --gpu sm_120 "$t/wz/mytriton/backends/nvidia/bin/ptxas"
+hasnt 'jit ' "a path that only ends like Triton's is not its compiler"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
