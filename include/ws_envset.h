@@ -56,6 +56,7 @@ struct ws_envset {
 	size_t nissues;
 	char **fix;                    /* ntargets: the one command that fixes the set there, or NULL */
 	char **fix_note;               /* ntargets: what the command cannot cover, or NULL */
+	bool from_store;               /* the set is a results store's (--db --report), not a scan's */
 };
 
 /* Keeps the facts of an installed distribution or wheel (other artifacts are ignored).

@@ -7,11 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_db.h"
 #include "ws_gate.h"
 #include "ws_quote.h"
 #include "ws_report.h"
+#include "ws_run.h"
 #include "ws_util.h"
 
 /* "2026-11-30", "2026-11-30T19:45" or "2026-11-30T19:45:12" (UTC), compared as text
@@ -67,10 +69,17 @@ int ws_db_report(struct ws_config *cfg)
 		fprintf(stderr, "wheelscan: --report judges named GPUs only (no --gpu auto or --live)\n");
 		return WS_EXIT_USAGE;
 	}
+	/* the store's artifacts get the scan's remedies: the same table, driver and python */
+	struct ws_builds builds;
+	struct ws_remedy_ctx remedy;
+	if (ws_remedy_setup(&builds, &remedy, cfg) < 0)
+		return WS_EXIT_USAGE;
 	char err[1200];
 	struct ws_db *db = ws_db_open(cfg->db, false, false, err, sizeof err);
 	if (!db) {
 		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
+		if (remedy.builds)
+			ws_builds_free(&builds);
 		return WS_EXIT_INPUT;
 	}
 	/* Without --gpu: the coverage map a scan without a driver prints. */
@@ -83,7 +92,8 @@ int ws_db_report(struct ws_config *cfg)
 		targets = coverage;
 	}
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = targets, .ntargets = nt,
-				.driver_cuda = cfg->driver_cuda, .coverage = coverage_mode};
+				.driver_cuda = cfg->driver_cuda, .coverage = coverage_mode,
+				.remedy = remedy.builds && !coverage_mode ? &remedy : NULL};
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
 	int status = 0;
 	sqlite3_stmt *s = NULL;
@@ -97,12 +107,15 @@ int ws_db_report(struct ws_config *cfg)
 			ws_db_fail(db, "listing artifacts");
 		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(ws_db_error(db)));
 		ws_db_close(db);
+		if (remedy.builds)
+			ws_builds_free(&builds);
 		return WS_EXIT_INPUT;
 	}
 	if (cfg->since)
 		sqlite3_bind_text(s, 1, cfg->since, -1, SQLITE_STATIC);
 	ws_report_begin(&rep);
-	struct ws_judge_opts jo = {.driver_cuda = cfg->driver_cuda, .strict = cfg->strict};
+	rep.env.from_store = true;         /* a wheel already downloaded is in the store */
+	struct ws_judge_opts jo = {.driver_cuda = cfg->driver_cuda, .strict = cfg->strict, .remedy = rep.remedy};
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(s, 1);
@@ -142,5 +155,7 @@ int ws_db_report(struct ws_config *cfg)
 	ws_report_end(&rep);
 	ws_report_free(&rep);
 	ws_db_close(db);
+	if (remedy.builds)
+		ws_builds_free(&builds);
 	return status;
 }

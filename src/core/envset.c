@@ -239,8 +239,9 @@ static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, con
 		char word[1024];
 		if (have && shell_word(have->path, word, sizeof word)) {
 			ws_buf_printf(&cmd, "%spip install %s", cmd.len ? " && " : "", word);
-			ws_buf_printf(&note, "%s%s %s, in this scan too, runs there: install that one instead of %s",
-				      note.len ? "; " : "", have->name, have->version, p->version);
+			ws_buf_printf(&note, "%s%s %s, in this %s too, runs there: install that one instead of %s",
+				      note.len ? "; " : "", have->name, have->version, s->from_store ? "store" : "scan",
+				      p->version);
 			continue;
 		}
 		struct ws_remedy *rp = ws_remedy_choose(p->name, t, ctx);

@@ -136,6 +136,12 @@ new=$t/w/wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl
 run --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl "$new"
 has "pip install '$new'" "the wheel of the same package that runs is named, as one shell word"
 has 'wscan-example 0.2.0, in this scan too, runs there: install that one instead of 0.1.0' "and said to be here already"
+# the same two wheels scanned into a store in two runs: its report names the one it holds
+"$WS_BIN" --no-progress --db "$t/s.db" --gpu sm_120 "$new" >/dev/null 2>&1
+"$WS_BIN" --no-progress --db "$t/s.db" --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl >/dev/null 2>&1
+run --db "$t/s.db" --report --gpu sm_120
+has "pip install '$new'" "a store's report names the wheel it holds that runs"
+has 'wscan-example 0.2.0, in this store too, runs there: install that one instead of 0.1.0' "and says it is in the store"
 
 # 6. Triton's bundled ptxas. ptxas FILE RELEASE [OFFSET]: an ELF executable with ptxas'
 # printf format and, at OFFSET, the text "Cuda compilation tools, release X.Y, VX.Y.99".
