@@ -44,7 +44,7 @@ const char *ws_errcode_name(enum ws_errcode code);
  * full) for every kind today; one place to change if kinds ever part ways. */
 int ws_errcode_status(enum ws_errcode code);
 
-/* Entry kinds as stored in the fatbin entry header (fatbin-format.md (c)). */
+/* Entry kinds as stored in the fatbin entry header (doc/fatbin-format.md (c)). */
 enum ws_kind {
 	WS_KIND_PTX = 1,
 	WS_KIND_SASS = 2,

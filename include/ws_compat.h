@@ -1,7 +1,7 @@
 /* ws_compat.h - the compatibility rules (pure: no I/O; ws_gpus_print is report_gpus.c's):
  * compat.c (tables, entry and container verdicts), judge.c (roles, roll-ups), explain.c (sentences):
  * target GPUs, driver versions, per-entry / per-container verdicts, explanations
- * and advice. Sources of every rule and table: ../shared/compat-rules.md. */
+ * and advice. Sources of every rule and table: doc/compat-rules.md. */
 #ifndef WS_COMPAT_H
 #define WS_COMPAT_H
 

@@ -13,7 +13,7 @@
 /* Bytes a validated magic search needs: container header + the first entry's fixed header. */
 #define WS_FATBIN_PROBE_BYTES (WS_FATBIN_HEADER_SIZE + WS_ENTRY_MIN_HEADER)
 
-/* Entry flag bits (fatbin-format.md (c)). */
+/* Entry flag bits (doc/fatbin-format.md (c)). */
 #define WS_EF_64BIT      0x1ull
 #define WS_EF_DEBUG      0x2ull
 #define WS_EF_LZ4        0x2000ull

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fatbin-dump.py - debugging aid: list every CUDA fatbin container and entry in a file.
 
-An independent, deliberately simple reading of ../shared/fatbin-format.md (not used by wheelscan
+An independent, deliberately simple reading of doc/fatbin-format.md (not used by wheelscan
 itself). Input: an ELF file (.so, executable, .o), a Windows PE image (.dll, .pyd, .exe), an ar
 archive (.a), a raw fatbin, a bare cubin or a PTX file. Containers are found by a validated magic search over the whole file and labelled
 with the ELF section that holds them. Compressed payloads are decoded through ctypes with the
@@ -17,7 +17,7 @@ Usage: fatbin-dump.py [--json|--summary|--brief|--ws-json] FILE...
   --brief     one line per file: SECTION{ARCH[~COMPRESSION](KERNELS) ...} per container, where
               KERNELS is the kernel count or ? when unknown (obfuscated LTO-IR)
   --json      JSON with the same facts
-  --ws-json   JSON in the shape of wheelscan --json (design.md section 7, the keys needed to
+  --ws-json   JSON in the shape of wheelscan --json (man/wheelscan.schema.json; the keys needed to
               compare with it: artifacts[].objects[].fatbins[].entries[] kind/arch/compression/
               kernels); a stand-in to test scripts that consume wheelscan's JSON
 """

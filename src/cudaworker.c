@@ -236,7 +236,7 @@ static CUresult use_device(struct worker *w, int i)
 }
 
 /* Which image of our own probe fatbin the driver should pick for CC maj.min: the best SASS
- * (same major, highest minor <= device minor; compat-rules.md section 1), else 0 (PTX JIT). */
+ * (same major, highest minor <= device minor; doc/compat-rules.md §1), else 0 (PTX JIT). */
 static int probe_sass_for(int maj, int min)
 {
 	const unsigned char *p = ws_probe_fatbin;
@@ -379,7 +379,7 @@ int ws_live_worker_main(int fd, const char *libpath, unsigned flags, bool nojit)
 	memset(&w, 0, sizeof w);
 	memset(&h, 0, sizeof h);
 	w.libpath = libpath;
-	/* Set before cuInit, in the worker only (compat-rules.md section 5): under lazy loading a
+	/* Set before cuInit, in the worker only (doc/compat-rules.md §5): under lazy loading a
 	 * missing image shows only at the first launch, so a load would "succeed" for code that
 	 * cannot run. The JIT switches are the user's to set for their own programs, but here they
 	 * would change what a load measures: the normal worker clears them, the no-JIT worker sets

@@ -1,6 +1,6 @@
 /* compat.c - the pure compatibility rules: entry x target x driver -> verdict, plus the
  * CUDA tables they need (PTX ISA, driver branches, toolkit support), explanations and advice.
- * Every rule cites ../shared/compat-rules.md ("§N" below); facts not confirmed there or
+ * Every rule cites doc/compat-rules.md ("§N" below); facts not confirmed there or
  * here are marked "unverified". */
 #include <ctype.h>
 #include <limits.h>

@@ -2,11 +2,11 @@
  *
  * Kernels are .symtab symbols with STT_FUNC and STO_CUDA_ENTRY (st_other & 0x10).
  * SM: ABI v2 (e_ident[EI_ABIVERSION] >= 8) keeps it in e_flags bits 8..15, ABI v1 in
- * bits 0..7 (verified on 19,774 cubins, fatbin-format.md (e)).
+ * bits 0..7 (verified on 19,774 cubins, doc/fatbin-format.md (e)).
  * .note.nv.cuinfo (type 1000):  desc {u16 version, u16 sm, u32 toolkit (130 = 13.0)}; the
  *     toolkit word means that only from note version 2 (ptxas 13). Version 1 (ptxas 12.8 and
  *     12.9, new-ABI cubins) has {u16 1, u16 sm, u32 1, u32 1}: that 1 is no CUDA version
- *     (torchvision 0.23.0's CUDA 12.8 cubins; doc/fatbin-format.md).
+ *     (torchvision 0.23.0's CUDA 12.8 cubins; doc/fatbin-format.md (e)).
  * .note.nv.tkinfo (type 2000):  desc {u32 ?, u32 off0, u32 tool, u32 version, u32 build,
  *                                     u32 options} then a string table; offsets are into it.
  */

@@ -10,7 +10,7 @@
  *
  * What is kept, in one pass:
  *   - the first WS_CUBIN_PREFIX bytes: nvcc writes .shstrtab, .strtab and .symtab right
- *     after the ELF header and the section table at the end (fatbin-format.md (e));
+ *     after the ELF header and the section table at the end (doc/fatbin-format.md (e));
  *   - the section table, once the ELF header says where it is;
  *   - once the table is in, every section the reader needs that has not streamed past
  *     (cuBLASLt's cask cubins put the table first and the notes last).

@@ -250,7 +250,7 @@ int ws_advise(const struct ws_target *t, const char *local_tag, char *buf, size_
 	last = ws_last_toolkit_for_arch(t->cc);
 	if (!first)
 		return -1;
-	/* §6: the toolkit window that can emit SASS for this CC */
+	/* doc/compat-rules.md §6: the toolkit window that can emit SASS for this CC */
 	if (last)
 		append(buf, len, &pos, "needs a build made with CUDA %s to %s", ws_cuda_str(first, c1, sizeof c1),
 		       ws_cuda_str(last, c2, sizeof c2));
@@ -309,7 +309,7 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 	/* build_words: the version is a lower bound (read from the PTX ISA): only "may predate" */
 	build_hi = build_words ? INT_MAX : major_only ? build_cuda + 990 : build_cuda;
 	if (build_hi < first || ((major_only || build_words) && build_cuda < first)) {
-		/* §6: the toolkit that built it cannot emit code for this GPU */
+		/* doc/compat-rules.md §6: the toolkit that built it cannot emit code for this GPU */
 		append(buf, len, &pos, "built with CUDA %s, which %s %s (CUDA %s+): ", bw,
 		       build_hi < first ? "predates" : "may predate", t->name, ws_cuda_str(first, c1, sizeof c1));
 		if (tag) {
@@ -321,7 +321,7 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 		return WS_R_PREDATES;
 	}
 	if (last && build_cuda > last) {
-		/* §6: the toolkit that built it no longer emits code for this GPU */
+		/* doc/compat-rules.md §6: the toolkit that built it no longer emits code for this GPU */
 		append(buf, len, &pos, "built with CUDA %s, which dropped %s (last in CUDA %s): use a build made with "
 		       "CUDA %s to %s", bw, t->name, ws_cuda_str(last, c2, sizeof c2), ws_cuda_str(first, c1, sizeof c1), c2);
 		if (tag) {

@@ -10,8 +10,8 @@
  *   +24 u16 minor  +26 u16 major (PTX ISA / cubin code version)   +28 u32 arch (sm number)
  *   +32 u32 identifier offset +36 u32 identifier length   +40 u64 flags   +48 u64 reserved
  *   +56 u64 uncompressed_size
- * Every field above was verified in bytes (../shared/fatbin-format.md); flag meanings
- * marked there as GUESS are not relied on here, except that unknown bits are ignored.
+ * Every field above was verified in bytes (doc/fatbin-format.md (b), (c)); flag meanings
+ * marked there as [guess] are not relied on here, except that unknown bits are ignored.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,11 +9,11 @@
 #include "ws_util.h"
 
 /* GPU name -> compute capability.
- * Source: ../shared/compat-rules.md §7 (itself from NVIDIA's "CUDA GPUs" page). Rows marked
- * [ext] extend §7 from the same NVIDIA page as remembered, not re-checked against it here:
+ * Source: NVIDIA's "CUDA GPUs" page (doc/compat-rules.md §7). Rows marked
+ * [ext] extend it from the same NVIDIA page as remembered, not re-checked against it here:
  * unverified. Display names must stay unique after normalisation (test_gpus checks it). */
 static const struct ws_gpu gpus[] = {
-	/* Kepler [ext]: only for old cloud images; CUDA 12 dropped sm_35/37 (§6). */
+	/* Kepler [ext]: only for old cloud images; CUDA 12 dropped sm_35/37 (doc/compat-rules.md §6). */
 	{35, "Tesla K20", NULL, "datacenter"},
 	{35, "Tesla K40", NULL, "datacenter"},
 	{37, "Tesla K80", NULL, "datacenter"},
@@ -156,7 +156,7 @@ static const struct ws_gpu gpus[] = {
 	{103, "B300", "Blackwell Ultra", "datacenter"},
 	{103, "GB300", NULL, "datacenter"},
 	/* 11.0: Thor. Its SASS was sm_101 up to CUDA 12.9 and is sm_110 from CUDA 13.0
-	 * (compat-rules §1, cuRANDDx notes); a device reporting 11.0 is listed here, "sm_101"
+	 * (doc/compat-rules.md §1, cuRANDDx notes); a device reporting 11.0 is listed here, "sm_101"
 	 * stays a target of its own (CC 10.1) because nothing here shows a driver mapping. */
 	/* T5000/T4000: the Thor modules as NVIDIA's CUDA GPUs page lists them (testdata/nvidia-cuda-gpus.txt) */
 	{110, "Jetson Thor", "Jetson AGX Thor|Thor|AGX Thor|Jetson T5000|Jetson T4000", "jetson"},

@@ -14,9 +14,10 @@
  *      unless nothing in the object was built for the target's generation or newer (no SASS
  *      of its major or a higher one) and the container looks like one general arch list:
  *      not only a/f entries, more than one compute capability, its newest entry older than
- *      the target. (compat-rules §9 says "no a/f entry"; torch 2.5.1's cuSPARSELt 0.6 has
- *      sm_80+sm_86+sm_87+sm_90a containers, general lists with one Hopper entry, and that
- *      release did not support sm_120, so an a/f entry alone does not make a unit targeted.)
+ *      the target. (An earlier statement of this rule excused any a/f entry, doc/compat-rules.md
+ *      §9; torch 2.5.1's cuSPARSELt 0.6 has sm_80+sm_86+sm_87+sm_90a containers, general
+ *      lists with one Hopper entry, and that release did not support sm_120, so an a/f
+ *      entry alone does not make a unit targeted.)
  *      Then it is required and fails: built before the target existed, or leaving it out
  *      (torch 2.5.1+cu124 on sm_120).
  *   4. A helper does not carry an object (WS_R_HELPER_ONLY): when the containers that serve
@@ -256,7 +257,7 @@ static enum ws_verdict judge_pass(const struct pass *p, enum ws_role *roles, enu
 
 /* ---- per-kernel gaps -------------------------------------------------------------- */
 
-/* The entry the driver loads from f for t (compat-rules §2: the best SASS, else the
+/* The entry the driver loads from f for t (doc/compat-rules.md §2: the best SASS, else the
  * newest PTX it can JIT), or NULL. */
 static const struct ws_entry *picked_entry(const struct ws_fatbin *f, const struct ws_target *t, int driver_cuda)
 {
@@ -665,7 +666,7 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 			o->fatbins[i].roles[k] = roles[i];
 			o->fatbins[i].verdicts[k] = verdicts[i];
 		}
-		/* §6: a driver older than the GPU's first CUDA cannot run anything on it */
+		/* doc/compat-rules.md §6: a driver older than the GPU's first CUDA cannot run anything on it */
 		int first = ws_first_toolkit_for_arch(t[k].cc, 0);
 		if (v != WS_V_NONE && opt->driver_cuda > 0 && first > opt->driver_cuda) {
 			v = WS_V_NO_IMAGE;
@@ -1198,7 +1199,7 @@ uint32_t ws_object_require_sass(const struct ws_object *o, const struct ws_targe
 	*considered = 0;
 	if (!o->nfatbins)
 		return 0;
-	/* an alternative whose CUDA cannot build this arch cannot be asked to carry it (§6) */
+	/* an alternative whose CUDA cannot build this arch cannot be asked to carry it (doc/compat-rules.md §6) */
 	if (o->alt_group) {
 		int first = ws_first_toolkit_for_arch(t->cc, 0), last = ws_last_toolkit_for_arch(t->cc);
 		int hi = o->alt_major_only ? o->alt_cuda + 990 : o->alt_cuda;

@@ -3,7 +3,7 @@
  * The compressed stream is payload[0 : compressed_size], followed by zero
  * padding to payload_size. LZ4 is a raw block (no frame, no size prefix);
  * zstd is a standard frame whose content size equals uncompressed_size.
- * Both verified on every entry of the CUDA 13.0 lib64 (fatbin-format.md (d)).
+ * Both verified on every entry of the CUDA 13.0 lib64 (doc/fatbin-format.md (d)).
  */
 #include <stdio.h>
 #include <stdlib.h>

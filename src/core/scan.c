@@ -4,7 +4,7 @@
  *
  * Containers are found by searching the whole object for the magic, not by
  * trusting section names: CUDA's own libraries keep most of theirs in .ldata,
- * .rodata and .cask_resource (fatbin-format.md (a)). Each container is then
+ * .rodata and .cask_resource (doc/fatbin-format.md (a)). Each container is then
  * labelled with the section that holds it, once the section table (which a
  * streamed ELF delivers last) is known.
  */
@@ -849,7 +849,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 	if (r < 0) {
 		entry_error(s, o, e, err);
 	} else if (c == WS_CONTENT_CUBIN) {
-		/* The suffix survives only in the ptxas options (fatbin-format.md (e)). */
+		/* The suffix survives only in the ptxas options (doc/fatbin-format.md (e)). */
 		const char *a = e->tool_options ? strstr(e->tool_options, "-arch sm_") : NULL;
 		unsigned arch = 0;
 		char suf = 0;

@@ -1,5 +1,5 @@
 /* fake_libcuda.c - a stand-in libcuda.so.1 for tests: the entry points wheelscan uses, with
- * module loads decided from the container bytes by the rules of compat-rules.md.
+ * module loads decided from the container bytes by the rules of doc/compat-rules.md.
  *
  * Built at test time: cc -shared -fPIC -o DIR/libcuda.so.1 src/test/fake_libcuda.c
  * (-DFAKE_OMIT_LOAD leaves out cuModuleLoadData, to test a driver that lacks an entry point).
@@ -158,7 +158,7 @@ CUresult cuCtxSetCurrent(void *ctx)
 	return SUCCESS;
 }
 
-/* Minimum driver (1000*major + 10*minor) for a PTX ISA: compat-rules.md section 4. */
+/* Minimum driver (1000*major + 10*minor) for a PTX ISA: doc/compat-rules.md §4. */
 static int ptx_min_driver(int maj, int min)
 {
 	if (maj < 6) return 0;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # json_fields.sh - JSON fields whose source is ambiguous in the fixtures: a PTX entry whose
 # header version (offsets 24/26 of the entry header) disagrees with the text's .version line.
-# The .version line is what the driver's JIT reads (compat-rules.md §4), so ptx_isa, the
+# The .version line is what the driver's JIT reads (doc/compat-rules.md §4), so ptx_isa, the
 # needed driver and the verdict must follow it, not the header copy.
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,8 +28,8 @@ check "the why names the text's ISA" 'grep -q "needs a driver for CUDA >= 13.0 (
 "$WS_BIN" --json --no-progress --gpu sm_90 --driver 12.8 "$t/hdr70.fatbin" >"$t/j" 2>"$t/err"; rc=$?
 v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts"][0]["verdicts"]["sm_90"])' "$t/j")
 check "driver 12.8: ptx-too-new from the .version line ($v, exit $rc)" '[ "$v" = ptx-too-new ] && [ $rc -eq 1 ]'
-# PTX with the family flag (entry flags 0x200000, fatbin-format.md), end to end through the
-# decoder: ptx-only-80 made compute_80f JIT-compiles within 8.x only (compat-rules §3)
+# PTX with the family flag (entry flags 0x200000, doc/fatbin-format.md (c)), end to end through the
+# decoder: ptx-only-80 made compute_80f JIT-compiles within 8.x only (doc/compat-rules.md §3)
 python3 - testdata/fixtures/ptx-only-80.fatbin "$t/f80.fatbin" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())

@@ -35,7 +35,7 @@ check "unobfuscated LTO-IR entries are opaque ($o)" '[ "$o" = "[('"'"'ltoir'"'"'
 "$WS_BIN" --no-progress "$t/over.fatbin" >"$t/o" 2>"$t/e"; rc=$?
 check "4097 entries: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "4097 entries: the limit is named" 'grep -q "has more than 4096 entries" "$t/e"'
-# an entry header size that is not a multiple of 8 (every real one is: fatbin-format.md)
+# an entry header size that is not a multiple of 8 (every real one is: doc/fatbin-format.md (c))
 # puts the next entry at the wrong place: the second entry's 68 is an error naming it
 python3 -c '
 import struct, sys

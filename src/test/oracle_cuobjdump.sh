@@ -3,7 +3,7 @@
 # reader, over the fixtures and the CUDA toolkit's own libraries.
 #
 # For every file, the multiset of architecture names that `cuobjdump -all --list-elf --list-ptx`
-# prints must equal the one in `$WS_BIN --json FILE` (design.md section 7). What cuobjdump can and
+# prints must equal the one in `$WS_BIN --json FILE` (man/wheelscan.schema.json). What cuobjdump can and
 # cannot see decides what is compared (all found by experiment with cuobjdump 13.5.37):
 #   - it reads only the .nv_fatbin and __nv_relfatbin sections (the latter only with -all), so
 #     wheelscan's containers in other sections (.ldata, .rodata, .cask_resource) are left out;

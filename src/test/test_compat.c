@@ -1,5 +1,5 @@
 /* test_compat.c - table-driven tests of the compatibility rules (src/core/compat.c); each row
- * names the rule and its source in ../shared/compat-rules.md. */
+ * names the rule and its source in doc/compat-rules.md. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,9 +10,9 @@ static const struct { const char *in; unsigned cc; const char *label; } parse_ro
 	{"sm_120", 120, ""}, {"sm_90a", 90, ""}, {"sm_100f", 100, ""}, {"SM_86", 86, ""},
 	{"sm86", 86, ""}, {"compute_89", 89, ""}, {"12.0", 120, ""}, {"120", 120, ""},
 	{"9.0", 90, ""}, {"8.6", 86, ""}, {"90", 90, ""}, {"10.3", 103, ""}, {" sm_75 ", 75, ""},
-	/* Thor's old number stays its own target (compat-rules §1) */
+	/* Thor's old number stays its own target (doc/compat-rules.md §1) */
 	{"sm_101", 101, ""},
-	/* names (compat-rules §7), with vendor prefixes, case, spaces, dashes */
+	/* names (doc/compat-rules.md §7), with vendor prefixes, case, spaces, dashes */
 	{"RTX 5090", 120, "GeForce RTX 5090"}, {"rtx5090", 120, "GeForce RTX 5090"},
 	{"NVIDIA GeForce RTX 5090", 120, "GeForce RTX 5090"}, {"geforcertx4090", 89, "GeForce RTX 4090"},
 	{"NVIDIA GeForce RTX 4090", 89, "GeForce RTX 4090"}, {"RTX 5090 D", 120, "GeForce RTX 5090 D"},
@@ -178,7 +178,7 @@ static void test_table(void)
 		size_t i;
 		for (i = 0; i < ws_gpu_count() && ws_gpu_at(i)->cc != rules7[k]; i++)
 			;
-		CHECK(i < ws_gpu_count(), "compat-rules §7 CC %u in the table", rules7[k]);
+		CHECK(i < ws_gpu_count(), "doc/compat-rules.md §7 CC %u in the table", rules7[k]);
 	}
 }
 

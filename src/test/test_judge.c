@@ -382,7 +382,7 @@ static void test_advice(void)
 		     "build with sm_90 or PTX");
 	CHECK_EQ_INT(ws_advise_build(&t, 0, false, false, "cu118", NULL, buf, sizeof buf), 0);
 	CHECK(strncmp(buf, "needs a build made with CUDA >= 11.8", 36) == 0, "%s", buf);
-	/* §6 at the edges: CUDA 12.7 predates sm_120 (first in 12.8); 13.0 dropped sm_70 (last 12.9) */
+	/* doc/compat-rules.md §6 at the edges: CUDA 12.7 predates sm_120 (first in 12.8); 13.0 dropped sm_70 (last 12.9) */
 	struct ws_target t120 = tgt(120), t70 = tgt(70);
 	CHECK_EQ_INT(ws_advise_build(&t120, 12070, false, false, "cu127", NULL, buf, sizeof buf), WS_R_PREDATES);
 	CHECK_EQ_STR(buf, "built with CUDA 12.7, which predates sm_120 (CUDA 12.8+): use a +cu128 build");

@@ -1,7 +1,7 @@
 #!/bin/sh
 # verdict_reference.sh - every verdict the golden cases (testdata/golden/*.args) produce,
 # checked against a second source that does not call src/core/compat.c: the reference rules
-# below, written in Python from NVIDIA's statements as ../shared/compat-rules.md quotes them
+# below, written in Python from NVIDIA's statements as doc/compat-rules.md gives them
 # (SASS §1, PTX §2, a/f §3, PTX ISA -> driver §4, first toolkit per GPU §6). Each case is
 # run again with --json; for every container the reference computes the verdict from the
 # decoded entries (kind, arch, a/f marker, PTX ISA) and the target CC, and the tool's must
