@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check tsan run install wheel fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -147,6 +147,12 @@ fetch-corpus:
 check: wheelscan $(TEST_BIN) $(O)/libws-core.a
 	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" src/test/run-all
 
+# make check-fast: the unit tests, the golden CLI cases, the layer rules and the byte facts
+# of doc/fatbin-format.md, in seconds (src/test/README says how to run one test alone).
+FAST_TESTS := unit golden layers doc_facts
+check-fast: wheelscan $(TEST_BIN) $(O)/libws-core.a
+	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" WS_TESTS="$(FAST_TESTS)" src/test/run-all
+
 # The programs `make check` runs, built without running them (scripts/mutate builds first so
 # that a mutant that does not compile is told apart from one a test catches).
 tests-built: wheelscan $(TEST_BIN) $(O)/libws-core.a
@@ -176,4 +182,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: all deps deps-test fetch-corpus run example test check tests-built print-core tsan mutate install wheel fuzz fixtures bench clean
+.PHONY: all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel fuzz fixtures bench clean
