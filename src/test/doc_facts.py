@@ -256,6 +256,12 @@ def main(argv):
     ptx = [e for e in by["ptx-O1-100.fatbin"] if e["kind"] == 1][0]
     o, n = struct.unpack_from("<II", ptx["head"], ptx["od"])
     check(ptx["head"][o:o + n] == b"-O1  " and ptx["head"][o + n] == 0, "(c) -Xptxas -O1: options '-O1  ', NUL after")
+    # (e) e_flags bits 24..31 follow -lineinfo and -G; (d) -G cubins are zstd by default
+    top = lambda e: struct.unpack_from("<I", content(e), 0x30)[0] >> 24
+    sass = lambda f: [e for e in by[f] if e["kind"] == 2][0]
+    check(top(sass("lineinfo-90.fatbin")) == 0x09 and top(sass("debug-G-90.fatbin")) == 0x0e and
+          top(sass("sass90-ptx90.fatbin")) == 0x06, "(e) e_flags bits 24..31: 0x06, 0x09 -lineinfo, 0x0e -G (sm_90)")
+    check(sass("debug-G-90.fatbin")["flags"] & F_ZSTD, "(d) -G: the cubin is zstd-compressed")
     # (c) a/f flags and the e_flags that do not carry them
     for f, flag in (("arch-a.fatbin", F_A), ("arch-f.fatbin", F_F)):
         check(all(e["flags"] & (F_A | F_F) == flag for e in by[f]), "(c) %s: every entry has flag 0x%x" % (f, flag))
