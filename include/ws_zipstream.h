@@ -98,7 +98,7 @@ int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws
 /* Reads a whole small member (at most max bytes) into a fresh NUL-terminated buffer;
  * NULL with err set. */
 char *ws_mstream_slurp(struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx, const char *name, uint64_t max,
-		       size_t *len, struct ws_zbuf *b, char *err, size_t errlen);
+		       size_t *len, struct ws_zbuf *b, struct ws_err *err);
 
 /* Read-ahead as tasks on pool (group below parent); the hash runs in the reader when
  * defer_hash. On failure the stream simply stays synchronous. */

@@ -134,13 +134,13 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	snprintf(path, sizeof path, "%s/RECORD", distinfo);
 	char *text = ws_read_small(path, RECORD_MAX, &len);
 	struct ws_record_index rec = {0};
-	char err[WS_ERRMAX];
 	if (!text) {
 		ws_artifact_fail(a, path, WS_E_IO, "cannot read: %s", strerror(errno));
 		return a;
 	}
-	if (ws_record_parse(&rec, text, len, err, sizeof err) < 0) {
-		ws_artifact_error(a, path, "%s", err);
+	struct ws_err rerr = {0};
+	if (ws_record_parse(&rec, text, len, &rerr) < 0) {
+		ws_artifact_fail(a, path, rerr.code, "%s", rerr.msg);
 		free(text);
 		return a;
 	}

@@ -251,22 +251,23 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 		}
 	}
 	for (int f = 0; f < 3; f++) {
-		char err[WS_ERRMAX], nb[NAME_SHOWN];
+		struct ws_err err = {0};
+		char nb[NAME_SHOWN];
 		size_t len = 0;
 		if (found[f] < 0 || (f == 0 && !j->o.verify_record))
 			continue;
 		const char *nm = j->names[found[f]];
 		char *p = ws_mstream_slurp(&j->bg, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
-				   err, sizeof err);
+				   &err);
 		if (!p) {
-			ws_artifact_error(a, j->label, "cannot read '%s': %s", nb, err);
+			ws_artifact_fail(a, j->label, err.code, "cannot read '%s': %s", nb, err.msg);
 			continue;
 		}
 		if (f == 0) {
-			if (ws_record_parse(&j->rec, p, len, err, sizeof err) == 0)
+			if (ws_record_parse(&j->rec, p, len, &err) == 0)
 				j->have_rec = true;
 			else
-				ws_artifact_error(a, j->label, "%s", err);
+				ws_artifact_fail(a, j->label, err.code, "%s", err.msg);
 		} else if (f == 1) {
 			ws_wheel_parse_wheelfile(w, p, len);
 		} else {

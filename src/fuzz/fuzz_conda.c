@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();                                    /* a refusal always says why */
 	}
 	struct ws_record_index rec = {0};
-	if (ws_record_parse(&rec, p, size, err, sizeof err) == 0)
+	struct ws_err rerr = {0};
+	if (ws_record_parse(&rec, p, size, &rerr) == 0)
 		for (uint32_t i = 0; i < rec.n; i++)
 			(void)ws_record_row_inside(rec.line[i].path);
 	ws_record_index_free(&rec);
