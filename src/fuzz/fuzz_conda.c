@@ -10,13 +10,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_ro ro;
 	const char *p = (const char *)fuzz_ro_copy(&ro, data, size);
 	struct ws_conda_pkg pkg;
-	char err[256];
-	if (ws_conda_parse(&pkg, p, size, err, sizeof err) == 0) {
+	struct ws_err err = {0};
+	if (ws_conda_parse(&pkg, p, size, &err) == 0) {
 		for (size_t i = 0; i < pkg.nfiles; i++)
 			if (!pkg.files[i].path || (pkg.files[i].sha256[0] && strlen(pkg.files[i].sha256) != 64))
 				abort();                    /* every file has a path; a hash is whole or absent */
 		ws_conda_free(&pkg);
-	} else if (!err[0]) {
+	} else if (!err.code) {
 		abort();                                    /* a refusal always says why */
 	}
 	struct ws_record_index rec = {0};
