@@ -66,10 +66,10 @@ struct ws_mstream {
 /* libzip's messages, in this project's grammar for the common cases. */
 const char *ws_zip_reason(zip_error_t *e);
 /* Opens the archive (flags: ZIP_CHECKCONS or 0); NULL with the reason in err. */
-zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t errlen);
+zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, struct ws_err *err);
 /* zipdir.c: refuses members whose data share bytes of the file (a zip bomb), given the
  * n member names in libzip's (directory) order; 0, or -1 with the reason in err. */
-int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, char *err, size_t errlen);
+int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, struct ws_err *err);
 /* zipdir.c: the first member name the directory holds twice (sanitised into name). */
 bool ws_zip_duplicate_name(const struct ws_zsrc *s, char *name, size_t len);
 /* zipdir.c: whether the file begins with a local header but has no end-of-directory

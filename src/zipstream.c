@@ -51,7 +51,7 @@ const char *ws_zip_reason(zip_error_t *e)
 	}
 }
 
-zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t errlen)
+zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, struct ws_err *err)
 {
 	zip_error_t ze;
 	zip_error_init(&ze);
@@ -59,7 +59,8 @@ zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t 
 				    : zip_source_buffer_create(s->mem, s->len, 0, &ze);
 	zip_t *za = src ? zip_open_from_source(src, flags | ZIP_RDONLY, &ze) : NULL;
 	if (!za) {
-		ws_fmt(err, errlen, "%s", ws_zip_reason(&ze));
+		ws_err_set(err, zip_error_code_zip(&ze) == ZIP_ER_MEMORY ? WS_E_MEMORY : WS_E_FORMAT, "%s",
+			   ws_zip_reason(&ze));
 		zip_source_free(src);
 	}
 	zip_error_fini(&ze);
