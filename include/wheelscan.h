@@ -388,7 +388,7 @@ const char *ws_wheel_cpu_only(const struct ws_wheel_info *w);
 const char *ws_artifact_cpu_only(const struct ws_artifact *a);
 void ws_entry_clear(struct ws_entry *e);
 /* The entry error for a kernel name that max_kernel_names left out (a limit, not memory). */
-void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, char *err, size_t errlen);
+void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, struct ws_err *err);
 void ws_fatbin_clear(struct ws_fatbin *f);
 void ws_object_clear(struct ws_object *o);
 void ws_artifact_free(struct ws_artifact *a);

@@ -51,7 +51,7 @@ void ws_decoder_give(struct ws_decoders *ds, struct ws_decoder *dc);
 
 /* Reads the 16-byte container header at p. Returns 0 and the bytes after the
  * header in *fat_size, or -1 with the reason. */
-int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, char *err, size_t errlen);
+int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, struct ws_err *err);
 
 /* True when p holds a plausible container start: a valid header followed by
  * a plausible first entry header (needs WS_FATBIN_PROBE_BYTES). Used by the
@@ -64,22 +64,22 @@ const uint8_t *ws_fatbin_find(const uint8_t *p, size_t n);
  * header size in *hdr_size so the caller can make the whole header available.
  * `remaining` is what is left of the container from p on. */
 int ws_entry_peek(const uint8_t *p, size_t n, uint64_t remaining, uint32_t *hdr_size,
-		  uint64_t *payload_size, char *err, size_t errlen);
+		  uint64_t *payload_size, struct ws_err *err);
 
 /* Decodes a whole entry header (n >= its header size) into e: kind, arch,
  * name, flags, sizes, compression, identifier and options strings. */
-int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen);
+int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_err *err);
 
 /* The size checks every decoder makes first: compressed size within the payload,
  * decompressed size within lim->max_entry_bytes and possible for the format. */
-int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim, char *err, size_t errlen);
+int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim, struct ws_err *err);
 /* Decompresses an entry payload (p, n = payload_size bytes) into *out.
  * Uncompressed payloads are returned in place; compressed ones in dc's buffer, valid
  * until dc's next use (never freed by the caller). The output size is capped by the
  * header's claim and lim->max_entry_bytes. */
 int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
-		      char *err, size_t errlen);
+		      struct ws_err *err);
 
 /* Large compressed PTX and cubins are read as a stream, in chunks of this size, instead of whole. */
 #ifndef WS_STREAM_CHUNK                 /* fuzz builds shrink it to reach chunk boundaries */
@@ -109,11 +109,11 @@ uint16_t ws_toolkit_of_producer(const char *producer);
  * SASS entry from its cubin. Kernel names are interned into pool. The span
  * must stay writable-safe: it is only read. */
 int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		     const struct ws_limits *lim, char *err, size_t errlen);
+		     const struct ws_limits *lim, struct ws_err *err);
 
 /* Fills ptx_major/minor, ptx_target and kernels of a PTX entry from its text. */
 int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		   const struct ws_limits *lim, char *err, size_t errlen);
+		   const struct ws_limits *lim, struct ws_err *err);
 
 /* Same for a large compressed PTX entry, decoded as a stream through a bounded
  * buffer (a 35 MB module never needs 35 MB of memory). */
@@ -123,7 +123,7 @@ static inline bool ws_ptx_streamed(const struct ws_entry *e)
 	       e->uncompressed_size >= WS_STREAM_MIN;
 }
 int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-			const struct ws_limits *lim, char *err, size_t errlen);
+			const struct ws_limits *lim, struct ws_err *err);
 /* Same for a large compressed cubin: the decoded bytes go into a sparse image that keeps
  * only the ELF header, section table, symbol and string tables and notes; the result is
  * what ws_cubin_inspect gives on the whole cubin (src/core/cubin_stream.c), without ever
@@ -134,14 +134,14 @@ static inline bool ws_sass_streamed(const struct ws_entry *e)
 	       e->uncompressed_size >= WS_STREAM_MIN;
 }
 int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-			    const struct ws_limits *lim, char *err, size_t errlen);
+			    const struct ws_limits *lim, struct ws_err *err);
 /* A SASS or PTX payload (n = payload_size bytes at p) to the entry's facts, decoded
  * whole or as a stream by size. Errors name the entry. */
 int ws_entry_inspect(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		     const struct ws_limits *lim, char *err, size_t errlen);
+		     const struct ws_limits *lim, struct ws_err *err);
 /* The same, always decoding the payload whole into dc's buffer. */
 int ws_entry_inspect_whole(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-			   const struct ws_limits *lim, char *err, size_t errlen);
+			   const struct ws_limits *lim, struct ws_err *err);
 
 /* Formats e->name from kind, arch and suffix: "sm_90a", "compute_120f", "lto_100". */
 void ws_entry_name(struct ws_entry *e);

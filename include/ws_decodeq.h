@@ -20,7 +20,7 @@ struct ws_decode_task {
 	size_t n;
 	bool lent;                     /* payload is a buffer lent by the pool */
 	int rc;                        /* 0, or -1 with err */
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	bool done;                     /* atomic: decoded */
 };
 

@@ -45,14 +45,14 @@ enum {
  * files (scan.c) and cubins (cubin.c, cubin_stream.c) alike. Returns 0, or one of the
  * codes above with the reason in err (other classes and byte orders are reported, not
  * guessed). */
-int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err, size_t errlen);
+int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, struct ws_err *err);
 
 /* Decodes section 0 (64 bytes) to resolve extended numbering in h. */
 void ws_elf_extended(const uint8_t *sh0, struct ws_elf_header *h);
 
 /* Decodes h->shnum section headers from tab (n bytes). */
 int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
-		    struct ws_elf_sections *out, char *err, size_t errlen);
+		    struct ws_elf_sections *out, struct ws_err *err);
 
 /* Names every section from the section-name table's bytes. */
 void ws_elf_name_sections(struct ws_elf_sections *s, const uint8_t *strtab, size_t n);

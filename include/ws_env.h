@@ -39,7 +39,7 @@ struct ws_conda_pkg {
 /* Parses a conda-meta record (strict JSON, bounded). A file whose prefix conda rewrote at
  * install time keeps its hash only when the record has sha256_in_prefix. 0, or -1 with
  * the reason in err (pkg left empty). */
-int ws_conda_parse(struct ws_conda_pkg *pkg, const char *p, size_t n, char *err, size_t errlen);
+int ws_conda_parse(struct ws_conda_pkg *pkg, const char *p, size_t n, struct ws_err *err);
 void ws_conda_free(struct ws_conda_pkg *pkg);
 /* One conda package as an artifact of type "installed", read and verified as
  * ws_scan_distribution does with its RECORD. */

@@ -56,9 +56,9 @@ struct ws_docker_manifest {
 
 /* Parse p[0..n) (at most WS_IMAGE_JSON_MAX, strict JSON, bounded depth, strings and
  * counts); 0, or -1 with a reason in err. */
-int ws_imgdoc_parse(struct ws_imgdoc *d, const char *p, size_t n, char *err, size_t errlen);
+int ws_imgdoc_parse(struct ws_imgdoc *d, const char *p, size_t n, struct ws_err *err);
 void ws_imgdoc_free(struct ws_imgdoc *d);
-int ws_docker_manifest_parse(struct ws_docker_manifest *m, const char *p, size_t n, char *err, size_t errlen);
+int ws_docker_manifest_parse(struct ws_docker_manifest *m, const char *p, size_t n, struct ws_err *err);
 void ws_docker_manifest_free(struct ws_docker_manifest *m);
 /* "sha256:" and 64 lower-case hex digits: the only digests wheelscan follows. */
 bool ws_digest_valid(const char *digest);

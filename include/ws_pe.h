@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wheelscan.h"
+
 struct ws_pe_header {
 	uint16_t machine;              /* 0x8664 x86-64, 0xaa64 arm64 */
 	uint16_t nsections;
@@ -26,11 +28,11 @@ struct ws_pe_sections {
 /* "MZ" and a "PE\0\0" signature inside the first n bytes. */
 bool ws_pe_sniff(const uint8_t *p, size_t n);
 /* Decodes the DOS and COFF headers from the first n bytes. 0, or -1 with the reason. */
-int ws_pe_header(const uint8_t *p, size_t n, struct ws_pe_header *h, char *err, size_t errlen);
+int ws_pe_header(const uint8_t *p, size_t n, struct ws_pe_header *h, struct ws_err *err);
 /* Decodes h->nsections headers from tab (n bytes); every section's data must lie within
  * file_size. 0, or -1 with the reason. */
 int ws_pe_sections(const uint8_t *tab, size_t n, const struct ws_pe_header *h, uint64_t file_size,
-		   struct ws_pe_sections *out, char *err, size_t errlen);
+		   struct ws_pe_sections *out, struct ws_err *err);
 /* The name of the section whose data holds file offset off, or NULL. */
 const char *ws_pe_section_at(const struct ws_pe_sections *s, uint64_t off);
 void ws_pe_sections_free(struct ws_pe_sections *s);

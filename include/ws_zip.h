@@ -81,7 +81,7 @@ struct ws_record_index {
 
 /* Parses RECORD (CSV as Python's csv module writes it). Returns 0, or -1
  * with a reason in err. Rows repeating an earlier path are ignored. */
-int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *err, size_t errlen);
+int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, struct ws_err *err);
 /* Index of the row for path, or -1. */
 int64_t ws_record_find(const struct ws_record_index *r, const char *path);
 void ws_record_index_free(struct ws_record_index *r);

@@ -66,10 +66,10 @@ struct ws_mstream {
 /* libzip's messages, in this project's grammar for the common cases. */
 const char *ws_zip_reason(zip_error_t *e);
 /* Opens the archive (flags: ZIP_CHECKCONS or 0); NULL with the reason in err. */
-zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t errlen);
+zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, struct ws_err *err);
 /* zipdir.c: refuses members whose data share bytes of the file (a zip bomb), given the
  * n member names in libzip's (directory) order; 0, or -1 with the reason in err. */
-int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, char *err, size_t errlen);
+int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, struct ws_err *err);
 /* zipdir.c: the first member name the directory holds twice (sanitised into name). */
 bool ws_zip_duplicate_name(const struct ws_zsrc *s, char *name, size_t len);
 /* zipdir.c: whether the file begins with a local header but has no end-of-directory
@@ -98,7 +98,7 @@ int ws_mstream_reread(void *ctx, uint64_t off, uint8_t *buf, size_t n, struct ws
 /* Reads a whole small member (at most max bytes) into a fresh NUL-terminated buffer;
  * NULL with err set. */
 char *ws_mstream_slurp(struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx, const char *name, uint64_t max,
-		       size_t *len, struct ws_zbuf *b, char *err, size_t errlen);
+		       size_t *len, struct ws_zbuf *b, struct ws_err *err);
 
 /* Read-ahead as tasks on pool (group below parent); the hash runs in the reader when
  * defer_hash. On failure the stream simply stays synchronous. */

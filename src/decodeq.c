@@ -27,8 +27,8 @@ static void decode(void *arg)
 {
 	struct ws_decode_task *t = arg;
 	struct ws_decoder *dc = ws_decoder_take(t->q->decoders);
-	t->rc = dc ? ws_entry_inspect(dc, t->payload, t->n, &t->res, &t->names, t->q->lim, t->err, sizeof t->err)
-		   : (ws_fmt(t->err, sizeof t->err, "out of memory for a decoder"), -1);
+	t->rc = dc ? ws_entry_inspect(dc, t->payload, t->n, &t->res, &t->names, t->q->lim, &t->err)
+		   : ws_err_set(&t->err, WS_E_MEMORY, "out of memory for a decoder");
 	ws_decoder_give(t->q->decoders, dc);
 	if (t->lent) {
 		ws_pool_buf_give(t->q->pool, t->payload);

@@ -134,13 +134,13 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	snprintf(path, sizeof path, "%s/RECORD", distinfo);
 	char *text = ws_read_small(path, RECORD_MAX, &len);
 	struct ws_record_index rec = {0};
-	char err[WS_ERRMAX];
 	if (!text) {
 		ws_artifact_fail(a, path, WS_E_IO, "cannot read: %s", strerror(errno));
 		return a;
 	}
-	if (ws_record_parse(&rec, text, len, err, sizeof err) < 0) {
-		ws_artifact_error(a, path, "%s", err);
+	struct ws_err rerr = {0};
+	if (ws_record_parse(&rec, text, len, &rerr) < 0) {
+		ws_artifact_fail(a, path, rerr.code, "%s", rerr.msg);
 		free(text);
 		return a;
 	}
@@ -190,7 +190,8 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 {
 	struct ws_artifact *a = new_artifact(record, "installed");
 	struct ws_conda_pkg pkg;
-	char path[4096], err[WS_ERRMAX];
+	char path[4096];
+	struct ws_err err = {0};
 	size_t len = 0;
 	if (!a)
 		return NULL;
@@ -199,10 +200,10 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		ws_artifact_fail(a, record, WS_E_IO, "cannot read: %s", strerror(errno));
 		return a;
 	}
-	int rc = ws_conda_parse(&pkg, text, len, err, sizeof err);
+	int rc = ws_conda_parse(&pkg, text, len, &err);
 	free(text);
 	if (rc < 0) {
-		ws_artifact_error(a, record, "%s", err);
+		ws_artifact_fail(a, record, err.code, "%s", err.msg);
 		return a;
 	}
 	if ((a->wheel = ws_calloc(1, sizeof *a->wheel))) {

@@ -337,10 +337,10 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		size_t len = 0;
 		char *text = prefix ? ws_read_small(in->v[i].path, WS_RECORD_MAX, &len) : NULL;
 		struct ws_conda_pkg pkg;
-		char err[256];
+		struct ws_err err = {0};
 		uint64_t size = 0;
 		size_t lo, hi;
-		if (text && prefix && ws_conda_parse(&pkg, text, len, err, sizeof err) == 0) {
+		if (text && prefix && ws_conda_parse(&pkg, text, len, &err) == 0) {
 			size = own_rows(in, first, owner, prefix, (const char *const *)&pkg.files[0].path, pkg.nfiles,
 					sizeof *pkg.files);
 			ws_conda_free(&pkg);
@@ -380,10 +380,10 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		size_t len = 0;
 		char *text = site && distinfo ? ws_read_small(rec_path, WS_RECORD_MAX, &len) : NULL;
 		struct ws_record_index rec = {0};
-		char err[256];
+		struct ws_err err = {0};
 		uint64_t size = 0;
 		size_t lo, hi;
-		if (text && ws_record_parse(&rec, text, len, err, sizeof err) == 0 && rec.n)
+		if (text && ws_record_parse(&rec, text, len, &err) == 0 && rec.n)
 			size = own_rows(in, first, owner, site, (const char *const *)&rec.line[0].path, rec.n,
 					sizeof *rec.line);
 		/* the dist-info's own files are the distribution's, listed or not */

@@ -116,7 +116,7 @@ const char *ws_pkgcheck_algo(const struct ws_pkgcheck *c, const char *name)
 void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
 		      char *p, size_t n)
 {
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	if (c->kind == WS_PACK_DEB) {
 		free(c->md5sums);
 		c->md5sums = p;
@@ -126,20 +126,20 @@ void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *
 	if (!strcmp(name, "info/index.json")) {
 		struct ws_conda_pkg idx;
 		c->conda = true;
-		if (ws_conda_parse(&idx, p, n, err, sizeof err) == 0) {
+		if (ws_conda_parse(&idx, p, n, &err) == 0) {
 			free(c->name);
 			free(c->version);
 			c->name = idx.name ? ws_strdup(idx.name) : NULL;
 			c->version = idx.version ? ws_strdup(idx.version) : NULL;
 			ws_conda_free(&idx);
 		} else {
-			ws_artifact_error(a, label, "info/index.json: %s", err);
+			ws_artifact_fail(a, label, err.code, "info/index.json: %s", err.msg);
 		}
 	} else if (!c->have_paths) {
-		if (ws_conda_parse(&c->paths, p, n, err, sizeof err) == 0)
+		if (ws_conda_parse(&c->paths, p, n, &err) == 0)
 			c->have_paths = true;
 		else
-			ws_artifact_error(a, label, "info/paths.json: %s", err);
+			ws_artifact_fail(a, label, err.code, "info/paths.json: %s", err.msg);
 	}
 	free(p);
 }

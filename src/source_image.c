@@ -211,7 +211,8 @@ static void fail_at(struct ws_artifact *a, const char *label, const char *member
 void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, const char *name,
 			const char *hex, uint64_t size, bool archive, char *text, size_t ntext, bool over)
 {
-	char err[WS_ERRMAX], msg[WS_ERRMAX + 64];
+	struct ws_err err = {0};
+	char msg[WS_ERRMAX + 64];
 	if (!c) {
 		free(text);
 		return;
@@ -228,15 +229,15 @@ void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char
 			ws_fmt(msg, sizeof msg, "larger than the %zu MiB limit for image JSON", WS_IMAGE_JSON_MAX >> 20);
 			fail_at(a, label, name, WS_E_LIMIT, msg);
 		} else if (text && idx && !c->have_index) {
-			if (ws_imgdoc_parse(&c->index, text, ntext, err, sizeof err) == 0)
+			if (ws_imgdoc_parse(&c->index, text, ntext, &err) == 0)
 				c->have_index = true;
 			else
-				fail_at(a, label, name, WS_E_FORMAT, err);
+				fail_at(a, label, name, err.code, err.msg);
 		} else if (text && !idx && !c->have_docker) {
-			if (ws_docker_manifest_parse(&c->docker, text, ntext, err, sizeof err) == 0)
+			if (ws_docker_manifest_parse(&c->docker, text, ntext, &err) == 0)
 				c->have_docker = true;
 			else
-				fail_at(a, label, name, WS_E_FORMAT, err);
+				fail_at(a, label, name, err.code, err.msg);
 		}
 	}
 	if (ws_imgcheck_hash(c, name) && ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
@@ -248,15 +249,16 @@ void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char
 			b->archive = archive;
 			b->over = over;
 			if (text && !over && c->json_total + ntext > JSON_TOTAL_MAX) {
-				ws_fmt(err, sizeof err, "not read: the archive's image JSON passes %zu MiB in all",
+				ws_fmt(msg, sizeof msg, "not read: the archive's image JSON passes %zu MiB in all",
 				       JSON_TOTAL_MAX >> 20);
-				b->doc_err = ws_strdup(err);
+				b->doc_err = ws_strdup(msg);
 			} else if (text && !over && (b->doc = ws_calloc(1, sizeof *b->doc))) {
 				c->json_total += ntext;
-				if (ws_imgdoc_parse(b->doc, text, ntext, err, sizeof err) < 0) {
+				memset(&err, 0, sizeof err);
+				if (ws_imgdoc_parse(b->doc, text, ntext, &err) < 0) {
 					free(b->doc);
 					b->doc = NULL;
-					b->doc_err = ws_strdup(err);
+					b->doc_err = ws_strdup(err.msg);
 				}
 			}
 			c->n++;

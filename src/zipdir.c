@@ -194,30 +194,30 @@ static void dir_free(struct dir *d)
 
 /* The whole directory and one span per record (n: the count libzip read, or 0 for what
  * the end record says); 0, or -1 with err set. */
-static int dir_load(struct zfile *f, uint64_t n, struct dir *d, char *err, size_t errlen)
+static int dir_load(struct zfile *f, uint64_t n, struct dir *d, struct ws_err *err)
 {
 	uint64_t cd_size = 0, count = 0;
 	memset(d, 0, sizeof *d);
 	if (!dir_bounds(f, &d->cd_off, &cd_size, &count) || (n && count != n) || cd_size > f->size ||
 	    d->cd_off > f->size - cd_size || count > cd_size / 46) {
-		ws_fmt(err, errlen, "zip archive is inconsistent (its directory does not read as %llu members)",
+		ws_err_set(err, WS_E_FORMAT, "zip archive is inconsistent (its directory does not read as %llu members)",
 		       (unsigned long long)(n ? n : count));
 		return -1;
 	}
 	d->n = count;
 	if (!(d->cd = ws_malloc((size_t)cd_size + 1)) || (count && !(d->sp = ws_calloc((size_t)count, sizeof *d->sp)))) {
-		ws_fmt(err, errlen, "out of memory");
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		return -1;
 	}
 	if (!zf_read(f, d->cd_off, d->cd, (size_t)cd_size)) {
-		ws_fmt(err, errlen, "cannot read the zip directory");
+		ws_err_set(err, WS_E_IO, "cannot read the zip directory");
 		return -1;
 	}
 	size_t pos = 0;
 	for (uint64_t i = 0; i < count; i++) {
 		size_t k = dir_entry(d->cd + pos, (size_t)cd_size - pos, &d->sp[i]);
 		if (!k) {
-			ws_fmt(err, errlen, "zip archive is inconsistent (directory record %llu does not parse)",
+			ws_err_set(err, WS_E_FORMAT, "zip archive is inconsistent (directory record %llu does not parse)",
 			       (unsigned long long)i + 1);
 			return -1;
 		}
@@ -239,11 +239,11 @@ bool ws_zip_duplicate_name(const struct ws_zsrc *s, char *name, size_t len)
 {
 	struct zfile f;
 	struct dir d;
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	bool found = false;
 	if (!zf_open(&f, s))
 		return false;
-	if (dir_load(&f, 0, &d, err, sizeof err) == 0 && d.n > 1) {
+	if (dir_load(&f, 0, &d, &err) == 0 && d.n > 1) {
 		qsort(d.sp, (size_t)d.n, sizeof *d.sp, by_name);
 		for (uint64_t i = 1; i < d.n && !found; i++)
 			if (!by_name(&d.sp[i - 1], &d.sp[i])) {
@@ -256,7 +256,7 @@ bool ws_zip_duplicate_name(const struct ws_zsrc *s, char *name, size_t len)
 	return found;
 }
 
-int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, char *err, size_t errlen)
+int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, struct ws_err *err)
 {
 	struct zfile f;
 	struct dir d = { 0 };
@@ -264,10 +264,10 @@ int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *
 	if (!n)
 		return 0;
 	if (!zf_open(&f, s)) {
-		ws_fmt(err, errlen, "cannot read the zip directory: %s", strerror(errno));
+		ws_err_set(err, WS_E_IO, "cannot read the zip directory: %s", strerror(errno));
 		return -1;
 	}
-	if (dir_load(&f, n, &d, err, errlen) < 0)
+	if (dir_load(&f, n, &d, err) < 0)
 		goto out;
 	struct span *sp = d.sp;
 	qsort(sp, (size_t)n, sizeof *sp, by_off);
@@ -279,17 +279,17 @@ int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *
 		ws_sanitize(na, sizeof na, names[sp[i].idx], strlen(names[sp[i].idx]));
 		uint64_t limit = i + 1 < n ? sp[i + 1].off : d.cd_off;
 		if (!zf_read(&f, sp[i].off, lh, sizeof lh) || memcmp(lh, "PK\3\4", 4)) {
-			ws_fmt(err, errlen, "zip archive is inconsistent (no local header for member '%s')", na);
+			ws_err_set(err, WS_E_FORMAT, "zip archive is inconsistent (no local header for member '%s')", na);
 			goto out;
 		}
 		uint64_t start = sp[i].off + 30 + le16(lh + 26) + le16(lh + 28);
 		if (sp[i].csize > UINT64_MAX - start || start + sp[i].csize > limit) {
 			if (i + 1 < n) {
 				ws_sanitize(nb, sizeof nb, names[sp[i + 1].idx], strlen(names[sp[i + 1].idx]));
-				ws_fmt(err, errlen, "member '%s' overlaps member '%s' (their data share bytes of the file,"
+				ws_err_set(err, WS_E_FORMAT, "member '%s' overlaps member '%s' (their data share bytes of the file,"
 				       " as in a zip bomb): the archive is not read", na, nb);
 			} else {
-				ws_fmt(err, errlen, "member '%s' runs into the zip directory (as in a zip bomb):"
+				ws_err_set(err, WS_E_FORMAT, "member '%s' runs into the zip directory (as in a zip bomb):"
 				       " the archive is not read", na);
 			}
 			goto out;

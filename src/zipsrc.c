@@ -82,7 +82,7 @@ static void *zr_open(struct ws_rsource *s, bool first, const struct ws_scan_opts
 {
 	struct job *j = s->impl;
 	struct runner *h = ws_calloc(1, sizeof *h);
-	char e[WS_ERRMAX];
+	struct ws_err e = {0};
 	if (!h || !ws_zbuf_init(&h->b)) {
 		if (h)
 			ws_zbuf_fini(&h->b);
@@ -90,7 +90,7 @@ static void *zr_open(struct ws_rsource *s, bool first, const struct ws_scan_opts
 		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		return NULL;
 	}
-	h->za = first ? j->za : ws_zip_open_source(&j->src, 0, e, sizeof e);
+	h->za = first ? j->za : ws_zip_open_source(&j->src, 0, &e);
 	h->own = !first;
 	if (!h->za) {
 		ws_zbuf_fini(&h->b);
@@ -251,22 +251,23 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 		}
 	}
 	for (int f = 0; f < 3; f++) {
-		char err[WS_ERRMAX], nb[NAME_SHOWN];
+		struct ws_err err = {0};
+		char nb[NAME_SHOWN];
 		size_t len = 0;
 		if (found[f] < 0 || (f == 0 && !j->o.verify_record))
 			continue;
 		const char *nm = j->names[found[f]];
 		char *p = ws_mstream_slurp(&j->bg, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
-				   err, sizeof err);
+				   &err);
 		if (!p) {
-			ws_artifact_error(a, j->label, "cannot read '%s': %s", nb, err);
+			ws_artifact_fail(a, j->label, err.code, "cannot read '%s': %s", nb, err.msg);
 			continue;
 		}
 		if (f == 0) {
-			if (ws_record_parse(&j->rec, p, len, err, sizeof err) == 0)
+			if (ws_record_parse(&j->rec, p, len, &err) == 0)
 				j->have_rec = true;
 			else
-				ws_artifact_error(a, j->label, "%s", err);
+				ws_artifact_fail(a, j->label, err.code, "%s", err.msg);
 		} else if (f == 1) {
 			ws_wheel_parse_wheelfile(w, p, len);
 		} else {
@@ -354,17 +355,22 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 				 ws_fmt_size(sz, sizeof sz, lim.max_total_bytes));
 		goto out;
 	}
-	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, err, sizeof err);
+	struct ws_err oe = {0};
+	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, &oe);
 	if (!j.za) {
 		uint64_t got = 0;
 		char sz[32];
 		char dup[NAME_SHOWN];
-		if (ws_zip_truncated(src, &got))   /* "not a zip archive" would blame the wrong thing */
-			ws_fmt(err, sizeof err, "truncated or incomplete (%s; the zip directory is missing)",
-			       ws_fmt_human(sz, sizeof sz, got));
-		else if (ws_zip_duplicate_name(src, dup, sizeof dup))   /* libzip: "File already exists" */
-			ws_fmt(err, sizeof err, "duplicate member name '%s'", dup);
-		ws_artifact_error(a, j.label, "%s", err);
+		/* a better reason than libzip's replaces its */
+		if (ws_zip_truncated(src, &got)) {   /* "not a zip archive" would blame the wrong thing */
+			oe.code = 0;
+			ws_err_set(&oe, WS_E_FORMAT, "truncated or incomplete (%s; the zip directory is missing)",
+				   ws_fmt_human(sz, sizeof sz, got));
+		} else if (ws_zip_duplicate_name(src, dup, sizeof dup)) {   /* libzip: "File already exists" */
+			oe.code = 0;
+			ws_err_set(&oe, WS_E_FORMAT, "duplicate member name '%s'", dup);
+		}
+		ws_artifact_fail(a, j.label, oe.code, "%s", oe.msg);
 		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
 			a->sha256[0] = '\0';
 		goto out;
@@ -381,8 +387,9 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 		goto out;
 	}
 	/* before any member is inflated: members sharing data are a bomb, not an archive */
-	if (ws_zip_check_layout(src, j.n, (const char *const *)j.names, err, sizeof err) != 0) {
-		ws_artifact_fail(a, j.label, WS_E_FORMAT, "%s", err);
+	struct ws_err le = {0};
+	if (ws_zip_check_layout(src, j.n, (const char *const *)j.names, &le) != 0) {
+		ws_artifact_fail(a, j.label, le.code, "%s", le.msg);
 		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
 			a->sha256[0] = '\0';
 		goto out;

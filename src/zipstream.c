@@ -51,7 +51,7 @@ const char *ws_zip_reason(zip_error_t *e)
 	}
 }
 
-zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t errlen)
+zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, struct ws_err *err)
 {
 	zip_error_t ze;
 	zip_error_init(&ze);
@@ -59,7 +59,8 @@ zip_t *ws_zip_open_source(const struct ws_zsrc *s, int flags, char *err, size_t 
 				    : zip_source_buffer_create(s->mem, s->len, 0, &ze);
 	zip_t *za = src ? zip_open_from_source(src, flags | ZIP_RDONLY, &ze) : NULL;
 	if (!za) {
-		ws_fmt(err, errlen, "%s", ws_zip_reason(&ze));
+		ws_err_set(err, zip_error_code_zip(&ze) == ZIP_ER_MEMORY ? WS_E_MEMORY : WS_E_FORMAT, "%s",
+			   ws_zip_reason(&ze));
 		zip_source_free(src);
 	}
 	zip_error_fini(&ze);
@@ -471,18 +472,18 @@ out:
 
 /* Reads a whole small member into a fresh NUL-terminated buffer; NULL with err set. */
 char *ws_mstream_slurp(struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx, const char *name, uint64_t max, size_t *len,
-		      struct ws_zbuf *b, char *err, size_t errlen)
+		      struct ws_zbuf *b, struct ws_err *err)
 {
 	zip_stat_t st;
 	struct ws_mstream m;
 	char *p = NULL, sz[48];
 	zip_stat_init(&st);
 	if (zip_stat_index(za, idx, 0, &st) != 0) {
-		ws_fmt(err, errlen, "cannot read the entry of '%s'", name);
+		ws_err_set(err, WS_E_FORMAT, "cannot read the entry of '%s'", name);
 		return NULL;
 	}
 	if (st.size > max) {
-		ws_fmt(err, errlen, "'%s' is larger than %s", name, ws_fmt_size(sz, sizeof sz, max));
+		ws_err_set(err, WS_E_LIMIT, "'%s' is larger than %s", name, ws_fmt_size(sz, sizeof sz, max));
 		return NULL;
 	}
 	if (ws_mstream_open(&m, bg, za, idx, &st, name, b, NULL, true) == 0 && (p = ws_malloc((size_t)st.size + 1))) {
@@ -503,7 +504,7 @@ char *ws_mstream_slurp(struct ws_zip_budget *bg, zip_t *za, zip_uint64_t idx, co
 		ms_fail(&m, WS_E_MEMORY, "out of memory");
 	}
 	if (m.failed) {
-		ws_fmt(err, errlen, "%s", m.error.msg);
+		ws_err_set(err, m.error.code, "%s", m.error.msg);
 		free(p);
 		p = NULL;
 	}

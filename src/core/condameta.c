@@ -132,7 +132,7 @@ static bool top_member(struct ws_jp *j, const char *key, void *ctx)
 	return ws_jp_skip_value(j);
 }
 
-int ws_conda_parse(struct ws_conda_pkg *pkg, const char *p, size_t n, char *err, size_t errlen)
+int ws_conda_parse(struct ws_conda_pkg *pkg, const char *p, size_t n, struct ws_err *err)
 {
 	struct ws_jp j = {.start = p, .p = p, .end = p + n};
 	memset(pkg, 0, sizeof *pkg);
@@ -143,7 +143,7 @@ int ws_conda_parse(struct ws_conda_pkg *pkg, const char *p, size_t n, char *err,
 			ok = ws_jp_fail(&j, "trailing bytes");
 	}
 	if (!ok) {
-		snprintf(err, errlen, "conda-meta record: %s", j.err[0] ? j.err : "malformed");
+		ws_err_set(err, WS_E_FORMAT, "conda-meta record: %s", j.err[0] ? j.err : "malformed");
 		ws_conda_free(pkg);
 		return -1;
 	}

@@ -110,7 +110,7 @@ static const char *string_table(Elf *elf, size_t link, size_t *len)
  * bytes interned are bounded by a multiple of the table's size (names that do not
  * overlap, every real cubin's, never come near it). */
 static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *e,
-			struct ws_strpool *pool, const struct ws_limits *lim, char *err, size_t errlen)
+			struct ws_strpool *pool, const struct ws_limits *lim, struct ws_err *err)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || sh->sh_entsize == 0)
@@ -121,7 +121,7 @@ static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *
 		return 0;
 	struct kernel_sym *ks = ws_reallocarray(NULL, count - 1, sizeof *ks);
 	if (!ks)
-		return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory listing kernels"), -1;
 	size_t nk = 0;
 	for (size_t i = 1; i < count && i <= UINT32_MAX; i++) {
 		GElf_Sym sym;
@@ -144,21 +144,21 @@ static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *
 		if (nul == off)
 			continue;                    /* an empty name */
 		if ((name_bytes += nul - off) > name_budget)
-			rc = (ws_fmt(err, errlen, "%s: kernel names overlap in the string table", e->name), -1);
+			rc = (ws_err_set(err, WS_E_FORMAT, "%s: kernel names overlap in the string table", e->name), -1);
 		else if (named >= lim->max_kernels)
-			rc = (ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1);
+			rc = (ws_err_set(err, WS_E_LIMIT, "%s: more than %u kernels", e->name, lim->max_kernels), -1);
 		else if (nul - off > lim->max_kernel_name)
-			rc = (ws_fmt(err, errlen, "%s: a kernel name of %zu bytes (more than %u)", e->name, nul - off,
+			rc = (ws_err_set(err, WS_E_LIMIT, "%s: a kernel name of %zu bytes (more than %u)", e->name, nul - off,
 				     lim->max_kernel_name), -1);
 		else if ((ks[i].idx = ws_strpool_intern(pool, names + off, nul - off)) == UINT32_MAX)
-			rc = pool->over ? (ws_kernel_names_over(e, lim, err, errlen), -1)
-					: (ws_fmt(err, errlen, "out of memory listing kernels"), -1);
+			rc = pool->over ? (ws_kernel_names_over(e, lim, err), -1)
+					: (ws_err_set(err, WS_E_MEMORY, "out of memory listing kernels"), -1);
 		else
 			named++;
 	}
 	uint32_t *k = rc == 0 && named ? ws_reallocarray(e->kernels, e->nkernels + named, sizeof *k) : NULL;
 	if (rc == 0 && named && !k)
-		rc = (ws_fmt(err, errlen, "out of memory listing kernels"), -1);
+		rc = (ws_err_set(err, WS_E_MEMORY, "out of memory listing kernels"), -1);
 	if (k) {
 		e->kernels = k;
 		qsort(ks, nk, sizeof *ks, by_order);
@@ -171,35 +171,35 @@ static int read_kernels(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct ws_entry *
 }
 
 int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		     const struct ws_limits *lim, char *err, size_t errlen)
+		     const struct ws_limits *lim, struct ws_err *err)
 {
 	/* Check what libelf would otherwise convert in place: only native ELF64 LSB is read.
 	 * An odd section header size is left to libelf, which refuses it. */
 	struct ws_elf_header h;
-	char herr[WS_ERRMAX];
-	int hr = ws_elf_header(p, n, &h, herr, sizeof herr);
+	struct ws_err herr = {0};
+	int hr = ws_elf_header(p, n, &h, &herr);
 	if (hr == WS_ELF_TRUNCATED)
-		return ws_fmt(err, errlen, "%s: payload is not an ELF cubin", e->name), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: payload is not an ELF cubin", e->name), -1;
 	if (hr == WS_ELF_OTHER_CLASS)
-		return ws_fmt(err, errlen, "%s: cubin is not ELF64 little-endian", e->name), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: cubin is not ELF64 little-endian", e->name), -1;
 	if (h.machine != EM_CUDA_)
-		return ws_fmt(err, errlen, "%s: cubin machine is %u, not EM_CUDA", e->name, h.machine), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: cubin machine is %u, not EM_CUDA", e->name, h.machine), -1;
 	if (h.shnum > lim->max_sections)
-		return ws_fmt(err, errlen, "%s: cubin claims %u sections", e->name, h.shnum), -1;
+		return ws_err_set(err, WS_E_LIMIT, "%s: cubin claims %u sections", e->name, h.shnum), -1;
 	/* libelf would quietly skip sections it cannot read: a truncated cubin must say so */
 	if (h.shoff && !ws_in_bounds(h.shoff, (uint64_t)h.shnum * h.shentsize, n))
-		return ws_fmt(err, errlen, "%s: section table lies outside the cubin", e->name), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: section table lies outside the cubin", e->name), -1;
 
 	pthread_once(&elf_once, elf_init);
 	/* libelf reads in place; the cast drops const only for its API. */
 	Elf *elf = elf_memory((char *)(uintptr_t)p, n);
 	if (!elf)
-		return ws_fmt(err, errlen, "%s: libelf: %s", e->name, elf_errmsg(-1)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: libelf: %s", e->name, elf_errmsg(-1)), -1;
 	int rc = 0;
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(elf, &eh)) {
 		rc = -1;
-		ws_fmt(err, errlen, "%s: bad cubin ELF header: %s", e->name, elf_errmsg(-1));
+		ws_err_set(err, WS_E_FORMAT, "%s: bad cubin ELF header: %s", e->name, elf_errmsg(-1));
 		goto out;
 	}
 	unsigned abiver = eh.e_ident[EI_ABIVERSION];
@@ -222,7 +222,7 @@ int ws_cubin_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_s
 			continue;
 		if (sh.sh_type == SHT_SYMTAB && !have_symtab) {
 			have_symtab = true;
-			if (read_kernels(elf, scn, &sh, e, pool, lim, err, errlen) < 0) {
+			if (read_kernels(elf, scn, &sh, e, pool, lim, err) < 0) {
 				rc = -1;
 				goto out;
 			}

@@ -120,10 +120,10 @@ static bool kept_from_start(const struct keep *k, uint64_t off, uint64_t end)
 static void find_table(struct keep *k)
 {
 	struct ws_elf_header h;
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	uint64_t size;
 	k->table_added = true;
-	bool header = ws_elf_header(k->img, EHDR_SIZE, &h, err, sizeof err) == 0;
+	bool header = ws_elf_header(k->img, EHDR_SIZE, &h, &err) == 0;
 	if (header && h.shnum == 0 && h.shoff != 0 && ws_in_bounds(h.shoff, SHDR_SIZE, k->size)) {
 		/* Extended numbering: section 0's sh_size holds the count. Keep section 0 and
 		 * learn the table's extent when the stream reaches it (table_from_section0). */
@@ -279,37 +279,37 @@ static int keep_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 
 /* One decoding pass through the sink; -1 with err set (naming the entry) on failure. */
 static int stream_pass(struct keep *k, const uint8_t *p, size_t n, struct ws_entry *e,
-		       const struct ws_limits *lim, char *err, size_t errlen)
+		       const struct ws_limits *lim, struct ws_err *err)
 {
 	struct ws_err perr = {0};
 	if (ws_payload_stream(k->dc, e, p, n, lim, keep_sink, k, &perr) == 0)
 		return 0;
-	ws_fmt(err, errlen, "%s: %s", e->name, perr.msg);
+	ws_err_set(err, perr.code ? perr.code : WS_E_FORMAT, "%s: %s", e->name, perr.msg);
 	return -1;
 }
 
 int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-			    const struct ws_limits *lim, char *err, size_t errlen)
+			    const struct ws_limits *lim, struct ws_err *err)
 {
-	char perr[WS_ERRMAX] = "";
-	if (ws_payload_check(e, n, lim, perr, sizeof perr) < 0)
-		return ws_fmt(err, errlen, "%s: %s", e->name, perr), -1;
+	struct ws_err perr = {0};
+	if (ws_payload_check(e, n, lim, &perr) < 0)
+		return ws_err_set(err, perr.code, "%s: %s", e->name, perr.msg), -1;
 	struct keep k = {.size = e->uncompressed_size, .pass1 = true, .sorted_from = SIZE_MAX, .dc = dc};
 	uint64_t prefix = WS_CUBIN_PREFIX > EHDR_SIZE ? WS_CUBIN_PREFIX : EHDR_SIZE;
 	if (!(k.img = ws_decoder_image(dc, (size_t)k.size)))
-		return ws_fmt(err, errlen, "%s: out of memory for a %llu-byte cubin", e->name,
+		return ws_err_set(err, WS_E_MEMORY, "%s: out of memory for a %llu-byte cubin", e->name,
 			      (unsigned long long)k.size), -1;
 	int rc = -1;
 	if (!add_range(&k, 0, prefix))
 		goto oom;
-	if (stream_pass(&k, p, n, e, lim, err, errlen) < 0)
+	if (stream_pass(&k, p, n, e, lim, err) < 0)
 		goto out;
 	if (k.unusual || !k.table_added || k.section0_pending) {
 		/* No table to follow (none, out of bounds, or a header that is not ELF): the reader
 		 * looks at the header alone, which the prefix holds, so it finds what it would
 		 * find in the whole cubin; decoding it whole would cost its full size in memory. */
 		e->content_size = k.size;
-		rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err, errlen);
+		rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err);
 		goto out;
 	}
 	/* the sink has added the needed sections: every byte, the table's last among them,
@@ -326,14 +326,14 @@ int ws_cubin_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, s
 		add_needed(&k, false);
 		if (k.oom)
 			goto oom;
-		if (stream_pass(&k, p, n, e, lim, err, errlen) < 0)
+		if (stream_pass(&k, p, n, e, lim, err) < 0)
 			goto out;
 	}
 	e->content_size = k.size;
-	rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err, errlen);
+	rc = ws_cubin_inspect(k.img, (size_t)k.size, e, pool, lim, err);
 	goto out;
 oom:
-	ws_fmt(err, errlen, "%s: out of memory", e->name);
+	ws_err_set(err, WS_E_MEMORY, "%s: out of memory", e->name);
 out:
 	image_release(&k, prefix);
 	free(k.r);

@@ -15,13 +15,13 @@
 #define SHN_XINDEX_ 0xffff
 #define SHDR_SIZE 64
 
-int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err, size_t errlen)
+int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, struct ws_err *err)
 {
 	memset(h, 0, sizeof *h);
 	if (n < 64 || memcmp(p, "\177ELF", 4) != 0)
-		return ws_fmt(err, errlen, "truncated ELF header"), WS_ELF_TRUNCATED;
+		return ws_err_set(err, WS_E_FORMAT, "truncated ELF header"), WS_ELF_TRUNCATED;
 	if (p[4] != 2 || p[5] != 1)
-		return ws_fmt(err, errlen, "ELF class %u / byte order %u is not 64-bit little-endian",
+		return ws_err_set(err, WS_E_FORMAT, "ELF class %u / byte order %u is not 64-bit little-endian",
 			      p[4], p[5]), WS_ELF_OTHER_CLASS;
 	h->type = ws_le16(p + 16);
 	h->machine = ws_le16(p + 18);
@@ -30,7 +30,7 @@ int ws_elf_header(const uint8_t *p, size_t n, struct ws_elf_header *h, char *err
 	h->shnum = ws_le16(p + 60);
 	h->shstrndx = ws_le16(p + 62);
 	if (h->shoff && h->shentsize != SHDR_SIZE)
-		return ws_fmt(err, errlen, "section header size %u is not %u", h->shentsize, SHDR_SIZE),
+		return ws_err_set(err, WS_E_FORMAT, "section header size %u is not %u", h->shentsize, SHDR_SIZE),
 		       WS_ELF_BAD_SHENTSIZE;
 	return 0;
 }
@@ -46,17 +46,17 @@ void ws_elf_extended(const uint8_t *sh0, struct ws_elf_header *h)
 }
 
 int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
-		    struct ws_elf_sections *out, char *err, size_t errlen)
+		    struct ws_elf_sections *out, struct ws_err *err)
 {
 	memset(out, 0, sizeof *out);
 	uint64_t need;
 	if (!ws_mul_u64(h->shnum, SHDR_SIZE, &need) || need > n)
-		return ws_fmt(err, errlen, "section table of %u entries is truncated", h->shnum), -1;
+		return ws_err_set(err, WS_E_FORMAT, "section table of %u entries is truncated", h->shnum), -1;
 	if (h->shnum == 0)
 		return 0;
 	out->s = ws_calloc(h->shnum, sizeof *out->s);
 	if (!out->s)
-		return ws_fmt(err, errlen, "out of memory for %u sections", h->shnum), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory for %u sections", h->shnum), -1;
 	out->n = h->shnum;
 	out->strndx = h->shstrndx;
 	for (uint32_t i = 0; i < h->shnum; i++) {

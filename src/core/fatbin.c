@@ -19,34 +19,34 @@
 #include "ws_decode.h"
 #include "ws_util.h"
 
-int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, char *err, size_t errlen)
+int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, struct ws_err *err)
 {
 	if (n < WS_FATBIN_HEADER_SIZE)
-		return ws_fmt(err, errlen, "fatbin header truncated"), -1;
+		return ws_err_set(err, WS_E_FORMAT, "fatbin header truncated"), -1;
 	if (ws_le32(p) != WS_FATBIN_MAGIC)
-		return ws_fmt(err, errlen, "bad fatbin magic 0x%08x", ws_le32(p)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "bad fatbin magic 0x%08x", ws_le32(p)), -1;
 	if (ws_le16(p + 4) != 1)
-		return ws_fmt(err, errlen, "unsupported fatbin version %u", ws_le16(p + 4)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "unsupported fatbin version %u", ws_le16(p + 4)), -1;
 	if (ws_le16(p + 6) != WS_FATBIN_HEADER_SIZE)
-		return ws_fmt(err, errlen, "unsupported fatbin header size %u", ws_le16(p + 6)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "unsupported fatbin header size %u", ws_le16(p + 6)), -1;
 	/* Any size is taken here; the caller checks it against what the object holds. */
 	*fat_size = ws_le64(p + 8);
 	return 0;
 }
 
 int ws_entry_peek(const uint8_t *p, size_t n, uint64_t remaining, uint32_t *hdr_size,
-		  uint64_t *payload_size, char *err, size_t errlen)
+		  uint64_t *payload_size, struct ws_err *err)
 {
 	if (n < WS_ENTRY_MIN_HEADER || remaining < WS_ENTRY_MIN_HEADER)
-		return ws_fmt(err, errlen, "entry header truncated"), -1;
+		return ws_err_set(err, WS_E_FORMAT, "entry header truncated"), -1;
 	if (ws_le16(p + 2) != 0x0101)
-		return ws_fmt(err, errlen, "bad entry version 0x%04x", ws_le16(p + 2)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "bad entry version 0x%04x", ws_le16(p + 2)), -1;
 	uint32_t hs = ws_le32(p + 4);
 	uint64_t ps = ws_le64(p + 8);
 	if (hs < WS_ENTRY_MIN_HEADER || hs > WS_ENTRY_MAX_HEADER || hs % 8)
-		return ws_fmt(err, errlen, "bad entry header size %u", hs), -1;
+		return ws_err_set(err, WS_E_FORMAT, "bad entry header size %u", hs), -1;
 	if (!ws_in_bounds(hs, ps, remaining))
-		return ws_fmt(err, errlen, "entry of %u+%llu bytes runs past its container (%llu left)",
+		return ws_err_set(err, WS_E_FORMAT, "entry of %u+%llu bytes runs past its container (%llu left)",
 			      hs, (unsigned long long)ps, (unsigned long long)remaining), -1;
 	*hdr_size = hs;
 	*payload_size = ps;
@@ -55,15 +55,15 @@ int ws_entry_peek(const uint8_t *p, size_t n, uint64_t remaining, uint32_t *hdr_
 
 bool ws_fatbin_candidate(const uint8_t *p, size_t n)
 {
-	char err[8];
+	struct ws_err err = {0};
 	uint64_t fat, ps;
 	uint32_t hs;
-	if (n < WS_FATBIN_PROBE_BYTES || ws_fatbin_header(p, n, &fat, err, sizeof err) < 0)
+	if (n < WS_FATBIN_PROBE_BYTES || ws_fatbin_header(p, n, &fat, &err) < 0)
 		return false;
 	if (fat == 0)
 		return true;             /* an empty container is valid, if useless */
 	return ws_entry_peek(p + WS_FATBIN_HEADER_SIZE, n - WS_FATBIN_HEADER_SIZE, fat, &hs, &ps,
-			     err, sizeof err) == 0 && ws_le16(p + WS_FATBIN_HEADER_SIZE) != 0;
+			     &err) == 0 && ws_le16(p + WS_FATBIN_HEADER_SIZE) != 0;
 }
 
 const uint8_t *ws_fatbin_find(const uint8_t *p, size_t n)
@@ -122,13 +122,13 @@ void ws_entry_finish(struct ws_entry *e)
 	}
 }
 
-int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, size_t errlen)
+int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_err *err)
 {
 	if (n < WS_ENTRY_MIN_HEADER)
-		return ws_fmt(err, errlen, "entry header truncated"), -1;
+		return ws_err_set(err, WS_E_FORMAT, "entry header truncated"), -1;
 	uint32_t hs = ws_le32(p + 4);
 	if (hs < WS_ENTRY_MIN_HEADER || hs > n)
-		return ws_fmt(err, errlen, "bad entry header size %u", hs), -1;
+		return ws_err_set(err, WS_E_FORMAT, "bad entry header size %u", hs), -1;
 
 	e->kind = ws_le16(p);
 	e->header_size = hs;
@@ -146,12 +146,12 @@ int ws_entry_header(const uint8_t *p, size_t n, struct ws_entry *e, char *err, s
 	ws_entry_name(e);
 
 	if ((e->flags & WS_EF_LZ4) && (e->flags & WS_EF_ZSTD))
-		return ws_fmt(err, errlen, "%s: entry claims both LZ4 and zstd compression", e->name), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: entry claims both LZ4 and zstd compression", e->name), -1;
 	e->compression = (e->flags & WS_EF_LZ4) ? WS_COMP_LZ4 : (e->flags & WS_EF_ZSTD) ? WS_COMP_ZSTD
 		       : WS_COMP_NONE;
 	if (e->compression != WS_COMP_NONE && (e->compressed_size == 0 ||
 					       e->compressed_size > e->payload_size))
-		return ws_fmt(err, errlen, "%s: compressed size %u does not fit the payload of %llu bytes",
+		return ws_err_set(err, WS_E_FORMAT, "%s: compressed size %u does not fit the payload of %llu bytes",
 			      e->name, e->compressed_size, (unsigned long long)e->payload_size), -1;
 	/* Unknown kinds and obfuscated LTO-IR are stepped over, not decoded. */
 	bool known = e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX || e->kind == WS_KIND_LTOIR;

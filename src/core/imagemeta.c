@@ -139,7 +139,7 @@ static bool doc_member(struct ws_jp *j, const char *key, void *ctx)
 	return ws_jp_skip_value(j);
 }
 
-static int finish(struct ws_jp *j, bool ok, const char *what, char *err, size_t errlen)
+static int finish(struct ws_jp *j, bool ok, const char *what, struct ws_err *err)
 {
 	if (ok) {
 		ws_jp_skip_ws(j);
@@ -148,20 +148,19 @@ static int finish(struct ws_jp *j, bool ok, const char *what, char *err, size_t 
 	}
 	if (ok)
 		return 0;
-	snprintf(err, errlen, "%s: %s", what, j->err[0] ? j->err : "malformed");
-	return -1;
+	return ws_err_set(err, WS_E_FORMAT, "%s: %s", what, j->err[0] ? j->err : "malformed");
 }
 
-int ws_imgdoc_parse(struct ws_imgdoc *d, const char *p, size_t n, char *err, size_t errlen)
+int ws_imgdoc_parse(struct ws_imgdoc *d, const char *p, size_t n, struct ws_err *err)
 {
 	memset(d, 0, sizeof *d);
 	d->config.size = -1;
 	if (n > WS_IMAGE_JSON_MAX) {
-		snprintf(err, errlen, "image JSON of %zu bytes is over the %zu-byte limit", n, WS_IMAGE_JSON_MAX);
+		ws_err_set(err, WS_E_LIMIT, "image JSON of %zu bytes is over the %zu-byte limit", n, WS_IMAGE_JSON_MAX);
 		return -1;
 	}
 	struct ws_jp j = { .start = p, .p = p, .end = p + n };
-	if (finish(&j, ws_jp_object(&j, doc_member, d), "image JSON", err, errlen) < 0) {
+	if (finish(&j, ws_jp_object(&j, doc_member, d), "image JSON", err) < 0) {
 		ws_imgdoc_free(d);
 		return -1;
 	}
@@ -233,15 +232,15 @@ static bool entry_item(struct ws_jp *j, void *ctx)
 	return ws_jp_object(j, entry_member, e);
 }
 
-int ws_docker_manifest_parse(struct ws_docker_manifest *m, const char *p, size_t n, char *err, size_t errlen)
+int ws_docker_manifest_parse(struct ws_docker_manifest *m, const char *p, size_t n, struct ws_err *err)
 {
 	memset(m, 0, sizeof *m);
 	if (n > WS_IMAGE_JSON_MAX) {
-		snprintf(err, errlen, "manifest.json of %zu bytes is over the %zu-byte limit", n, WS_IMAGE_JSON_MAX);
+		ws_err_set(err, WS_E_LIMIT, "manifest.json of %zu bytes is over the %zu-byte limit", n, WS_IMAGE_JSON_MAX);
 		return -1;
 	}
 	struct ws_jp j = { .start = p, .p = p, .end = p + n };
-	if (finish(&j, ws_jp_array(&j, entry_item, m), "manifest.json", err, errlen) < 0) {
+	if (finish(&j, ws_jp_array(&j, entry_item, m), "manifest.json", err) < 0) {
 		ws_docker_manifest_free(m);
 		return -1;
 	}

@@ -11,25 +11,25 @@
 #include "ws_util.h"
 
 int ws_entry_inspect_whole(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-			   const struct ws_limits *lim, char *err, size_t errlen)
+			   const struct ws_limits *lim, struct ws_err *err)
 {
 	const uint8_t *out;
 	size_t outlen;
-	char perr[WS_ERRMAX];
-	if (ws_payload_decode(dc, e, p, n, lim, &out, &outlen, perr, sizeof perr) < 0)
-		return ws_fmt(err, errlen, "%s: %.200s", e->name, perr), -1;
+	struct ws_err perr = {0};
+	if (ws_payload_decode(dc, e, p, n, lim, &out, &outlen, &perr) < 0)
+		return ws_err_set(err, perr.code, "%s: %.200s", e->name, perr.msg), -1;
 	e->content_size = outlen;
-	return e->kind == WS_KIND_SASS ? ws_cubin_inspect(out, outlen, e, pool, lim, err, errlen)
-				       : ws_ptx_inspect(out, outlen, e, pool, lim, err, errlen);
+	return e->kind == WS_KIND_SASS ? ws_cubin_inspect(out, outlen, e, pool, lim, err)
+				       : ws_ptx_inspect(out, outlen, e, pool, lim, err);
 }
 
 int ws_entry_inspect(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		     const struct ws_limits *lim, char *err, size_t errlen)
+		     const struct ws_limits *lim, struct ws_err *err)
 {
 	bool stream = (ws_ptx_streamed(e) || ws_sass_streamed(e)) && ws_payload_stream_saves_memory(e, p, n);
 	if (stream && e->kind == WS_KIND_PTX)
-		return ws_ptx_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
+		return ws_ptx_inspect_stream(dc, p, n, e, pool, lim, err);
 	if (stream)
-		return ws_cubin_inspect_stream(dc, p, n, e, pool, lim, err, errlen);
-	return ws_entry_inspect_whole(dc, p, n, e, pool, lim, err, errlen);
+		return ws_cubin_inspect_stream(dc, p, n, e, pool, lim, err);
+	return ws_entry_inspect_whole(dc, p, n, e, pool, lim, err);
 }

@@ -147,9 +147,9 @@ void ws_wheel_info_free(struct ws_wheel_info *w)
 	free(w);
 }
 
-void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, char *err, size_t errlen)
+void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim, struct ws_err *err)
 {
-	ws_fmt(err, errlen, "%s: the kernel names kept for this object pass %llu MiB: the rest are not listed",
+	ws_err_set(err, WS_E_LIMIT, "%s: the kernel names kept for this object pass %llu MiB: the rest are not listed",
 	       e->name, (unsigned long long)(lim->max_kernel_names >> 20));
 }
 

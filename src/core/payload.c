@@ -24,66 +24,66 @@
 
 /* Checks the header's compressed and decompressed sizes before anything is allocated. */
 int ws_payload_check(const struct ws_entry *e, size_t n, const struct ws_limits *lim,
-		       char *err, size_t errlen)
+		       struct ws_err *err)
 {
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size, bound;
 	if (csz == 0 || csz > n)
-		return ws_fmt(err, errlen, "compressed size %llu exceeds the payload of %zu bytes",
+		return ws_err_set(err, WS_E_FORMAT, "compressed size %llu exceeds the payload of %zu bytes",
 			      (unsigned long long)csz, n), -1;
 	if (usz == 0)
-		return ws_fmt(err, errlen, "compressed entry declares no decompressed size"), -1;
+		return ws_err_set(err, WS_E_FORMAT, "compressed entry declares no decompressed size"), -1;
 	if (usz > lim->max_entry_bytes)
-		return ws_fmt(err, errlen, "declared decompressed size %llu exceeds the %llu-byte entry limit",
+		return ws_err_set(err, WS_E_LIMIT, "declared decompressed size %llu exceeds the %llu-byte entry limit",
 			      (unsigned long long)usz, (unsigned long long)lim->max_entry_bytes), -1;
 	unsigned ratio = e->compression == WS_COMP_LZ4 ? LZ4_MAX_RATIO : ZSTD_MAX_RATIO;
 	if (!ws_mul_u64(csz, ratio, &bound) || !ws_add_u64(bound, 1024, &bound) || usz > bound)
-		return ws_fmt(err, errlen, "declared decompressed size %llu is impossible for %llu %s bytes",
+		return ws_err_set(err, WS_E_FORMAT, "declared decompressed size %llu is impossible for %llu %s bytes",
 			      (unsigned long long)usz, (unsigned long long)csz,
 			      ws_compression_name(e->compression)), -1;
 	if (usz > INT32_MAX && e->compression == WS_COMP_LZ4)
-		return ws_fmt(err, errlen, "LZ4 entry larger than 2 GiB"), -1;
+		return ws_err_set(err, WS_E_LIMIT, "LZ4 entry larger than 2 GiB"), -1;
 	return 0;
 }
 
 int ws_payload_decode(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n,
 		      const struct ws_limits *lim, const uint8_t **out, size_t *outlen,
-		      char *err, size_t errlen)
+		      struct ws_err *err)
 {
 	if (e->compression == WS_COMP_NONE) {
 		*out = p;
 		*outlen = n;
 		return 0;
 	}
-	if (ws_payload_check(e, n, lim, err, errlen) < 0)
+	if (ws_payload_check(e, n, lim, err) < 0)
 		return -1;
 	uint64_t csz = e->compressed_size, usz = e->uncompressed_size;
 	uint8_t *buf = ws_decoder_buf(dc, WS_DBUF_DECODE, (size_t)usz);
 	if (!buf)
-		return ws_fmt(err, errlen, "out of memory for %llu decompressed bytes",
+		return ws_err_set(err, WS_E_MEMORY, "out of memory for %llu decompressed bytes",
 			      (unsigned long long)usz), -1;
 	if (e->compression == WS_COMP_LZ4) {
 		int r = LZ4_decompress_safe((const char *)p, (char *)buf, (int)csz, (int)usz);
 		if (r < 0 || (uint64_t)r != usz) {
-			return r < 0 ? (ws_fmt(err, errlen, "corrupt LZ4 data"), -1)
-				     : (ws_fmt(err, errlen, "LZ4 data decodes to %d bytes, header says %llu",
+			return r < 0 ? (ws_err_set(err, WS_E_FORMAT, "corrupt LZ4 data"), -1)
+				     : (ws_err_set(err, WS_E_FORMAT, "LZ4 data decodes to %d bytes, header says %llu",
 					       r, (unsigned long long)usz), -1);
 		}
 	} else {
 		unsigned long long fcs = ZSTD_getFrameContentSize(p, (size_t)csz);
 		if (fcs == ZSTD_CONTENTSIZE_ERROR) {
-			return ws_fmt(err, errlen, "corrupt zstd frame header"), -1;
+			return ws_err_set(err, WS_E_FORMAT, "corrupt zstd frame header"), -1;
 		}
 		if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != usz) {
-			return ws_fmt(err, errlen, "zstd frame holds %llu bytes, header says %llu",
+			return ws_err_set(err, WS_E_FORMAT, "zstd frame holds %llu bytes, header says %llu",
 				      fcs, (unsigned long long)usz), -1;
 		}
 		ZSTD_DCtx *dctx = ws_decoder_zstd(dc);
 		size_t r = dctx ? ZSTD_decompressDCtx(dctx, buf, (size_t)usz, p, (size_t)csz)
 				: ZSTD_decompress(buf, (size_t)usz, p, (size_t)csz);
 		if (ZSTD_isError(r) || r != usz) {
-			return ZSTD_isError(r) ? (ws_fmt(err, errlen, "corrupt zstd data: %s",
+			return ZSTD_isError(r) ? (ws_err_set(err, WS_E_FORMAT, "corrupt zstd data: %s",
 							 ZSTD_getErrorName(r)), -1)
-					       : (ws_fmt(err, errlen, "zstd data decodes to %zu bytes, header says %llu",
+					       : (ws_err_set(err, WS_E_FORMAT, "zstd data decodes to %zu bytes, header says %llu",
 							 r, (unsigned long long)usz), -1);
 		}
 	}
@@ -123,43 +123,43 @@ bool ws_payload_stream_saves_memory(const struct ws_entry *e, const uint8_t *p, 
  * decoder's buffer with whole-entry decoding instead of keeping a second one. The ring
  * wraps as libzstd's own does (ZSTD_decompressStream's flush stage). */
 static int zstd_ring(struct ws_decoder *dc, ZSTD_DCtx *d, const ZSTD_frameHeader *fh, const struct ws_entry *e,
-		     const uint8_t *p, ws_chunk_fn sink, void *ctx, struct ws_err *serr, char *err, size_t errlen)
+		     const uint8_t *p, ws_chunk_fn sink, void *ctx, struct ws_err *serr, struct ws_err *err)
 {
 	size_t cap = ZSTD_decodingBufferSize_min(fh->windowSize, fh->frameContentSize);
 	if (ZSTD_isError(cap))
-		return ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(cap)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "corrupt zstd data: %s", ZSTD_getErrorName(cap)), -1;
 	/* never more than the entry says it holds and a block: a frame that claims a larger
 	 * window or content fails at the entry's size before the ring could wrap */
 	if (cap > e->uncompressed_size + fh->blockSizeMax)
 		cap = (size_t)e->uncompressed_size + fh->blockSizeMax;
 	uint8_t *ring = ws_decoder_buf(dc, WS_DBUF_DECODE, cap);
 	if (!ring)
-		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory for a zstd stream"), -1;
 	size_t r = ZSTD_decompressBegin(d);
 	if (ZSTD_isError(r))
-		return ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(r)), -1;
+		return ws_err_set(err, WS_E_FORMAT, "corrupt zstd data: %s", ZSTD_getErrorName(r)), -1;
 	bool wraps = fh->frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || cap < fh->frameContentSize;
 	size_t in = 0, pos = 0, csz = e->compressed_size;
 	uint64_t total = 0;
 	for (size_t need; (need = ZSTD_nextSrcSizeToDecompress(d)) != 0;) {
 		if (need > csz - in)
-			return ws_fmt(err, errlen, "zstd data ends early"), -1;
+			return ws_err_set(err, WS_E_FORMAT, "zstd data ends early"), -1;
 		if (wraps && fh->blockSizeMax > cap - pos)
 			pos = 0;
 		size_t got = ZSTD_decompressContinue(d, ring + pos, cap - pos, p + in, need);
 		if (ZSTD_isError(got))
-			return ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(got)), -1;
+			return ws_err_set(err, WS_E_FORMAT, "corrupt zstd data: %s", ZSTD_getErrorName(got)), -1;
 		in += need;
 		total += got;
 		if (total > e->uncompressed_size)
-			return ws_fmt(err, errlen, "zstd data decodes past the %llu bytes the header says",
+			return ws_err_set(err, WS_E_FORMAT, "zstd data decodes past the %llu bytes the header says",
 				      (unsigned long long)e->uncompressed_size), -1;
 		if (got && sink(ctx, ring + pos, got, serr) < 0)
 			return -1;
 		pos += got;
 	}
 	if (total != e->uncompressed_size)
-		return ws_fmt(err, errlen, "zstd data decodes to %llu bytes, header says %llu",
+		return ws_err_set(err, WS_E_FORMAT, "zstd data decodes to %llu bytes, header says %llu",
 			      (unsigned long long)total, (unsigned long long)e->uncompressed_size), -1;
 	return 0;
 }
@@ -241,7 +241,7 @@ static void lz4_copy_match(uint8_t *d, size_t off, size_t len)
 
 /* The decode loop keeps the positions in locals (the compiler cannot keep struct fields
  * in registers across the sink call) and stores them back only around a flush. */
-static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, size_t errlen)
+static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, struct ws_err *err)
 {
 	uint8_t *b = o->b;
 	const size_t end = o->end;
@@ -249,7 +249,7 @@ static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, 
 	size_t i = 0, pos = o->pos;
 	uint64_t total = o->total;
 #define FLUSH() do { o->pos = pos; o->total = total; if (lz4_flush(o) < 0) return -1; pos = o->pos; } while (0)
-#define CORRUPT() return ws_fmt(err, errlen, "corrupt LZ4 data"), -1
+#define CORRUPT() return ws_err_set(err, WS_E_FORMAT, "corrupt LZ4 data"), -1
 	for (;;) {
 		if (i >= n)
 			CORRUPT();
@@ -304,40 +304,39 @@ static int lz4_stream(const uint8_t *p, size_t n, struct lz4_out *o, char *err, 
 	return 0;
 }
 
-/* The stream; a failure of the data is described in err/errlen, the sink's own in serr. */
+/* The stream; a failure of the data is described in err, the sink's own in serr. */
 static int payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
-			  ws_chunk_fn sink, void *ctx, struct ws_err *serr, char *err, size_t errlen)
+			  ws_chunk_fn sink, void *ctx, struct ws_err *serr, struct ws_err *err)
 {
 	if (e->compression == WS_COMP_LZ4) {
-		if (ws_payload_check(e, n, lim, err, errlen) < 0)
+		if (ws_payload_check(e, n, lim, err) < 0)
 			return -1;
 		struct lz4_out o = {.end = LZ4_HISTORY + WS_STREAM_CHUNK, .limit = e->uncompressed_size,
 				    .sink = sink, .ctx = ctx, .err = serr};
 		if (!(o.b = ws_decoder_buf(dc, WS_DBUF_STREAM, o.end + LZ4_SLACK)))
-			return ws_fmt(err, errlen, "out of memory for an LZ4 stream"), -1;
-		err[0] = '\0';
-		int rc = lz4_stream(p, e->compressed_size, &o, err, errlen);
+			return ws_err_set(err, WS_E_MEMORY, "out of memory for an LZ4 stream"), -1;
+		int rc = lz4_stream(p, e->compressed_size, &o, err);
 		if (rc == 0 && o.pos > o.flushed && sink(ctx, o.b + o.flushed, o.pos - o.flushed, serr) < 0)
 			rc = -1;
 		if (rc == 0 && o.total != e->uncompressed_size)
-			rc = (ws_fmt(err, errlen, "LZ4 data decodes to %llu bytes, header says %llu",
+			rc = (ws_err_set(err, WS_E_FORMAT, "LZ4 data decodes to %llu bytes, header says %llu",
 				     (unsigned long long)o.total, (unsigned long long)e->uncompressed_size), -1);
 		return rc;
 	}
 	if (e->compression != WS_COMP_ZSTD)
-		return ws_fmt(err, errlen, "internal: entry is not compressed"), -1;
-	if (ws_payload_check(e, n, lim, err, errlen) < 0)
+		return ws_err_set(err, WS_E_FORMAT, "internal: entry is not compressed"), -1;
+	if (ws_payload_check(e, n, lim, err) < 0)
 		return -1;
 	ZSTD_DCtx *d = ws_decoder_zstd(dc);
 	ZSTD_frameHeader fh;
 	if (d && ZSTD_getFrameHeader(&fh, p, e->compressed_size) == 0 && fh.frameType == ZSTD_frame &&
 	    fh.windowSize <= ZSTD_STREAM_WINDOW_MAX)
-		return zstd_ring(dc, d, &fh, e, p, sink, ctx, serr, err, errlen);
+		return zstd_ring(dc, d, &fh, e, p, sink, ctx, serr, err);
 	/* anything else (a skippable frame first, a window past the limit) as libzstd's
 	 * stream decoder sees it */
 	uint8_t *buf = ws_decoder_buf(dc, WS_DBUF_STREAM, WS_STREAM_CHUNK);
 	if (!d || !buf) {
-		return ws_fmt(err, errlen, "out of memory for a zstd stream"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory for a zstd stream"), -1;
 	}
 	ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
 	ZSTD_inBuffer in = {p, e->compressed_size, 0};
@@ -348,12 +347,12 @@ static int payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const
 		ZSTD_outBuffer out = {buf, WS_STREAM_CHUNK, 0};
 		r = ZSTD_decompressStream(d, &out, &in);
 		if (ZSTD_isError(r)) {
-			rc = (ws_fmt(err, errlen, "corrupt zstd data: %s", ZSTD_getErrorName(r)), -1);
+			rc = (ws_err_set(err, WS_E_FORMAT, "corrupt zstd data: %s", ZSTD_getErrorName(r)), -1);
 			break;
 		}
 		total += out.pos;
 		if (total > e->uncompressed_size) {
-			rc = (ws_fmt(err, errlen, "zstd data decodes past the %llu bytes the header says",
+			rc = (ws_err_set(err, WS_E_FORMAT, "zstd data decodes past the %llu bytes the header says",
 				    (unsigned long long)e->uncompressed_size), -1);
 			break;
 		}
@@ -362,12 +361,12 @@ static int payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const
 			break;
 		}
 		if (r != 0 && in.pos == in.size && out.pos == 0) {
-			rc = (ws_fmt(err, errlen, "zstd data ends early"), -1);
+			rc = (ws_err_set(err, WS_E_FORMAT, "zstd data ends early"), -1);
 			break;
 		}
 	}
 	if (rc == 0 && total != e->uncompressed_size)
-		rc = (ws_fmt(err, errlen, "zstd data decodes to %llu bytes, header says %llu",
+		rc = (ws_err_set(err, WS_E_FORMAT, "zstd data decodes to %llu bytes, header says %llu",
 			    (unsigned long long)total, (unsigned long long)e->uncompressed_size), -1);
 	return rc;
 }
@@ -375,9 +374,9 @@ static int payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const
 int ws_payload_stream(struct ws_decoder *dc, const struct ws_entry *e, const uint8_t *p, size_t n, const struct ws_limits *lim,
 		      ws_chunk_fn sink, void *ctx, struct ws_err *err)
 {
-	char msg[WS_ERRMAX] = "";
-	int rc = payload_stream(dc, e, p, n, lim, sink, ctx, err, msg, sizeof msg);
+	struct ws_err msg = {0};
+	int rc = payload_stream(dc, e, p, n, lim, sink, ctx, err, &msg);
 	if (rc < 0)                          /* a no-op when the sink has said why */
-		ws_err_set(err, WS_E_FORMAT, "%s", msg[0] ? msg : "decoding stopped");
+		ws_err_set(err, msg.code ? msg.code : WS_E_FORMAT, "%s", msg.code ? msg.msg : "decoding stopped");
 	return rc;
 }

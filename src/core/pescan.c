@@ -27,14 +27,14 @@ bool ws_pe_sniff(const uint8_t *p, size_t n)
 	return ws_in_bounds(lfanew, 24, n) && !memcmp(p + lfanew, "PE\0\0", 4);
 }
 
-int ws_pe_header(const uint8_t *p, size_t n, struct ws_pe_header *h, char *err, size_t errlen)
+int ws_pe_header(const uint8_t *p, size_t n, struct ws_pe_header *h, struct ws_err *err)
 {
 	memset(h, 0, sizeof *h);
 	if (n < 64 || p[0] != 'M' || p[1] != 'Z')
-		return ws_fmt(err, errlen, "not a PE image (no MZ header)"), -1;
+		return ws_err_set(err, WS_E_FORMAT, "not a PE image (no MZ header)"), -1;
 	uint32_t lfanew = ws_le32(p + 60);
 	if (!ws_in_bounds(lfanew, 24, n) || memcmp(p + lfanew, "PE\0\0", 4) != 0)
-		return ws_fmt(err, errlen, "PE signature missing at offset %u", lfanew), -1;
+		return ws_err_set(err, WS_E_FORMAT, "PE signature missing at offset %u", lfanew), -1;
 	const uint8_t *c = p + lfanew + 4;
 	h->machine = ws_le16(c);
 	h->nsections = ws_le16(c + 2);
@@ -52,16 +52,16 @@ static int cmp_offset(const void *x, const void *y)
 }
 
 int ws_pe_sections(const uint8_t *tab, size_t n, const struct ws_pe_header *h, uint64_t file_size,
-		   struct ws_pe_sections *out, char *err, size_t errlen)
+		   struct ws_pe_sections *out, struct ws_err *err)
 {
 	memset(out, 0, sizeof *out);
 	if ((uint64_t)h->nsections * SECTION_HEADER > n)
-		return ws_fmt(err, errlen, "section table is truncated"), -1;
+		return ws_err_set(err, WS_E_FORMAT, "section table is truncated"), -1;
 	if (h->nsections == 0)
 		return 0;
 	out->s = ws_calloc(h->nsections, sizeof *out->s);
 	if (!out->s)
-		return ws_fmt(err, errlen, "out of memory"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory"), -1;
 	for (uint32_t i = 0; i < h->nsections; i++) {
 		const uint8_t *e = tab + (size_t)i * SECTION_HEADER;
 		struct ws_pe_section *s = &out->s[out->n];
@@ -71,7 +71,7 @@ int ws_pe_sections(const uint8_t *tab, size_t n, const struct ws_pe_header *h, u
 		if (size == 0 || at == 0)
 			continue;                         /* uninitialised data: nothing in the file */
 		if (!ws_in_bounds(at, size, file_size))
-			return ws_fmt(err, errlen, "section '%s' lies past the end of the file", s->name),
+			return ws_err_set(err, WS_E_FORMAT, "section '%s' lies past the end of the file", s->name),
 			       ws_pe_sections_free(out), -1;
 		s->offset = at;
 		s->size = size;

@@ -34,18 +34,18 @@ static bool is_ident(char c)
 
 /* Appends a kernel; *cap is the room e->kernels has (grown geometrically). */
 static int add_kernel(struct ws_entry *e, uint32_t *cap, struct ws_strpool *pool, const struct ws_limits *lim,
-		      const char *name, size_t len, char *err, size_t errlen)
+		      const char *name, size_t len, struct ws_err *err)
 {
 	if (e->nkernels >= lim->max_kernels)
-		return ws_fmt(err, errlen, "%s: more than %u kernels", e->name, lim->max_kernels), -1;
+		return ws_err_set(err, WS_E_LIMIT, "%s: more than %u kernels", e->name, lim->max_kernels), -1;
 	if (len > lim->max_kernel_name)
-		return ws_fmt(err, errlen, "%s: a kernel name of %zu bytes (more than %u)", e->name, len,
+		return ws_err_set(err, WS_E_LIMIT, "%s: a kernel name of %zu bytes (more than %u)", e->name, len,
 			      lim->max_kernel_name), -1;
 	uint32_t idx = ws_strpool_intern(pool, name, len);
 	if (idx == UINT32_MAX && pool->over)
-		return ws_kernel_names_over(e, lim, err, errlen), -1;
+		return ws_kernel_names_over(e, lim, err), -1;
 	if (idx == UINT32_MAX || !ws_grow((void **)&e->kernels, cap, e->nkernels + 1, sizeof *e->kernels))
-		return ws_fmt(err, errlen, "out of memory listing kernels"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory listing kernels"), -1;
 	e->kernels[e->nkernels++] = idx;
 	return 0;
 }
@@ -96,7 +96,7 @@ static void ptx_header(const char *text, const char *end, struct ws_entry *e, bo
  * the line start is found by looking back only as far as the previous match: each byte
  * is looked at a bounded number of times, however many matches share one line. */
 static int ptx_entries(const char *text, const char *end, struct ws_entry *e, uint32_t *kernels_cap,
-		       struct ws_strpool *pool, const struct ws_limits *lim, char *err, size_t errlen)
+		       struct ws_strpool *pool, const struct ws_limits *lim, struct ws_err *err)
 {
 	const char *searched = text;    /* the line start before here is known */
 	bool line_had_match = false;
@@ -117,22 +117,22 @@ static int ptx_entries(const char *text, const char *end, struct ws_entry *e, ui
 		size_t len = 0;
 		while (v + len < end && is_ident(v[len]))
 			len++;
-		if (len && add_kernel(e, kernels_cap, pool, lim, v, len, err, errlen) < 0)
+		if (len && add_kernel(e, kernels_cap, pool, lim, v, len, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 int ws_ptx_inspect(const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-		   const struct ws_limits *lim, char *err, size_t errlen)
+		   const struct ws_limits *lim, struct ws_err *err)
 {
 	const char *text = (const char *)p, *end = text + strnlen(text, n);
 	bool have_version = false;
 	uint32_t kernels_cap = e->nkernels;      /* the room known to be there */
 	ptx_header(text, end, e, &have_version);
 	if (!have_version)
-		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
-	if (ptx_entries(text, end, e, &kernels_cap, pool, lim, err, errlen) < 0)
+		return ws_err_set(err, WS_E_FORMAT, "%s: PTX has no .version directive", e->name), -1;
+	if (ptx_entries(text, end, e, &kernels_cap, pool, lim, err) < 0)
 		return -1;
 	e->kernels_known = true;
 	return 0;
@@ -188,10 +188,10 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 			ptx_header(from, upto, ps->e, &ps->have_version);
 			ps->first = false;
 		}
-		char msg[WS_ERRMAX];
-		if (ptx_entries(from, upto, ps->e, &ps->kernels_cap, ps->pool, ps->lim, msg, sizeof msg) < 0) {
+		struct ws_err msg = {0};
+		if (ptx_entries(from, upto, ps->e, &ps->kernels_cap, ps->pool, ps->lim, &msg) < 0) {
 			ps->failed = true;                   /* its message names the entry already */
-			return ws_err_set(err, WS_E_LIMIT, "%s", msg);
+			return ws_err_set(err, msg.code, "%s", msg.msg);
 		}
 		ps->len = (size_t)(end - upto);
 		memmove(ps->buf, upto, ps->len);
@@ -202,20 +202,20 @@ static int ptx_sink(void *ctx, const uint8_t *p, size_t n, struct ws_err *err)
 }
 
 int ws_ptx_inspect_stream(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
-			const struct ws_limits *lim, char *err, size_t errlen)
+			const struct ws_limits *lim, struct ws_err *err)
 {
 	struct ptx_stream ps = {.e = e, .kernels_cap = e->nkernels, .pool = pool, .lim = lim, .first = true};
 	if (!(ps.buf = ws_decoder_buf(dc, WS_DBUF_PTX, 2 * WS_STREAM_CHUNK)))
-		return ws_fmt(err, errlen, "out of memory"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory"), -1;
 	struct ws_err perr = {0};
 	int rc = ws_payload_stream(dc, e, p, n, lim, ptx_sink, &ps, &perr);
 	if (rc == 0 && ps.len > 0)                  /* a last line without a newline */
 		rc = ptx_sink(&ps, (const uint8_t *)"", 1, &perr);
 	if (rc < 0)
-		return ws_fmt(err, errlen, ps.failed ? "%s%s" : "%s: %s", ps.failed ? "" : e->name, perr.msg), -1;
+		return ws_err_set(err, perr.code ? perr.code : WS_E_FORMAT, ps.failed ? "%s%s" : "%s: %s", ps.failed ? "" : e->name, perr.msg), -1;
 	e->content_size = e->uncompressed_size;
 	if (!ps.have_version)
-		return ws_fmt(err, errlen, "%s: PTX has no .version directive", e->name), -1;
+		return ws_err_set(err, WS_E_FORMAT, "%s: PTX has no .version directive", e->name), -1;
 	e->kernels_known = true;
 	return 0;
 }

@@ -208,12 +208,18 @@ static void shrink_entries(struct ws_fatbin *f, uint32_t cap)
 	}
 }
 
-static void entry_error(const struct scan *s, struct ws_object *o, struct ws_entry *e,
-			const char *msg)
+static void entry_fail(const struct scan *s, struct ws_object *o, struct ws_entry *e,
+		       enum ws_errcode code, const char *msg)
 {
 	if (!e->error)
 		e->error = ws_strdup(msg);
-	obj_error(s, o, msg);
+	obj_fail(s, o, code, msg);
+}
+
+static void entry_error(const struct scan *s, struct ws_object *o, struct ws_entry *e,
+			const char *msg)
+{
+	entry_fail(s, o, e, WS_E_FORMAT, msg);
 }
 
 /* Takes the bytes an entry decodes to (n) from the artifact's budget before it is
@@ -223,9 +229,9 @@ static bool budget_decode(struct scan *s, struct ws_entry *e, uint64_t n)
 {
 	/* a compressed entry takes what it decodes to, once that claim is possible (one that
 	 * is not is refused by the decoder, unread, with its own error) */
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	if (e->compression != WS_COMP_NONE) {
-		if (ws_payload_check(e, (size_t)n, &s->lim, err, sizeof err) < 0)
+		if (ws_payload_check(e, (size_t)n, &s->lim, &err) < 0)
 			return true;
 		n = e->uncompressed_size;
 	}
@@ -247,13 +253,13 @@ static bool budget_decode(struct scan *s, struct ws_entry *e, uint64_t n)
 static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry *e,
 			    const uint8_t *p, size_t n)
 {
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	if (!s->dc && !(s->dc = s->opt->offload ? s->opt->offload->take(s->opt->decoders) : ws_decoder_new())) {
-		entry_error(s, o, e, "out of memory for a decoder");
+		entry_fail(s, o, e, WS_E_MEMORY, "out of memory for a decoder");
 		return;
 	}
-	if (ws_entry_inspect(s->dc, p, n, e, &o->kernels, &s->lim, err, sizeof err) < 0)
-		entry_error(s, o, e, err);
+	if (ws_entry_inspect(s->dc, p, n, e, &o->kernels, &s->lim, &err) < 0)
+		entry_fail(s, o, e, err.code, err.msg);
 	ws_entry_finish(e);
 }
 
@@ -295,7 +301,8 @@ static void apply_decoded(struct scan *s, struct ws_object *o, bool wait);
 static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t origin,
 			       uint64_t start, uint64_t limit)
 {
-	char err[WS_ERRMAX], msg[WS_ERRMAX + 64];
+	struct ws_err err = {0};
+	char msg[WS_ERRMAX + 64];
 	size_t got;
 	const uint8_t *p = ws_window_peek(s->w, start, WS_FATBIN_HEADER_SIZE, &got);
 	uint64_t fat, end;
@@ -303,7 +310,7 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 		window_error(s, o, "fatbin header");
 		return limit;
 	}
-	if (ws_fatbin_header(p, got, &fat, err, sizeof err) < 0)
+	if (ws_fatbin_header(p, got, &fat, &err) < 0)
 		return start + 1;                       /* cannot happen after the candidate check */
 	if (!ws_add_u64(start + WS_FATBIN_HEADER_SIZE, fat, &end) || end > limit) {
 		obj_error(s, o, ws_fmt(msg, sizeof msg,
@@ -355,9 +362,10 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 			window_error(s, o, "fatbin entry header");
 			return limit;
 		}
-		if (ws_entry_peek(p, got, end - off, &hs, &ps, err, sizeof err) < 0) {
+		err.code = 0;                           /* each entry has its own (a record keeps its first) */
+		if (ws_entry_peek(p, got, end - off, &hs, &ps, &err) < 0) {
 			ws_fmt(msg, sizeof msg, "fatbin at offset %llu, entry %u: %s",
-			       (unsigned long long)f->offset, f->nentries, err);
+			       (unsigned long long)f->offset, f->nentries, err.msg);
 			goto bad;
 		}
 		p = ws_window_peek(s->w, off, hs, &got);
@@ -384,12 +392,12 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 			return limit;
 		}
 		e->offset = off - start;
-		if (ws_entry_header(p, got, e, err, sizeof err) < 0) {
-			entry_error(s, o, e, err);
+		if (ws_entry_header(p, got, e, &err) < 0) {
+			entry_fail(s, o, e, err.code, err.msg);
 		} else if (!e->opaque && (s->opt->want_kernels || f->size <= WS_SMALL_CONTAINER) &&
 			   (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX)) {
 			if (ps > s->lim.max_entry_bytes) {
-				entry_error(s, o, e, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
+				entry_fail(s, o, e, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
 							    e->name, (unsigned long long)ps));
 			} else {
 				p = ws_window_peek(s->w, off + hs, (size_t)ps, &got);
@@ -445,10 +453,11 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 		for (uint32_t k = 0; k < r->nkernels; k++) {
 			uint32_t idx = ws_strpool_adopt(&o->kernels, &t->names, r->kernels[k]);
 			if (idx == UINT32_MAX) {
-				char msg[WS_ERRMAX];
+				struct ws_err over = {0};
 				if (o->kernels.over)
-					ws_kernel_names_over(e, &s->lim, msg, sizeof msg);
-				entry_error(s, o, e, o->kernels.over ? msg : "out of memory listing kernels");
+					ws_kernel_names_over(e, &s->lim, &over);
+				entry_fail(s, o, e, o->kernels.over ? WS_E_LIMIT : WS_E_MEMORY,
+					   o->kernels.over ? over.msg : "out of memory listing kernels");
 				e->kernels_known = false;
 				break;
 			}
@@ -456,7 +465,7 @@ static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_tas
 		}
 	}
 	if (t->rc < 0)
-		entry_error(s, o, e, t->err);
+		entry_fail(s, o, e, t->err.code ? t->err.code : WS_E_FORMAT, t->err.msg);
 	ws_entry_finish(e);
 }
 
@@ -645,7 +654,8 @@ static void label_sections(struct ws_object *o, uint32_t first, const struct ws_
 static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, uint64_t limit,
 			  struct ws_elf_header *h, struct ws_elf_sections *sec)
 {
-	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
+	struct ws_err err = {0};
+	char msg[WS_ERRMAX + 32];
 	size_t got;
 	uint64_t at = origin + h->shoff, bytes;
 	const uint8_t *p = ws_window_peek(s->w, at, 64, &got);
@@ -665,8 +675,11 @@ static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, 
 		return;
 	}
 	p = ws_window_peek(s->w, at, (size_t)bytes, &got);
-	if (!p || got < bytes || ws_elf_sections(p, got, h, sec, err, sizeof err) < 0) {
-		obj_error(s, o, p && got >= bytes ? err : "section table is truncated");
+	if (!p || got < bytes || ws_elf_sections(p, got, h, sec, &err) < 0) {
+		if (p && got >= bytes)
+			obj_fail(s, o, err.code, err.msg);
+		else
+			obj_error(s, o, "section table is truncated");
 		return;
 	}
 	if (sec->strndx == 0)
@@ -692,9 +705,9 @@ static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, 
 static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
 			  const uint8_t *hdr, size_t hdrlen, bool keep_empty)
 {
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	struct ws_elf_header h;
-	int hr = ws_elf_header(hdr, hdrlen, &h, err, sizeof err);
+	int hr = ws_elf_header(hdr, hdrlen, &h, &err);
 	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type_name(h.type) : "elf");
 	if (!o) {
 		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
@@ -708,7 +721,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	/* 32-bit and big-endian host files are legal, just not labelled; a broken
 	 * 64-bit header is corrupt. */
 	if (hr < 0 && hdrlen >= 6 && hdr[4] == 2 && hdr[5] == 1)
-		obj_error(s, o, err);
+		obj_fail(s, o, err.code ? err.code : WS_E_FORMAT, err.msg);
 	if (hr == 0 && h.shoff != 0 && h.shoff >= limit - origin)
 		obj_error(s, o, "section table lies past the end of the file");
 	bool have_table = hr == 0 && h.shoff != 0 && h.shoff < limit - origin;
@@ -738,10 +751,11 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
 			 const uint8_t *hdr, size_t hdrlen, bool keep_empty)
 {
-	char err[WS_ERRMAX], msg[WS_ERRMAX + 32];
+	struct ws_err err = {0};
+	char msg[WS_ERRMAX + 32];
 	struct ws_pe_header h;
 	struct ws_pe_sections sec = {0};
-	int hr = ws_pe_header(hdr, hdrlen, &h, err, sizeof err);
+	int hr = ws_pe_header(hdr, hdrlen, &h, &err);
 	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? "pe-dll" : "pe-exe");
 	if (!o) {
 		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
@@ -749,7 +763,7 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 	}
 	uint64_t size = limit == UINT64_MAX ? UINT64_MAX : limit - origin;
 	if (hr < 0) {
-		obj_error(s, o, err);
+		obj_fail(s, o, err.code ? err.code : WS_E_FORMAT, err.msg);
 	} else if (h.nsections > s->lim.max_sections) {
 		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "PE claims %u sections (limit %u)", h.nsections,
 				       s->lim.max_sections));
@@ -759,8 +773,8 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 				   ws_window_peek(s->w, origin + h.sections_at, bytes, &got) : NULL;
 		if (!p || got < bytes)
 			obj_error(s, o, "PE section table lies past the end of the file");
-		else if (ws_pe_sections(p, got, &h, size, &sec, err, sizeof err) < 0)
-			obj_error(s, o, err);
+		else if (ws_pe_sections(p, got, &h, size, &sec, &err) < 0)
+			obj_fail(s, o, err.code, err.msg);
 	}
 	search_containers(s, o, origin, origin, limit);
 	finish_object(s, o);
@@ -814,7 +828,7 @@ static bool ptx_sure(struct scan *s, const char *member, uint64_t origin, uint64
 static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
 		      enum ws_content c)
 {
-	char err[WS_ERRMAX];
+	struct ws_err err = {0};
 	if (c == WS_CONTENT_PTX && !ptx_sure(s, member, origin, limit))
 		return;
 	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? "cubin" : "ptx");
@@ -844,10 +858,10 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 		e->content_size = 0;
 		return;
 	}
-	int r = c == WS_CONTENT_CUBIN ? ws_cubin_inspect(p, got, e, &o->kernels, &s->lim, err, sizeof err)
-				      : ws_ptx_inspect(p, got, e, &o->kernels, &s->lim, err, sizeof err);
+	int r = c == WS_CONTENT_CUBIN ? ws_cubin_inspect(p, got, e, &o->kernels, &s->lim, &err)
+				      : ws_ptx_inspect(p, got, e, &o->kernels, &s->lim, &err);
 	if (r < 0) {
-		entry_error(s, o, e, err);
+		entry_fail(s, o, e, err.code, err.msg);
 	} else if (c == WS_CONTENT_CUBIN) {
 		/* The suffix survives only in the ptxas options (doc/fatbin-format.md (e)). */
 		const char *a = e->tool_options ? strstr(e->tool_options, "-arch sm_") : NULL;

@@ -461,7 +461,7 @@ static bool parse_size(const char *s, int64_t *v)
 	return true;
 }
 
-int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *err, size_t errlen)
+int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, struct ws_err *err)
 {
 	size_t pos = 0;
 	uint32_t row = 0;
@@ -482,7 +482,7 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 		}
 		if (bad) {
 			free(f[0]); free(f[1]); free(f[2]);
-			ws_fmt(err, errlen, "RECORD is malformed at row %u", row);
+			ws_err_set(err, WS_E_FORMAT, "RECORD is malformed at row %u", row);
 			goto fail;
 		}
 		if (nf == 1 && f[0][0] == '\0') {     /* blank line */
@@ -511,7 +511,7 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 		if (!ok) {
 			free(f[0]);
 			free(L.digest);
-			ws_fmt(err, errlen, "RECORD is malformed at row %u", row);
+			ws_err_set(err, WS_E_FORMAT, "RECORD is malformed at row %u", row);
 			goto fail;
 		}
 		L.path = f[0];
@@ -525,7 +525,7 @@ int ws_record_parse(struct ws_record_index *r, const char *p, size_t n, char *er
 		    ((uint64_t)(r->n + 1) * 2 > r->nslot && !record_rehash(r, r->nslot ? r->nslot * 2 : 64))) {
 			free(L.path);
 			free(L.digest);
-			ws_fmt(err, errlen, "out of memory reading RECORD");
+			ws_err_set(err, WS_E_MEMORY, "out of memory reading RECORD");
 			goto fail;
 		}
 		r->line[r->n++] = L;

@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ws_strpool_init(&pool);
 	struct fuzz_ro ro;
 	const uint8_t *p = fuzz_ro_copy(&ro, data, size);
-	char err[WS_ERRMAX];
-	if (ws_cubin_inspect(p, size, &e, &pool, &lim, err, sizeof err) == 0)
+	struct ws_err err = {0};
+	if (ws_cubin_inspect(p, size, &e, &pool, &lim, &err) == 0)
 		fuzz_check_kernels(&e, &pool);
 	ws_entry_clear(&e);
 	ws_strpool_free(&pool);

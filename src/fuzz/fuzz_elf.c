@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_ro ro;
 	const uint8_t *p = fuzz_ro_copy(&ro, data, size);
 	struct ws_elf_header h;
-	char err[WS_ERRMAX];
-	if (ws_elf_header(p, size, &h, err, sizeof err) < 0 || h.shoff == 0 || h.shoff >= size) {
+	struct ws_err err = {0};
+	if (ws_elf_header(p, size, &h, &err) < 0 || h.shoff == 0 || h.shoff >= size) {
 		fuzz_ro_free(&ro);
 		return 0;
 	}
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	struct ws_elf_sections sec;
-	if (ws_elf_sections(tab, left, &h, &sec, err, sizeof err) == 0) {
+	if (ws_elf_sections(tab, left, &h, &sec, &err) == 0) {
 		if (sec.strndx && sec.strndx < sec.n) {
 			const struct ws_elf_section *st = &sec.s[sec.strndx];
 			if (st->offset < size) {

@@ -29,15 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_ro ro;
 	const char *p = (const char *)fuzz_ro_copy(&ro, data, size);
-	char err[256];
+	struct ws_err err = {0};
 	struct ws_imgdoc doc;
 	struct ws_docker_manifest dm;
-	bool have_doc = ws_imgdoc_parse(&doc, p, size, err, sizeof err) == 0;
-	if (!have_doc && !err[0])
+	bool have_doc = ws_imgdoc_parse(&doc, p, size, &err) == 0;
+	if (!have_doc && !err.code)
 		abort();                                    /* a refusal always says why */
-	err[0] = 0;
-	bool have_dm = ws_docker_manifest_parse(&dm, p, size, err, sizeof err) == 0;
-	if (!have_dm && !err[0])
+	memset(&err, 0, sizeof err);
+	bool have_dm = ws_docker_manifest_parse(&dm, p, size, &err) == 0;
+	if (!have_dm && !err.code)
 		abort();
 	struct ws_artifact *a = fuzz_artifact();
 	struct ws_imgcheck *c = ws_imgcheck_new();

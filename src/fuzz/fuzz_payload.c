@@ -30,18 +30,18 @@ static void compare_cubin_stream(const struct ws_entry *hdr, const uint8_t *p, s
 	struct ws_entry whole = fuzz_entry(hdr->kind, hdr->compression, hdr->compressed_size, hdr->uncompressed_size);
 	struct ws_entry streamed = whole;
 	struct ws_strpool p1, p2;
-	char err[WS_ERRMAX], serr[WS_ERRMAX];
+	struct ws_err err = {0}, serr = {0};
 	const uint8_t *out;
 	size_t outlen;
 	ws_strpool_init(&p1);
 	ws_strpool_init(&p2);
-	int rs = ws_cubin_inspect_stream(dc, p, n, &streamed, &p2, lim, serr, sizeof serr);
+	int rs = ws_cubin_inspect_stream(dc, p, n, &streamed, &p2, lim, &serr);
 	if (rs == 1)                        /* too unusual for the image: decoded whole, as the scan does */
-		rs = ws_entry_inspect_whole(dc, p, n, &streamed, &p2, lim, serr, sizeof serr);
-	if (rs < 0 && strlen(serr) == 0)
+		rs = ws_entry_inspect_whole(dc, p, n, &streamed, &p2, lim, &serr);
+	if (rs < 0 && !serr.code)
 		abort();
-	if (ws_payload_decode(dc, &whole, p, n, lim, &out, &outlen, err, sizeof err) == 0) {
-		int rw = ws_cubin_inspect(out, outlen, &whole, &p1, lim, err, sizeof err);
+	if (ws_payload_decode(dc, &whole, p, n, lim, &out, &outlen, &err) == 0) {
+		int rw = ws_cubin_inspect(out, outlen, &whole, &p1, lim, &err);
 		if (rw != rs || (rw == 0 && (whole.nkernels != streamed.nkernels || whole.toolkit != streamed.toolkit ||
 					     whole.elf_sm != streamed.elf_sm ||
 					     whole.relocatable != streamed.relocatable ||
@@ -73,20 +73,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e.payload_size = size - 13;
 	const uint8_t *out;
 	size_t outlen;
-	char err[WS_ERRMAX];
-	if (ws_payload_decode(dc, &e, p, size - 13, &lim, &out, &outlen, err, sizeof err) == 0) {
+	struct ws_err err = {0};
+	if (ws_payload_decode(dc, &e, p, size - 13, &lim, &out, &outlen, &err) == 0) {
 		if (e.compression != WS_COMP_NONE && outlen != e.uncompressed_size)
 			abort();                    /* the cap must hold exactly */
 		if (e.compression != WS_COMP_NONE && data[0] & 0x40) {
 			struct ws_strpool pool;
 			ws_strpool_init(&pool);
 			if (e.kind == WS_KIND_SASS)
-				ws_cubin_inspect(out, outlen, &e, &pool, &lim, err, sizeof err);
+				ws_cubin_inspect(out, outlen, &e, &pool, &lim, &err);
 			else
-				ws_ptx_inspect(out, outlen, &e, &pool, &lim, err, sizeof err);
+				ws_ptx_inspect(out, outlen, &e, &pool, &lim, &err);
 			ws_strpool_free(&pool);
 		}
-	} else if (strlen(err) == 0) {
+	} else if (!err.code) {
 		abort();                            /* every failure says why */
 	}
 	if (e.kind == WS_KIND_PTX && e.compression != WS_COMP_NONE) {
@@ -95,14 +95,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct ws_strpool p1, p2;
 		ws_strpool_init(&p1);
 		ws_strpool_init(&p2);
-		int rs = ws_ptx_inspect_stream(dc, p, size - 13, &streamed, &p2, &lim, err, sizeof err);
-		if (rs < 0 && strlen(err) == 0)
+		int rs = ws_ptx_inspect_stream(dc, p, size - 13, &streamed, &p2, &lim, &err);
+		if (rs < 0 && !err.code)
 			abort();
-		if (rs == 0 && ws_payload_decode(dc, &e, p, size - 13, &lim, &out, &outlen, err, sizeof err) == 0) {
+		if (rs == 0 && ws_payload_decode(dc, &e, p, size - 13, &lim, &out, &outlen, &err) == 0) {
 			/* whole-buffer reading of the same bytes: the same kernels (compared only
 			 * below the stream buffer's size: the stream drops longer lines on purpose) */
 			if (outlen < 2 * WS_STREAM_CHUNK &&
-			    ws_ptx_inspect(out, outlen, &whole, &p1, &lim, err, sizeof err) == 0 &&
+			    ws_ptx_inspect(out, outlen, &whole, &p1, &lim, &err) == 0 &&
 			    (whole.nkernels != streamed.nkernels || whole.ptx_major != streamed.ptx_major))
 				abort();
 		}

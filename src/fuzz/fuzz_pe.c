@@ -10,12 +10,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_ro ro;
 	const uint8_t *p = fuzz_ro_copy(&ro, data, size);
 	struct ws_pe_header h;
-	char err[256];
+	struct ws_err err = {0};
 	size_t head = size < 4096 ? size : 4096;
-	if (ws_pe_sniff(p, head) && ws_pe_header(p, head, &h, err, sizeof err) == 0 &&
+	if (ws_pe_sniff(p, head) && ws_pe_header(p, head, &h, &err) == 0 &&
 	    h.sections_at <= size && (uint64_t)h.nsections * 40 <= size - h.sections_at) {
 		struct ws_pe_sections sec;
-		if (ws_pe_sections(p + h.sections_at, size - (size_t)h.sections_at, &h, size, &sec, err, sizeof err) == 0) {
+		if (ws_pe_sections(p + h.sections_at, size - (size_t)h.sections_at, &h, size, &sec, &err) == 0) {
 			for (uint32_t i = 0; i < sec.n; i++) {
 				if (sec.s[i].offset > size || sec.s[i].size > size - sec.s[i].offset)
 					abort();

@@ -168,5 +168,21 @@ z.close()' "$t/many.zip"
 	fi
 	;;
 esac
+# an entry over --max-entry-size is stopped by a limit, and says so in the error's code (JSON
+# and the store): every one of multi.so's ten stops is "limit", none "format"
+"$WS_BIN" --no-progress --json --max-entry-size 1K testdata/fixtures/multi.so >"$t/o" 2>"$t/e"; rc=$?
+codes=$(python3 -c 'import json,sys; print(" ".join(sorted(set(e["code"] for e in json.load(open(sys.argv[1]))["artifacts"][0]["errors"]))), len(json.load(open(sys.argv[1]))["artifacts"][0]["errors"]))' "$t/o" 2>/dev/null)
+check "--max-entry-size 1K on multi.so: ten errors of code limit, exit 3 ($codes, exit $rc)" '[ "$codes" = "limit 10" ] && [ $rc -eq 3 ]'
+# a wheel's METADATA over its 16 MiB cap is a limit too (the cap is read from the zip
+# directory, so the 16 MiB of text deflate to a few KiB)
+python3 -c '
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("bigmeta-1.0.dist-info/METADATA", "M" * ((16 << 20) + 1))
+    z.writestr("bigmeta-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\n")
+    z.writestr("bigmeta-1.0.dist-info/RECORD", "")' "$t/bigmeta-1.0-py3-none-any.whl"
+"$WS_BIN" --no-progress --json "$t/bigmeta-1.0-py3-none-any.whl" >"$t/o" 2>"$t/e"; rc=$?
+codes=$(python3 -c 'import json,sys; print(" ".join(e["code"] for e in json.load(open(sys.argv[1]))["artifacts"][0]["errors"]))' "$t/o" 2>/dev/null)
+check "a METADATA over 16 MiB: one error of code limit, exit 3 ($codes, exit $rc)" '[ "$codes" = limit ] && [ $rc -eq 3 ] && grep -q "is larger than 16 MiB" "$t/e"'
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -18,6 +18,13 @@
 /* The one decode context every decoder call of this test borrows. */
 static struct ws_decoder *dc;
 
+/* An empty error record for the next call (a record keeps its first error). */
+static struct ws_err *fresh(struct ws_err *e)
+{
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
 static uint8_t *slurp(const char *path, size_t *n)
 {
 	int fd = open(path, O_RDONLY);
@@ -83,37 +90,37 @@ static const char ptx_text[] =
 static void test_headers(void)
 {
 	uint8_t buf[512];
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	uint64_t fat;
 	size_t n = make_fatbin(buf, WS_KIND_PTX, 90, 0x100011, ptx_text, 8, 0, 0);
 	CHECK(ws_fatbin_candidate(buf, n));
-	CHECK_EQ_INT(ws_fatbin_header(buf, n, &fat, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_fatbin_header(buf, n, &fat, fresh(&err)), 0);
 	CHECK_EQ_INT(fat, n - 16);
 	struct ws_entry e = {0};
-	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, fresh(&err)), 0);
 	CHECK_EQ_STR(e.name, "compute_90a");
 	CHECK_EQ_INT(e.compression, WS_COMP_NONE);
 	ws_entry_clear(&e);
 	/* f flag, SASS, LZ4 */
 	make_fatbin(buf, WS_KIND_SASS, 120, 0x202011, ptx_text, 16, 9, 100);
-	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, fresh(&err)), 0);
 	CHECK_EQ_STR(e.name, "sm_120f");
 	CHECK_EQ_INT(e.compression, WS_COMP_LZ4);
 	ws_entry_clear(&e);
 	/* an unknown kind is opaque, not an error */
 	make_fatbin(buf, 7, 90, 0x11, ptx_text, 8, 0, 0);
-	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, fresh(&err)), 0);
 	CHECK(e.opaque);
 	CHECK_EQ_STR(e.name, "kind7_90");
 	ws_entry_clear(&e);
 	/* both compressions at once is a lie */
 	make_fatbin(buf, WS_KIND_SASS, 90, 0xa011, ptx_text, 8, 4, 100);
-	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_entry_header(buf + 16, n - 16, &e, fresh(&err)), -1);
 	ws_entry_clear(&e);
 	/* bad magic, version, header size */
 	put32(buf, 0xdeadbeef);
 	CHECK(!ws_fatbin_candidate(buf, n));
-	CHECK_EQ_INT(ws_fatbin_header(buf, n, &fat, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_fatbin_header(buf, n, &fat, fresh(&err)), -1);
 	make_fatbin(buf, WS_KIND_SASS, 90, 0x11, ptx_text, 8, 0, 0);
 	put16(buf + 4, 2);
 	CHECK(!ws_fatbin_candidate(buf, n));
@@ -122,12 +129,12 @@ static void test_headers(void)
 	uint64_t ps;
 	make_fatbin(buf, WS_KIND_SASS, 90, 0x11, ptx_text, 8, 0, 0);
 	put64(buf + 16 + 8, UINT64_MAX - 8);
-	CHECK_EQ_INT(ws_entry_peek(buf + 16, 64, fat, &hs, &ps, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_entry_peek(buf + 16, 64, fat, &hs, &ps, fresh(&err)), -1);
 	put64(buf + 16 + 8, 8);
 	put32(buf + 16 + 4, 0);
-	CHECK_EQ_INT(ws_entry_peek(buf + 16, 64, fat, &hs, &ps, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_entry_peek(buf + 16, 64, fat, &hs, &ps, fresh(&err)), -1);
 	put32(buf + 16 + 4, 64);
-	CHECK_EQ_INT(ws_entry_peek(buf + 16, 64, fat, &hs, &ps, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_entry_peek(buf + 16, 64, fat, &hs, &ps, fresh(&err)), 0);
 	CHECK_EQ_INT(hs, 64);
 	CHECK_EQ_INT(ps, 8);
 }
@@ -136,7 +143,7 @@ static void test_payload(void)
 {
 	struct ws_limits lim;
 	ws_limits_default(&lim);
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	char src[4096];
 	for (size_t i = 0; i < sizeof src; i++)
 		src[i] = (char)("abcdefgh"[i % 8] + (i % 97 == 0));
@@ -148,45 +155,47 @@ static void test_payload(void)
 			     .uncompressed_size = sizeof src};
 	const uint8_t *out;
 	size_t outlen;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn + 3, &lim, &out, &outlen, fresh(&err)), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
 	/* an LZ4 stream that ends before the declared size is corrupt, not short data */
 	e.uncompressed_size = sizeof src + 100;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn, &lim, &out, &outlen, fresh(&err)), -1);
 	/* the per-entry limit holds for a plausible ratio too */
 	struct ws_limits small = lim;
 	small.max_entry_bytes = sizeof src / 2;           /* 2048: a 4 KiB entry is twice over */
 	e.uncompressed_size = sizeof src;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn, &small, &out, &outlen, err, sizeof err), -1);
-	CHECK(strstr(err, "exceeds the 2048-byte entry limit") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, (size_t)lzn, &small, &out, &outlen, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "exceeds the 2048-byte entry limit") != NULL, "%s", err.msg);
+	CHECK(err.code == WS_E_LIMIT, "an entry over --max-entry-size is a limit, code %d", (int)err.code);
 	e.compression = WS_COMP_ZSTD;
 	e.compressed_size = (uint32_t)zsn;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, fresh(&err)), 0);
 	CHECK(outlen == sizeof src && memcmp(out, src, outlen) == 0);
 	/* a zstd frame whose content size disagrees with the header */
 	e.uncompressed_size = sizeof src - 1;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, err, sizeof err), -1);
-	CHECK(strstr(err, "zstd frame holds") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)zs, zsn, &lim, &out, &outlen, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "zstd frame holds") != NULL, "%s", err.msg);
+	CHECK(err.code == WS_E_FORMAT, "a size that disagrees is corrupt data, code %d", (int)err.code);
 	/* a claim of gigabytes from 100 bytes is refused before allocating */
 	e.compression = WS_COMP_LZ4;
 	e.compressed_size = 100;
 	e.uncompressed_size = 3ull << 30;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
-	CHECK(strstr(err, "limit") || strstr(err, "impossible"), "%s", err);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, 100, &lim, &out, &outlen, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "limit") || strstr(err.msg, "impossible"), "%s", err.msg);
 	e.uncompressed_size = 100000;             /* under the limit but over 255:1 */
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, 100, &lim, &out, &outlen, err, sizeof err), -1);
-	CHECK(strstr(err, "impossible") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)lz, 100, &lim, &out, &outlen, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "impossible") != NULL, "%s", err.msg);
 	/* corrupt streams */
 	char junk[64];
 	memset(junk, 0xff, sizeof junk);
 	e.compressed_size = sizeof junk;
 	e.uncompressed_size = 1000;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, fresh(&err)), -1);
 	e.compression = WS_COMP_ZSTD;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, fresh(&err)), -1);
 	/* compressed size larger than the payload */
 	e.compressed_size = 65;
-	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_payload_decode(dc, &e, (uint8_t *)junk, sizeof junk, &lim, &out, &outlen, fresh(&err)), -1);
 }
 
 static void test_ptx(void)
@@ -196,8 +205,8 @@ static void test_ptx(void)
 	struct ws_strpool pool;
 	ws_strpool_init(&pool);
 	struct ws_entry e = {.kind = WS_KIND_PTX};
-	char err[WS_ERRMAX];
-	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)ptx_text, sizeof ptx_text, &e, &pool, &lim, err, sizeof err), 0);
+	struct ws_err err;
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)ptx_text, sizeof ptx_text, &e, &pool, &lim, fresh(&err)), 0);
 	CHECK_EQ_INT(e.ptx_major, 8);
 	CHECK_EQ_INT(e.ptx_minor, 7);
 	CHECK_EQ_STR(e.ptx_target, "sm_90a");
@@ -206,7 +215,7 @@ static void test_ptx(void)
 	CHECK_EQ_STR(pool.str[e.kernels[1]], "_Z3twoPi");
 	ws_entry_clear(&e);
 	static const char noversion[] = ".target sm_80\n.entry k(\n)\n{}\n";
-	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)noversion, sizeof noversion, &e, &pool, &lim, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)noversion, sizeof noversion, &e, &pool, &lim, fresh(&err)), -1);
 	ws_entry_clear(&e);
 	ws_strpool_free(&pool);
 }
@@ -222,20 +231,22 @@ static void test_kernel_name_bounds(void)
 	struct ws_strpool pool;
 	ws_strpool_init(&pool);
 	pool.max_bytes = lim.max_kernel_names;
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	static const char longname[] = ".version 8.0\n.target sm_90\n.entry k_seventeen_chars(\n)\n{}\n";
 	struct ws_entry e = {.kind = WS_KIND_PTX};
 	strcpy(e.name, "compute_90");
-	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)longname, sizeof longname, &e, &pool, &lim, err, sizeof err), -1);
-	CHECK(strstr(err, "a kernel name of 17 bytes (more than 16)") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)longname, sizeof longname, &e, &pool, &lim, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "a kernel name of 17 bytes (more than 16)") != NULL, "%s", err.msg);
+	CHECK(err.code == WS_E_LIMIT, "a name over the limit is a limit, code %d", (int)err.code);
 	ws_entry_clear(&e);
 	/* four names of 11 bytes kept (48 with their NULs): the fourth passes 40 */
 	static const char many[] = ".version 8.0\n.target sm_90\n.entry k_aaaaaaaaa(\n)\n{}\n.entry k_bbbbbbbbb(\n)\n{}\n"
 				   ".entry k_ccccccccc(\n)\n{}\n.entry k_ddddddddd(\n)\n{}\n";
 	e = (struct ws_entry){.kind = WS_KIND_PTX};
 	strcpy(e.name, "compute_90");
-	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)many, sizeof many, &e, &pool, &lim, err, sizeof err), -1);
-	CHECK(strstr(err, "kernel names kept for this object pass") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)many, sizeof many, &e, &pool, &lim, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "kernel names kept for this object pass") != NULL, "%s", err.msg);
+	CHECK(err.code == WS_E_LIMIT, "the names' budget is a limit, code %d", (int)err.code);
 	CHECK(!e.kernels_known, "a cut list is not a known list");
 	CHECK(pool.over && pool.bytes <= 40, "pool keeps %llu bytes", (unsigned long long)pool.bytes);
 	ws_entry_clear(&e);
@@ -246,7 +257,7 @@ static void test_kernel_name_bounds(void)
 	hashes.max_bytes = 40;
 	e = (struct ws_entry){.kind = WS_KIND_PTX};
 	strcpy(e.name, "compute_90");
-	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)many, sizeof many, &e, &hashes, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect((const uint8_t *)many, sizeof many, &e, &hashes, &lim, fresh(&err)), 0);
 	CHECK_EQ_INT(e.nkernels, 4);
 	ws_entry_clear(&e);
 	ws_strpool_free(&hashes);
@@ -280,13 +291,13 @@ static void test_ptx_stream(void)
 	struct ws_strpool p1, p2;
 	ws_strpool_init(&p1);
 	ws_strpool_init(&p2);
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	struct ws_entry whole = {.kind = WS_KIND_PTX}, streamed = {.kind = WS_KIND_PTX,
 		.compression = WS_COMP_ZSTD, .compressed_size = (uint32_t)zn, .uncompressed_size = n};
 	strcpy(streamed.name, "compute_120");
 	CHECK(ws_ptx_streamed(&streamed));
-	CHECK_EQ_INT(ws_ptx_inspect((uint8_t *)text, n, &whole, &p1, &lim, err, sizeof err), 0);
-	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &streamed, &p2, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect((uint8_t *)text, n, &whole, &p1, &lim, fresh(&err)), 0);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &streamed, &p2, &lim, fresh(&err)), 0);
 	CHECK_EQ_INT(whole.nkernels, k + 1);
 	CHECK_EQ_INT(streamed.nkernels, whole.nkernels);
 	bool same = streamed.nkernels == whole.nkernels;
@@ -300,14 +311,14 @@ static void test_ptx_stream(void)
 	/* a size claim that disagrees with the stream, and a damaged stream */
 	struct ws_entry bad = {.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
 			       .compressed_size = (uint32_t)zn, .uncompressed_size = n - 1};
-	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &bad, &p2, &lim, err, sizeof err), -1);
-	CHECK(strstr(err, "decodes past") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &bad, &p2, &lim, fresh(&err)), -1);
+	CHECK(strstr(err.msg, "decodes past") != NULL, "%s", err.msg);
 	ws_entry_clear(&bad);
 	bad = (struct ws_entry){.kind = WS_KIND_PTX, .compression = WS_COMP_ZSTD,
 				.compressed_size = (uint32_t)zn, .uncompressed_size = n};
 	z[zn / 2] ^= 0x55;
 	z[zn / 2 + 1] ^= 0x55;
-	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &bad, &p2, &lim, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, z, zn, &bad, &p2, &lim, fresh(&err)), -1);
 	ws_entry_clear(&bad);
 	/* the same module as LZ4 */
 	int lcap = LZ4_compressBound((int)n);
@@ -318,7 +329,7 @@ static void test_ptx_stream(void)
 	struct ws_strpool p3;
 	ws_strpool_init(&p3);
 	CHECK(ws_ptx_streamed(&l4));
-	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, (uint8_t *)lz, (size_t)ln, &l4, &p3, &lim, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_ptx_inspect_stream(dc, (uint8_t *)lz, (size_t)ln, &l4, &p3, &lim, fresh(&err)), 0);
 	CHECK_EQ_INT(l4.nkernels, whole.nkernels);
 	CHECK_EQ_STR(p3.str[l4.kernels[l4.nkernels - 1]], "last_one");
 	ws_entry_clear(&l4);
@@ -600,7 +611,7 @@ static void test_cubin_stream(void)
 {
 	struct ws_limits lim;
 	ws_limits_default(&lim);
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	for (int l = NVCC_LAYOUT; l <= TABLE_AFTER_GAP; l++) {
 		size_t n;
 		uint8_t *raw = make_cubin((enum cubin_layout)l, (size_t)5 << 20, &n);
@@ -608,7 +619,7 @@ static void test_cubin_stream(void)
 		ws_strpool_init(&p1);
 		struct ws_entry whole = {.kind = WS_KIND_SASS};
 		strcpy(whole.name, "sm_120");
-		CHECK(ws_cubin_inspect(raw, n, &whole, &p1, &lim, err, sizeof err) == 0, "layout %d: %s", l, err);
+		CHECK(ws_cubin_inspect(raw, n, &whole, &p1, &lim, fresh(&err)) == 0, "layout %d: %s", l, err.msg);
 		CHECK(whole.nkernels == 2, "layout %d: %u kernels", l, whole.nkernels);
 		CHECK(whole.toolkit == 130, "layout %d: toolkit %u", l, whole.toolkit);
 		CHECK(whole.elf_sm == 120, "layout %d: sm %u", l, whole.elf_sm);
@@ -632,8 +643,8 @@ static void test_cubin_stream(void)
 			strcpy(e.name, "sm_120");
 			CHECK(ws_sass_streamed(&e));
 			CHECK(ws_payload_stream_saves_memory(&e, cp, cn) == (c != 2), "layout %d %s", l, how[c]);
-			int rc = ws_entry_inspect(dc, cp, cn, &e, &p2, &lim, err, sizeof err);
-			CHECK(rc == 0, "layout %d %s: %s", l, how[c], err);
+			int rc = ws_entry_inspect(dc, cp, cn, &e, &p2, &lim, fresh(&err));
+			CHECK(rc == 0, "layout %d %s: %s", l, how[c], err.msg);
 			bool same = e.nkernels == whole.nkernels && e.toolkit == whole.toolkit &&
 				    e.elf_sm == whole.elf_sm && e.content_size == n && e.kernels_known;
 			for (uint32_t k = 0; same && k < e.nkernels; k++)
@@ -644,8 +655,8 @@ static void test_cubin_stream(void)
 			e = (struct ws_entry){.kind = WS_KIND_SASS, .compression = WS_COMP_ZSTD,
 					      .compressed_size = (uint32_t)(zn / 2), .uncompressed_size = n};
 			strcpy(e.name, "sm_120");
-			CHECK_EQ_INT(ws_cubin_inspect_stream(dc, z, zn / 2, &e, &p2, &lim, err, sizeof err), -1);
-			CHECK(strncmp(err, "sm_120: ", 8) == 0, "%s", err);
+			CHECK_EQ_INT(ws_cubin_inspect_stream(dc, z, zn / 2, &e, &p2, &lim, fresh(&err)), -1);
+			CHECK(strncmp(err.msg, "sm_120: ", 8) == 0, "%s", err.msg);
 			ws_entry_clear(&e);
 			ws_strpool_free(&p2);
 		}
@@ -907,12 +918,12 @@ static void test_elf_sections(void)
 	CHECK(p != NULL, "fixture multi.so missing");
 	if (!p)
 		return;
-	char err[WS_ERRMAX];
+	struct ws_err err;
 	struct ws_elf_header h;
-	CHECK_EQ_INT(ws_elf_header(p, n, &h, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_elf_header(p, n, &h, fresh(&err)), 0);
 	CHECK(ws_in_bounds(h.shoff, (uint64_t)h.shnum * 64, n));
 	struct ws_elf_sections s;
-	CHECK_EQ_INT(ws_elf_sections(p + h.shoff, n - h.shoff, &h, &s, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_elf_sections(p + h.shoff, n - h.shoff, &h, &s, fresh(&err)), 0);
 	const struct ws_elf_section *st = &s.s[s.strndx];
 	ws_elf_name_sections(&s, p + st->offset, st->size);
 	CHECK_EQ_INT(ws_elf_index_sections(&s), 0);
@@ -926,11 +937,11 @@ static void test_elf_sections(void)
 	ws_elf_sections_free(&s);
 	/* a table claimed bigger than the bytes given */
 	h.shnum = 60000;
-	CHECK_EQ_INT(ws_elf_sections(p + h.shoff, n - h.shoff, &h, &s, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_elf_sections(p + h.shoff, n - h.shoff, &h, &s, fresh(&err)), -1);
 	ws_elf_sections_free(&s);
 	/* 32-bit and big-endian headers are refused, not guessed */
 	p[4] = 1;
-	CHECK_EQ_INT(ws_elf_header(p, n, &h, err, sizeof err), WS_ELF_OTHER_CLASS);
+	CHECK_EQ_INT(ws_elf_header(p, n, &h, fresh(&err)), WS_ELF_OTHER_CLASS);
 	free(p);
 }
 

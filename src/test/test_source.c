@@ -561,8 +561,8 @@ static void test_random_record(void)
 					(unsigned long long)rs.size[i]);
 	}
 	struct ws_record_index rec = { 0 };
-	char err[WS_ERRMAX] = "";
-	CHECK(ws_record_parse(&rec, text, len, err, sizeof err) == 0, "RECORD: %s", err);
+	struct ws_err err = {0};
+	CHECK(ws_record_parse(&rec, text, len, &err) == 0, "RECORD: %s", err.msg);
 	struct ws_pkgcheck *check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rec, NULL, NULL);
 	struct ws_artifact *a = artifact("x.dist-info");
 	ws_limits_default(&lim);

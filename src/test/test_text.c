@@ -266,18 +266,20 @@ static void test_readers(void)
 			  "\"sha256\":\"" "0000000000000000000000000000000000000000000000000000000000000000" "\","
 			  "\"size_in_bytes\":12},{\"_path\":\"lib/raw\\udcff.so\",\"size_in_bytes\":0}],\"paths_version\":1}";
 	struct ws_conda_pkg pkg;
-	char err[256] = "";
-	CHECK(ws_conda_parse(&pkg, doc, strlen(doc), err, sizeof err) == 0, "%s", err);
+	struct ws_err err = {0};
+	CHECK(ws_conda_parse(&pkg, doc, strlen(doc), &err) == 0, "%s", err.msg);
 	CHECK(pkg.nfiles == 2 && !strcmp(pkg.files[0].path, "lib/caf\xc3\xa9.so") && pkg.files[0].size == 12 &&
 	      !strcmp(pkg.files[1].path, "lib/raw\xff.so"), "conda paths");
 	ws_conda_free(&pkg);
 	const char *dup = "{\"paths\":[{\"_path\":\"a.so\",\"_path\":\"b.so\"}]}";
-	CHECK(ws_conda_parse(&pkg, dup, strlen(dup), err, sizeof err) < 0 && strstr(err, "duplicate key"), "%s", err);
+	CHECK(ws_conda_parse(&pkg, dup, strlen(dup), &err) < 0 && strstr(err.msg, "duplicate key") && err.code == WS_E_FORMAT,
+	      "%s", err.msg);
 	const char *m = "{\"schemaVersion\":2,\"config\":{\"mediaType\":\"x\",\"digest\":\"sha256:"
 			"1111111111111111111111111111111111111111111111111111111111111111\",\"size\":1},"
 			"\"layers\":[],\"layers\":[]}";
 	struct ws_imgdoc d;
-	CHECK(ws_imgdoc_parse(&d, m, strlen(m), err, sizeof err) < 0 && strstr(err, "duplicate key 'layers'"), "%s", err);
+	memset(&err, 0, sizeof err);
+	CHECK(ws_imgdoc_parse(&d, m, strlen(m), &err) < 0 && strstr(err.msg, "duplicate key 'layers'"), "%s", err.msg);
 }
 
 int main(void)

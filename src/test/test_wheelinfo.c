@@ -108,7 +108,7 @@ static void test_metadata(void)
 static void test_record(void)
 {
 	struct ws_record_index r;
-	char err[256] = "";
+	struct ws_err err = {0};
 	const char rec[] =
 		"torch/__init__.py,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU,0\r\n"
 		"\"torch/a,b \"\"q\"\".py\",sha256=abc=,12\n"
@@ -118,7 +118,7 @@ static void test_record(void)
 		"torch/__init__.py,sha256=OTHER,1\n"
 		"torch/nosize.py,sha256=xyz\n"
 		"\"torch/multi\nline.py\",sha256=m,3,extra-column";
-	CHECK_EQ_INT(ws_record_parse(&r, rec, sizeof rec - 1, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_record_parse(&r, rec, sizeof rec - 1, &err), 0);
 	CHECK_EQ_INT(r.n, 6);                           /* the repeated row is ignored */
 	int64_t i = ws_record_find(&r, "torch/__init__.py");
 	CHECK(i >= 0 && strcmp(r.line[i].digest, "47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU") == 0 && r.line[i].size == 0,
@@ -141,7 +141,7 @@ static void test_record(void)
 	struct ws_buf b = { 0 };
 	for (int k = 0; k < 5000; k++)
 		ws_buf_printf(&b, "pkg/m%d.py,sha256=h%d,%d\n", k, k, k);
-	CHECK_EQ_INT(ws_record_parse(&r, b.p, b.len, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_record_parse(&r, b.p, b.len, &err), 0);
 	CHECK_EQ_INT(r.n, 5000);
 	i = ws_record_find(&r, "pkg/m4321.py");
 	CHECK(i >= 0 && r.line[i].size == 4321 && strcmp(r.line[i].digest, "h4321") == 0, "row 4321 found");
@@ -152,12 +152,13 @@ static void test_record(void)
 			      ",sha256=x,1\n", "\"a\"b,sha256=x,1\n", "a,sha256=x,99999999999999999999\n",
 			      "a,averyveryverylongalgorithm=x,1\n" };
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-		err[0] = '\0';
-		CHECK(ws_record_parse(&r, bad[k], strlen(bad[k]), err, sizeof err) == -1, "accepted: %s", bad[k]);
-		CHECK(strstr(err, "RECORD is malformed at row 1") != NULL, "err '%s'", err);
+		memset(&err, 0, sizeof err);
+		CHECK(ws_record_parse(&r, bad[k], strlen(bad[k]), &err) == -1, "accepted: %s", bad[k]);
+		CHECK(strstr(err.msg, "RECORD is malformed at row 1") != NULL, "err '%s'", err.msg);
+		CHECK(err.code == WS_E_FORMAT, "a malformed RECORD is corrupt, code %d", (int)err.code);
 		CHECK(r.n == 0 && r.line == NULL, "nothing left after a failure");
 	}
-	CHECK_EQ_INT(ws_record_parse(&r, "", 0, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_record_parse(&r, "", 0, &err), 0);
 	CHECK_EQ_INT(r.n, 0);
 	ws_record_index_free(&r);
 }
