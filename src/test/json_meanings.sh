@@ -42,7 +42,7 @@ for args in (["--gpu", "sm_90,sm_120,sm_50", "-r", "testdata/fixtures"],
                         npass += 1
                     else:
                         nfail += 1
-                        print("FAIL: %s %s %s: %s is %s, the listed containers say %s"
+                        print("FAIL: %s %s %s: %s: %s is %s, the listed containers say %s"
                               % (" ".join(args), a["path"], o.get("member") or "", t, k, j[k], v))
 # the fixtures must exercise every count, or the checks above could not fail
 for k, n in seen.items():
