@@ -40,7 +40,8 @@ CORE_OBJ  := $(CORE:%=$(O)/%.o)
 LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c)) $(CORE_SRC)
 LIB_OBJ   := $(patsubst %.c,$(O)/%.o,$(notdir $(LIB_SRC))) $(O)/builds_table.o
 TEST_SRC  := $(wildcard src/test/test_*.c)
-TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window $(O)/escape_probe.so
+TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window $(O)/escape_probe.so \
+             $(O)/write_fault.so
 
 all: wheelscan
 
@@ -82,6 +83,10 @@ $(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a 
 # src/escape.c. Not sanitized: the sanitizer runtime is preloaded before it.
 $(O)/escape_probe.so: src/test/escape_probe.c src/escape.c include/ws_escape.h | $(O)
 	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ src/test/escape_probe.c src/escape.c -ldl
+
+# Write errors that happen once (src/test/write_faults.sh, LD_PRELOAD). Not sanitized, as above.
+$(O)/write_fault.so: src/test/write_fault.c | $(O)
+	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ $< -ldl
 
 # The build table the binary carries (share/builds.tsv; doc/builds.md), as a C array.
 $(O)/builds_table.c: share/builds.tsv scripts/embed-table | $(O)

@@ -255,16 +255,22 @@ static int copy_verdicts(struct ws_db *dst, int64_t to, struct ws_db *src, int64
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The later of the two rows for one path: src's when dst has none or an older scan. */
-static int src_wins(struct ws_db *dst, const char *path, const char *scanned_at)
+/* When a row was last known true: its scan, or the end of the run that found the file gone
+ * (a removal is news about the path as much as a scan: a shard store's removal must win
+ * over the other store's older row of the same scan). */
+#define KNOWN_AT "coalesce((SELECT coalesce(r.ended, r.started) FROM run r WHERE r.id = artifact.removed_run)," \
+		 " artifact.scanned_at)"
+
+/* The later of the two rows for one path: src's when dst has none or older news of it. */
+static int src_wins(struct ws_db *dst, const char *path, const char *known_at)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(ws_db_handle(dst), "SELECT scanned_at >= ? FROM artifact WHERE path = ?", -1, &s,
+	if (sqlite3_prepare_v2(ws_db_handle(dst), "SELECT " KNOWN_AT " >= ? FROM artifact WHERE path = ?", -1, &s,
 			       NULL) != SQLITE_OK) {
 		ws_db_fail(dst, "looking up a path");
 		return -1;
 	}
-	sqlite3_bind_text(s, 1, scanned_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 1, known_at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, path, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(s);
 	int wins = rc == SQLITE_DONE || (rc == SQLITE_ROW && !sqlite3_column_int(s, 0));
@@ -287,7 +293,7 @@ static int merge_one(struct ws_db *dst, struct ws_db *src, size_t *copied, size_
 		goto out;
 	if (sqlite3_prepare_v2(ws_db_handle(src), "SELECT id, path, input_kind, from_tree, size, mtime_ns,"
 			       " tool_version, schema_version, scan_opts, scanned_at, first_run, changed_run,"
-			       " seen_run, removed_run FROM artifact ORDER BY path", -1, &s, NULL) != SQLITE_OK) {
+			       " seen_run, removed_run, " KNOWN_AT " FROM artifact ORDER BY path", -1, &s, NULL) != SQLITE_OK) {
 		ws_db_fail(src, "reading artifacts");
 		goto out;
 	}
@@ -295,7 +301,8 @@ static int merge_one(struct ws_db *dst, struct ws_db *src, size_t *copied, size_
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(s, 1);
 		const char *at = (const char *)sqlite3_column_text(s, 9);
-		if (!path || !at) {
+		const char *known = (const char *)sqlite3_column_text(s, 14);
+		if (!path || !at || !known) {
 			ws_db_errorf(src, "the store is damaged: an artifact without a path or scan time");
 			goto out;
 		}
@@ -305,7 +312,7 @@ static int merge_one(struct ws_db *dst, struct ws_db *src, size_t *copied, size_
 			goto out;
 		}
 		tx = true;
-		int wins = src_wins(dst, path, at);
+		int wins = src_wins(dst, path, known);
 		struct ws_artifact *a = NULL;
 		if (wins > 0 && !(a = ws_db_load(src, sqlite3_column_int64(s, 0), path)))
 			wins = -1;

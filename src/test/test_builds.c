@@ -161,6 +161,46 @@ static void test_verdicts(void)
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 0), WS_V_NO_IMAGE);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s100, 0), WS_V_JIT);
 	CHECK_EQ_INT(ws_build_driver_floor(12080), 12080);
+	/* the build's CUDA minor against the driver's: one above, at, one below, and across a
+	 * major (so that comparing the major alone, or the minor alone, fails) */
+	b = row("90", "", 12090);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_PTX_TOO_NEW);    /* above: 12.9 on 12.8 */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_NATIVE);         /* at */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 13000), WS_V_NATIVE);         /* below: on 13.0 */
+	b = row("90", "", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_NATIVE);         /* below: 12.8 on 12.9 */
+	b = row("90", "", 13000);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_PTX_TOO_NEW);    /* 13.0 on 12.9 (minor 9 > 0) */
+	b = row("", "", 12090);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_NO_IMAGE);       /* nothing at all: not "too new" */
+}
+
+/* The only variant that serves the GPU is one CUDA minor above, at or below the driver's. */
+static void test_choice_minor(void)
+{
+	static const char t[] =
+		"q\t1.0.0\tcu129\tlinux_x86_64\t12.9\t90\t\t\tpypi\tscanned\ta\tmanylinux_2_28_x86_64\n"
+		"q\t1.0.0\tcu126\tlinux_x86_64\t12.6\t80\t\t\tpypi\tscanned\tb\tmanylinux_2_28_x86_64\n";
+	struct ws_builds b;
+	char err[256];
+	CHECK(parse(t, &b, err, sizeof err) == 0, "%s", err);
+	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
+	struct ws_target s90 = target("sm_90");
+	const int drivers[] = {12080, 12090, 13000};
+	for (int i = 0; i < 3; i++) {
+		ctx.driver_cuda = drivers[i];
+		struct ws_remedy *r = ws_remedy_choose("q", &s90, &ctx);
+		if (i == 0) {     /* one minor above the driver: a driver first */
+			CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST && r->driver_floor == 12090,
+			      "12.9 variant on a 12.8 driver: kind %d floor %d", r ? (int)r->kind : -1, r ? r->driver_floor : 0);
+		} else {          /* at or below: installed as it is */
+			CHECK(r && r->kind == WS_REMEDY_INSTALL && r->variant && !strcmp(r->variant, "cu129"),
+			      "12.9 variant on driver %d: kind %d %s", drivers[i], r ? (int)r->kind : -1,
+			      r && r->variant ? r->variant : "");
+		}
+		ws_remedy_free(r);
+	}
+	ws_builds_free(&b);
 }
 
 static const char table[] =
@@ -288,6 +328,7 @@ int main(void)
 	test_parse();
 	test_verdicts();
 	test_choice();
+	test_choice_minor();
 	for (size_t i = 0; i < nkept; i++)
 		ws_builds_free(&kept[i]);
 	return ws_test_done();
