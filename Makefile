@@ -127,11 +127,13 @@ tsan:
 # `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and
 # linked statically with libraries rebuilt from Debian's source packages the same way
 # (scripts/build-linux-deps, cached in ~/.cache/wheelscan-deps); needs ziglang (pip), patchelf.
+# The binary is relinked every time: a rebuilt library is not among its make prerequisites.
 VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' include/ws_cli.h)
 WHEEL_GLIBC ?= 2.28
 wheel:
 	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (make deps-test)"; exit 1; }
 	deps=$$(WS_GLIBC=$(WHEEL_GLIBC) scripts/build-linux-deps) && \
+	rm -f build-manylinux/wheelscan && \
 	PKG_CONFIG_LIBDIR=$$deps/lib/pkgconfig $(MAKE) --no-print-directory O=build-manylinux CC=$$deps/bin/cc \
 	  PKG_CONFIG="pkg-config --static" build-manylinux/wheelscan && \
 	rm -f dist/wheelscan-$(VERSION)-*.whl && \
