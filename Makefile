@@ -9,8 +9,9 @@ O       ?= build
 # tools) and then run make again, so a fresh machine needs nothing else; every other target
 # just reports what is missing.
 PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive sqlite3
-DEPS_MISSING := $(shell pkg-config --exists $(PKGS) 2>/dev/null || echo 1)
-HAVE_ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
+PKG_CONFIG ?= pkg-config
+DEPS_MISSING := $(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || echo 1)
+HAVE_ISAL := $(shell $(PKG_CONFIG) --exists libisal 2>/dev/null && echo 1)
 ifeq ($(HAVE_ISAL),1)
 PKGS      += libisal
 CPPFLAGS  += -DWS_HAVE_ISAL=1
@@ -20,8 +21,8 @@ WARN      := -Werror=implicit-function-declaration -Wall -Wextra -Wshadow -Wform
              -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 $(WARN) -pthread
-CPPFLAGS  += -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -pthread
+CPPFLAGS  += -D_GNU_SOURCE -Iinclude $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS    += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -ldl -pthread
 ifdef SANITIZE
 CFLAGS    += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS   += -fsanitize=$(SANITIZE)
@@ -81,8 +82,8 @@ $(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a 
 
 # The compromised decoder of src/test/sandbox_escape.sh (LD_PRELOAD), with the escapes of
 # src/escape.c. Not sanitized: the sanitizer runtime is preloaded before it.
-$(O)/escape_probe.so: src/test/escape_probe.c src/escape.c include/ws_escape.h | $(O)
-	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ src/test/escape_probe.c src/escape.c -ldl
+$(O)/escape_probe.so: src/test/escape_probe.c src/escape.c src/errname.c include/ws_escape.h | $(O)
+	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ src/test/escape_probe.c src/escape.c src/errname.c -ldl
 
 # Write errors that happen once (src/test/write_faults.sh, LD_PRELOAD). Not sanitized, as above.
 $(O)/write_fault.so: src/test/write_fault.c | $(O)
@@ -127,13 +128,21 @@ tsan:
 	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
 	WS_TSAN_BUILD=build-tsan sh src/test/tsan-scan
 
-# make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_NN_x86_64.whl, the binary with its
-# non-system shared libraries, for `pip install` / `pipx install` (needs patchelf).
+# make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_28_x86_64.whl, for `pip install` /
+# `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and
+# linked statically with libraries rebuilt from Debian's source packages the same way
+# (scripts/build-linux-deps, cached in ~/.cache/wheelscan-deps); needs ziglang (pip), patchelf.
+# The binary is relinked every time: a rebuilt library is not among its make prerequisites.
 VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' include/ws_cli.h)
-wheel: wheelscan
+WHEEL_GLIBC ?= 2.28
+wheel:
 	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (make deps-test)"; exit 1; }
-	rm -f dist/wheelscan-$(VERSION)-*.whl
-	scripts/build-wheel $(O)/wheelscan $(VERSION) dist
+	deps=$$(WS_GLIBC=$(WHEEL_GLIBC) scripts/build-linux-deps) && \
+	rm -f build-manylinux/wheelscan && \
+	PKG_CONFIG_LIBDIR=$$deps/lib/pkgconfig $(MAKE) --no-print-directory O=build-manylinux CC=$$deps/bin/cc \
+	  PKG_CONFIG="pkg-config --static" build-manylinux/wheelscan && \
+	rm -f dist/wheelscan-$(VERSION)-*.whl && \
+	scripts/build-wheel --licenses $$deps/licenses --glibc $(WHEEL_GLIBC) build-manylinux/wheelscan $(VERSION) dist
 
 deps:
 	scripts/install-deps

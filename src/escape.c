@@ -29,6 +29,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "ws_errname.h"
 #include "ws_escape.h"
 
 #define R(x) ((x) < 0 ? -errno : 0)
@@ -59,7 +60,7 @@ static int t_io_uring(const struct ws_escape_ctx *c, char *detail, size_t len)
 	struct io_uring_sqe *sqes = mmap(NULL, p.sq_entries * sizeof *sqes, PROT_READ | PROT_WRITE,
 					 MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
 	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
-		snprintf(detail, len, "setup ok, ring mmap: %s", strerrorname_np(errno));
+		snprintf(detail, len, "setup ok, ring mmap: %s", ws_errno_name(errno));
 		close(fd);
 		return 0;
 	}
@@ -76,7 +77,7 @@ static int t_io_uring(const struct ws_escape_ctx *c, char *detail, size_t len)
 	__atomic_store_n(tail, t + 1, __ATOMIC_RELEASE);
 	long n = syscall(__NR_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0);
 	if (n < 0) {
-		snprintf(detail, len, "setup ok, io_uring_enter: %s", strerrorname_np(errno));
+		snprintf(detail, len, "setup ok, io_uring_enter: %s", ws_errno_name(errno));
 	} else {
 		unsigned head = *(unsigned *)(cq + p.cq_off.head), cmask = *(unsigned *)(cq + p.cq_off.ring_mask);
 		struct io_uring_cqe *cqe = (struct io_uring_cqe *)(cq + p.cq_off.cqes) + (head & cmask);
@@ -84,7 +85,7 @@ static int t_io_uring(const struct ws_escape_ctx *c, char *detail, size_t len)
 			snprintf(detail, len, "IORING_OP_OPENAT created %s", path);
 			close(cqe->res);
 		} else {
-			snprintf(detail, len, "setup ok, IORING_OP_OPENAT: %s", strerrorname_np(-cqe->res));
+			snprintf(detail, len, "setup ok, IORING_OP_OPENAT: %s", ws_errno_name(-cqe->res));
 		}
 	}
 	close(fd);
@@ -567,6 +568,6 @@ int ws_escape_run(const struct ws_escape *e, const struct ws_escape_ctx *c, char
 	if (r == 0)
 		snprintf(out, len, detail[0] ? "ok (%s)" : "ok", detail);
 	else
-		snprintf(out, len, "%s", strerrorname_np(-r) ? strerrorname_np(-r) : "E?");
+		snprintf(out, len, "%s", ws_errno_name(-r));
 	return r;
 }

@@ -26,6 +26,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "ws_errname.h"
 #include "ws_escape.h"
 #include "ws_sandbox.h"
 
@@ -84,6 +85,8 @@ static const struct allow allowlist[] = {
 	{A(fstat)},                                          /* an input's size */
 	{A(newfstatat)},                                     /* stat(), and glibc's check of /etc/localtime (mktime) */
 	{A(statx)},                                          /* stat() of newer libcs */
+	{A(stat)},                                           /* stat() of a binary built for glibc < 2.33 (the wheel's): */
+	{A(lstat)},                                          /* its __xstat wrappers make the old calls; same reach as newfstatat */
 	{A(getdents64)},                                     /* directories of installed environments */
 	{SCMP_SYS(fcntl), EQ, 1, 0, F_GETFL},                /* fdopen, libzip */
 	{SCMP_SYS(fcntl), EQ, 1, 0, F_GETFD},                /* libzip */
@@ -348,7 +351,7 @@ void ws_sandbox_selftest(const char *file)
 	if (rd >= 0)
 		close(rd);
 	fprintf(stderr, "sandbox test: seccomp=%d nnp=%d caps=%s read-input=%s\n", prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
-		prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0), caps, rd >= 0 ? "ok" : strerrorname_np(rde));
+		prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0), caps, rd >= 0 ? "ok" : ws_errno_name(rde));
 	for (size_t i = 0; i < ws_nescapes; i++) {
 		char out[300];
 		if (!strcmp(ws_escapes[i].name, "x32")) {
