@@ -71,6 +71,7 @@ struct ws_summary_row {
 	uint32_t objects, fatbins, errors, findings;
 	enum ws_verdict *verdicts;         /* ntargets */
 	char *label;                       /* environments: "torchvision 0.20.1" or a loose directory */
+	char *package, *version;           /* from the dist-info (else the file name), or NULL */
 	char **advice;                     /* environments: per target, the advice (or reason) */
 	bool quiet;                        /* not shown (an installed package without device code) */
 	bool unread;                       /* ws_artifact_unread: no verdicts to show */

@@ -18,6 +18,7 @@ enum {
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
 	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST, OPT_LIVE_BUDGET,
+	OPT_DETAIL,
 };
 
 struct ws_option {
@@ -47,6 +48,7 @@ static const struct ws_option options[] = {
 	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
 	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
 	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl or markdown"},
+	{"detail", OPT_DETAIL, required_argument, "LEVEL", "JSON depth: artifact, object, container, entry (--jsonl: artifact)"},
 	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
 	{"quiet", 'q', no_argument, NULL, "print only the verdict lines and errors"},
 	{"jobs", 'j', required_argument, "N", "scan N files at once (default: number of CPUs)"},
@@ -103,6 +105,17 @@ void ws_cli_help(FILE *f)
 		   "--live found no CUDA driver or GPU. A closed\n"
 		   "pipe ends wheelscan quietly (SIGPIPE).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
+}
+
+const char *ws_detail_name(enum ws_detail d)
+{
+	switch (d) {
+	case WS_DETAIL_ARTIFACT: return "artifact";
+	case WS_DETAIL_OBJECT: return "object";
+	case WS_DETAIL_CONTAINER: return "container";
+	case WS_DETAIL_ENTRY: return "entry";
+	}
+	return "?";
 }
 
 /* "512M", "1G", "4096" -> bytes; 0 on a bad value. */
@@ -282,6 +295,15 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			snprintf(format_opt, sizeof format_opt, "%s", this_opt);
 			break;
 		}
+		case OPT_DETAIL: {
+			enum ws_detail d = WS_DETAIL_ARTIFACT;
+			while (d <= WS_DETAIL_ENTRY && strcmp(optarg, ws_detail_name(d)))
+				d++;
+			if (d > WS_DETAIL_ENTRY)
+				return usage_error("unknown --detail '%s' (artifact, object, container, entry)", optarg);
+			cfg->detail = d;
+			break;
+		}
 		case 'v': cfg->verbose++; break;
 		case 'q': cfg->quiet = true; break;
 		case 'j': {
@@ -445,6 +467,11 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
 	    !cfg->python)
 		return usage_error("%s", "no input files");
+	if (cfg->detail && cfg->format != WS_FMT_JSON && cfg->format != WS_FMT_JSONL)
+		return usage_error("%s", "--detail is for JSON output: add --json or --jsonl");
+	/* a line per artifact, and a store's report, are for mirrors: the verdicts, not every entry */
+	if (!cfg->detail)
+		cfg->detail = cfg->format == WS_FMT_JSONL || cfg->db_report ? WS_DETAIL_ARTIFACT : WS_DETAIL_ENTRY;
 	if (cfg->live && cfg->ntargets == 0)
 		cfg->gpu_auto = true;               /* --live judges for the devices it finds */
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR") && cfg->color == -1)

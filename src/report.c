@@ -83,6 +83,12 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	row->quiet = r->quiet_row;
 	row->unread = ws_artifact_unread(a);
 	r->quiet_row = false;
+	if (a->wheel) {
+		/* METADATA's name and version before the file name's: a pip cache body has no name */
+		const struct ws_wheel_info *w = a->wheel;
+		row->package = ws_strdup(w->meta_name ? w->meta_name : w->name);
+		row->version = ws_strdup(w->meta_version ? w->meta_version : w->version);
+	}
 	/* the row says what the verdict line says: the headline (src/core/judge.c, step b) */
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->headline ? a->headline : a->verdicts, r->ntargets * sizeof *row->verdicts);
@@ -159,6 +165,8 @@ void ws_report_free(struct ws_report *r)
 		free(r->rows[i].path);
 		free(r->rows[i].verdicts);
 		free(r->rows[i].label);
+		free(r->rows[i].package);
+		free(r->rows[i].version);
 		for (size_t t = 0; r->rows[i].advice && t < r->ntargets; t++)
 			free(r->rows[i].advice[t]);
 		free(r->rows[i].advice);

@@ -579,8 +579,8 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	struct ws_budget budget = {0};       /* one per artifact, over all its members and threads */
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels, .budget = &budget};
 	/* kernel names are shown only in JSON, -v and --kernels; otherwise hashes will do */
-	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
-			 R->cfg->verbose > 0 || R->cfg->kernels || R->db;   /* a store keeps the names */
+	so.list_kernels = ((R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL) &&
+			  R->cfg->detail >= WS_DETAIL_CONTAINER) || R->cfg->verbose > 0 || R->cfg->kernels || R->db;   /* a store keeps the names */
 	/* members and payloads are tasks below this file's, on the same pool */
 	so.offload = &ws_pool_offload;
 	so.pool = R->pool;
