@@ -100,6 +100,9 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_json_end(struct ws_report *r);
 void ws_md_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_md_end(struct ws_report *r);
+void ws_cdx_begin(struct ws_report *r);
+void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_cdx_end(struct ws_report *r);
 
 /* Coverage maps: the verdicts of the GPU table's compute capabilities in four classes. */
 enum { WS_COV_RUNS, WS_COV_JIT, WS_COV_FAILS, WS_COV_NONE };

@@ -63,6 +63,8 @@ void ws_report_begin(struct ws_report *r)
 {
 	if (r->cfg->format == WS_FMT_JSON)
 		ws_json_begin(r);
+	else if (r->cfg->format == WS_FMT_CYCLONEDX)
+		ws_cdx_begin(r);
 }
 
 static void add_row(struct ws_report *r, const struct ws_result *res)
@@ -140,6 +142,7 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	case WS_FMT_JSON:
 	case WS_FMT_JSONL: ws_json_artifact(r, res); break;
 	case WS_FMT_MARKDOWN: ws_md_artifact(r, res); break;
+	case WS_FMT_CYCLONEDX: ws_cdx_artifact(r, res); break;
 	}
 	add_row(r, res);
 	r->nartifacts++;
@@ -155,6 +158,7 @@ void ws_report_end(struct ws_report *r)
 	case WS_FMT_JSON: ws_json_end(r); break;
 	case WS_FMT_JSONL: break;
 	case WS_FMT_MARKDOWN: ws_md_end(r); break;
+	case WS_FMT_CYCLONEDX: ws_cdx_end(r); break;
 	}
 	ws_out_check(r->out);
 }
