@@ -9,7 +9,7 @@
 #include "wheelscan.h"
 #include "ws_compat.h"
 
-enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX };
+enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX, WS_FMT_HTML };
 
 /* How deep a JSON artifact goes (--detail): each level adds the one below it. A mirror
  * wants verdicts and advice per artifact; a torch wheel's every entry is 36 MB. */

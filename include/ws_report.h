@@ -9,6 +9,7 @@
 #include "ws_cli.h"
 #include "wheelscan.h"
 #include "ws_envset.h"
+#include "ws_util.h"
 
 /* One unmet requirement or failed target, for people and for JSON. */
 struct ws_finding {
@@ -63,6 +64,7 @@ struct ws_report {
 	bool quiet_row;                    /* the artifact just written was not shown */
 	struct ws_envset env;              /* the distributions' facts, judged together at the end */
 	const struct ws_remedy_ctx *remedy;    /* the build table for the set's fix, or NULL */
+	struct ws_buf details;             /* HTML: each artifact's details, printed at the end */
 };
 
 struct ws_summary_row {
@@ -103,6 +105,8 @@ void ws_md_end(struct ws_report *r);
 void ws_cdx_begin(struct ws_report *r);
 void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_cdx_end(struct ws_report *r);
+void ws_html_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_html_end(struct ws_report *r);
 
 /* Coverage maps: the verdicts of the GPU table's compute capabilities in four classes. */
 enum { WS_COV_RUNS, WS_COV_JIT, WS_COV_FAILS, WS_COV_NONE };

@@ -47,7 +47,7 @@ static const struct ws_option options[] = {
 	{"no-regress", OPT_NO_REGRESS, no_argument, NULL, "with --baseline: exit 1 if any architecture was dropped"},
 	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
 	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
-	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown or cyclonedx (a CycloneDX 1.6 BOM)"},
+	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, cyclonedx (a CycloneDX 1.6 BOM) or html"},
 	{"detail", OPT_DETAIL, required_argument, "LEVEL", "JSON depth: artifact, object, container, entry (--jsonl: artifact)"},
 	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
 	{"quiet", 'q', no_argument, NULL, "print only the verdict lines and errors"},
@@ -285,7 +285,8 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			else if (!strcmp(optarg, "jsonl")) f = WS_FMT_JSONL;
 			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) f = WS_FMT_MARKDOWN;
 			else if (!strcmp(optarg, "cyclonedx")) f = WS_FMT_CYCLONEDX;
-			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx)", optarg);
+			else if (!strcmp(optarg, "html")) f = WS_FMT_HTML;
+			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx, html)", optarg);
 			/* two different formats is a mistake to name, not a choice to guess */
 			char this_opt[48];
 			snprintf(this_opt, sizeof this_opt, "--%s%s%.32s", option_of(c)->name, c == OPT_FORMAT ? " " : "",
@@ -468,8 +469,9 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
 	    !cfg->python)
 		return usage_error("%s", "no input files");
-	if (cfg->format == WS_FMT_CYCLONEDX && (cfg->baseline || cfg->env || cfg->suggest))
-		return usage_error("%s", "--format cyclonedx describes scanned artifacts: not with --baseline, --env or --suggest");
+	if ((cfg->format == WS_FMT_CYCLONEDX || cfg->format == WS_FMT_HTML) && (cfg->baseline || cfg->env || cfg->suggest))
+		return usage_error("--format %s describes scanned artifacts: not with --baseline, --env or --suggest",
+				   cfg->format == WS_FMT_HTML ? "html" : "cyclonedx");
 	if (cfg->detail && cfg->format != WS_FMT_JSON && cfg->format != WS_FMT_JSONL)
 		return usage_error("%s", "--detail is for JSON output: add --json or --jsonl");
 	/* a line per artifact, and a store's report, are for mirrors: the verdicts, not every entry */

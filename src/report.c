@@ -143,6 +143,7 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	case WS_FMT_JSONL: ws_json_artifact(r, res); break;
 	case WS_FMT_MARKDOWN: ws_md_artifact(r, res); break;
 	case WS_FMT_CYCLONEDX: ws_cdx_artifact(r, res); break;
+	case WS_FMT_HTML: ws_html_artifact(r, res); break;
 	}
 	add_row(r, res);
 	r->nartifacts++;
@@ -159,6 +160,7 @@ void ws_report_end(struct ws_report *r)
 	case WS_FMT_JSONL: break;
 	case WS_FMT_MARKDOWN: ws_md_end(r); break;
 	case WS_FMT_CYCLONEDX: ws_cdx_end(r); break;
+	case WS_FMT_HTML: ws_html_end(r); break;
 	}
 	ws_out_check(r->out);
 }
@@ -180,6 +182,7 @@ void ws_report_free(struct ws_report *r)
 	ws_envset_free(&r->env);
 	free(r->rows);
 	ws_findings_free(&r->mismatches);
+	ws_buf_free(&r->details);
 	r->rows = NULL;
 	r->nrows = 0;
 	r->rows_cap = 0;
