@@ -19,6 +19,7 @@ const char *ws_detail_name(enum ws_detail d);
 struct ws_config {
 	enum ws_format format;
 	enum ws_detail detail;         /* --detail; default entry, artifact for --jsonl and --report */
+	const char *sbom_in;           /* --sbom-in FILE: annotate this CycloneDX BOM */
 	int verbose;                   /* -v: containers and entries; -vv: kernels */
 	bool quiet;
 	bool kernels;                  /* --kernels: list kernels that fail a target */

@@ -38,6 +38,8 @@ struct ws_live_info {
 	int *target_device;                /* per target: device index or -1 */
 };
 
+struct ws_sbom_artifact;
+
 struct ws_report {
 	const struct ws_config *cfg;
 	FILE *out;
@@ -65,6 +67,10 @@ struct ws_report {
 	struct ws_envset env;              /* the distributions' facts, judged together at the end */
 	const struct ws_remedy_ctx *remedy;    /* the build table for the set's fix, or NULL */
 	struct ws_buf details;             /* HTML: each artifact's details, printed at the end */
+	struct ws_sbom_artifact *bom_in;   /* --sbom-in: the artifacts, matched at the end */
+	size_t nbom_in;
+	uint32_t bom_in_cap;
+	bool sbom_failed;                  /* --sbom-in could not be read: exit 3 */
 };
 
 struct ws_summary_row {
@@ -105,6 +111,8 @@ void ws_md_end(struct ws_report *r);
 void ws_cdx_begin(struct ws_report *r);
 void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_cdx_end(struct ws_report *r);
+/* --sbom-in: reads the BOM now (before the sandbox); -1 said why on stderr. */
+int ws_cdx_load_bom(const char *path);
 void ws_html_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_html_end(struct ws_report *r);
 

@@ -18,7 +18,7 @@ enum {
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
 	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST, OPT_LIVE_BUDGET,
-	OPT_DETAIL,
+	OPT_DETAIL, OPT_SBOM_IN,
 };
 
 struct ws_option {
@@ -47,8 +47,9 @@ static const struct ws_option options[] = {
 	{"no-regress", OPT_NO_REGRESS, no_argument, NULL, "with --baseline: exit 1 if any architecture was dropped"},
 	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
 	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
-	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, cyclonedx (a CycloneDX 1.6 BOM) or html"},
+	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, cyclonedx or html"},
 	{"detail", OPT_DETAIL, required_argument, "LEVEL", "JSON depth: artifact, object, container, entry (--jsonl: artifact)"},
+	{"sbom-in", OPT_SBOM_IN, required_argument, "FILE", "add the CUDA properties to this CycloneDX BOM's components"},
 	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
 	{"quiet", 'q', no_argument, NULL, "print only the verdict lines and errors"},
 	{"jobs", 'j', required_argument, "N", "scan N files at once (default: number of CPUs)"},
@@ -306,6 +307,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			cfg->detail = d;
 			break;
 		}
+		case OPT_SBOM_IN: cfg->sbom_in = optarg; break;
 		case 'v': cfg->verbose++; break;
 		case 'q': cfg->quiet = true; break;
 		case 'j': {
@@ -469,6 +471,11 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
 	    !cfg->python)
 		return usage_error("%s", "no input files");
+	/* --sbom-in writes a CycloneDX BOM: the format it implies, or the one given */
+	if (cfg->sbom_in && format_opt[0] && cfg->format != WS_FMT_CYCLONEDX)
+		return usage_error("--sbom-in and %s conflict: --sbom-in writes a CycloneDX BOM", format_opt);
+	if (cfg->sbom_in)
+		cfg->format = WS_FMT_CYCLONEDX;
 	if ((cfg->format == WS_FMT_CYCLONEDX || cfg->format == WS_FMT_HTML) && (cfg->baseline || cfg->env || cfg->suggest))
 		return usage_error("--format %s describes scanned artifacts: not with --baseline, --env or --suggest",
 				   cfg->format == WS_FMT_HTML ? "html" : "cyclonedx");

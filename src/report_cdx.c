@@ -1,8 +1,10 @@
 /* report_cdx.c - --format cyclonedx: a CycloneDX 1.6 JSON BOM with one component per
  * artifact (its purl, SHA-256 and path) whose properties carry the CUDA answer:
  * cuda:sass, cuda:ptx, cuda:verdict:<target> and cuda:advice. Streamed like the JSON
- * report; no serial number or timestamp, so the same inputs give the same bytes. */
+ * report; no serial number or timestamp, so the same inputs give the same bytes. With
+ * --sbom-in the components go into another tool's BOM instead (src/core/sbom.c). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +13,100 @@
 #include "ws_json.h"
 #include "ws_quote.h"
 #include "ws_report.h"
+#include "ws_sbom.h"
 #include "ws_util.h"
+#include "ws_zip.h"
 
 #define ARCHS_MAX 256          /* distinct architecture names listed per artifact */
+#define WS_SBOM_MAX (256 << 20)   /* the largest --sbom-in BOM read */
 
 void ws_cdx_begin(struct ws_report *r)
 {
+	if (r->cfg->sbom_in)
+		return;                         /* the other tool's BOM is written at the end */
 	fputs("{\"bomFormat\":\"CycloneDX\",\"specVersion\":\"1.6\",\"version\":1,"
 	      "\"metadata\":{\"tools\":{\"components\":[{\"type\":\"application\",\"name\":\"wheelscan\","
 	      "\"version\":\"" WS_VERSION "\"}]}},\"components\":[\n", r->out);
 }
 
+/* --sbom-in's BOM, read before the sandbox closes the file system (run.c). */
+static char *bom_bytes;
+static size_t bom_len;
+
+int ws_cdx_load_bom(const char *path)
+{
+	char *p = ws_read_small(path, WS_SBOM_MAX, &bom_len);
+	if (!p) {
+		fprintf(stderr, "wheelscan: --sbom-in '%s': cannot read it: %s\n", ws_q_text(path),
+			errno == EFBIG ? "not a regular file of at most 256 MiB" : strerror(errno));
+		return -1;
+	}
+	free(bom_bytes);
+	bom_bytes = p;
+	return 0;
+}
+
+/* --sbom-in: the other tool's BOM, byte for byte, with the properties inserted where
+ * src/core/sbom.c says; on stderr how many components were annotated. */
+static void annotate(struct ws_report *r)
+{
+	const char *path = r->cfg->sbom_in;
+	size_t n = bom_len, nedits = 0;
+	char err[256];
+	struct ws_sbom_edit *edits = NULL;
+	char *bom = bom_bytes;
+	bom_bytes = NULL;
+	if (!bom) {
+		r->sbom_failed = true;             /* ws_cdx_load_bom said why */
+		return;
+	}
+	if (ws_sbom_plan(bom, n, r->bom_in, r->nbom_in, &edits, &nedits, err, sizeof err) < 0) {
+		fprintf(stderr, "wheelscan: --sbom-in '%s': not a CycloneDX JSON BOM: %s\n", ws_q_text(path), ws_q_text(err));
+		r->sbom_failed = true;
+		free(bom);
+		return;
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < nedits; i++) {
+		const struct ws_sbom_edit *e = &edits[i];
+		fwrite(bom + at, 1, e->at - at, r->out);
+		at = e->at;
+		if (e->kind == WS_SBOM_NEW_KEY) {
+			/* an empty component "{}" takes no comma before its first member */
+			size_t k = at;
+			while (k > 0 && strchr(" \t\r\n", bom[k - 1]))
+				k--;
+			fprintf(r->out, "%s\"properties\":[%s]", k > 0 && bom[k - 1] == '{' ? "" : ",", e->art->props);
+		} else {
+			fprintf(r->out, "%s%s", e->kind == WS_SBOM_APPEND ? "," : "", e->art->props);
+		}
+		((struct ws_sbom_artifact *)e->art)->matched++;
+	}
+	fwrite(bom + at, 1, n - at, r->out);
+	size_t unmatched = 0;
+	for (size_t i = 0; i < r->nbom_in; i++)
+		unmatched += r->bom_in[i].matched == 0;
+	fprintf(stderr, "wheelscan: --sbom-in '%s': %zu component%s annotated; %zu of %zu artifacts matched no component\n",
+		ws_q_text(path), nedits, nedits == 1 ? "" : "s", unmatched, r->nbom_in);
+	free(edits);
+	free(bom);
+}
+
 void ws_cdx_end(struct ws_report *r)
 {
+	if (r->cfg->sbom_in) {
+		annotate(r);
+		for (size_t i = 0; i < r->nbom_in; i++) {
+			free(r->bom_in[i].path);
+			free(r->bom_in[i].sha256);
+			free(r->bom_in[i].purl);
+			free(r->bom_in[i].props);
+		}
+		free(r->bom_in);
+		r->bom_in = NULL;
+		r->nbom_in = 0;
+		return;
+	}
 	fputs("]}\n", r->out);
 }
 
@@ -108,9 +191,56 @@ static const char *component_type(const char *type)
 	return "file";
 }
 
+/* pkg:pypi/name@version for a wheel or installed distribution, else NULL (malloc'd). */
+static char *purl_of(const struct ws_artifact *a)
+{
+	const struct ws_wheel_info *w = a->wheel;
+	const char *pkg = w ? (w->meta_name ? w->meta_name : w->name) : NULL;
+	const char *ver = w ? (w->meta_version ? w->meta_version : w->version) : NULL;
+	if (!pkg || !*pkg || !ver || !*ver)
+		return NULL;
+	struct ws_buf p = {0};
+	ws_buf_puts(&p, "pkg:pypi/");
+	purl_part(&p, pkg, true);
+	ws_buf_puts(&p, "@");
+	purl_part(&p, ver, false);
+	if (p.failed) {
+		ws_buf_free(&p);
+		return NULL;
+	}
+	return p.p;
+}
+
+static void properties(struct ws_buf *bp, const struct ws_report *r, const struct ws_artifact *a);
+
+/* --sbom-in: the artifact kept, to be matched to the other tool's components at the end. */
+static void keep_for_bom(struct ws_report *r, const struct ws_artifact *a)
+{
+	struct ws_buf props = {0};
+	properties(&props, r, a);
+	if (props.len)
+		props.p[--props.len] = '\0';      /* the last item's comma */
+	struct ws_sbom_artifact k = {.path = ws_strdup(a->path), .sha256 = a->sha256[0] ? ws_strdup(a->sha256) : NULL,
+				     .purl = purl_of(a), .props = props.p};
+	if (props.failed || !k.path || !k.props || r->nbom_in >= UINT32_MAX - 1 ||
+	    !ws_grow((void **)&r->bom_in, &r->bom_in_cap, (uint32_t)r->nbom_in + 1, sizeof *r->bom_in)) {
+		fprintf(stderr, "wheelscan: out of memory keeping '%s' for --sbom-in\n", ws_q_text(a->path));
+		free(k.path);
+		free(k.sha256);
+		free(k.purl);
+		ws_buf_free(&props);
+		return;
+	}
+	r->bom_in[r->nbom_in++] = k;
+}
+
 void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
+	if (r->cfg->sbom_in) {
+		keep_for_bom(r, a);
+		return;
+	}
 	const struct ws_wheel_info *w = a->wheel;
 	const char *pkg = w ? (w->meta_name ? w->meta_name : w->name) : NULL;
 	const char *ver = w ? (w->meta_version ? w->meta_version : w->version) : NULL;
@@ -127,16 +257,10 @@ void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res)
 	ws_json_kv_str(&b, "name", pkg && *pkg ? pkg : *base ? base : "-");
 	if (ver && *ver)
 		ws_json_kv_str(&b, "version", ver);
-	if (pkg && *pkg && ver && *ver) {
-		struct ws_buf p = {0};
-		ws_buf_puts(&p, "pkg:pypi/");
-		purl_part(&p, pkg, true);
-		ws_buf_puts(&p, "@");
-		purl_part(&p, ver, false);
-		if (!p.failed)
-			ws_json_kv_str(&b, "purl", p.p);
-		ws_buf_free(&p);
-	}
+	char *purl = purl_of(a);
+	if (purl)
+		ws_json_kv_str(&b, "purl", purl);
+	free(purl);
 	if (a->sha256[0]) {
 		ws_buf_puts(&b, "\"hashes\":[{\"alg\":\"SHA-256\",");
 		ws_json_kv_str(&b, "content", a->sha256);
@@ -151,6 +275,21 @@ void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res)
 	ws_buf_puts(&b, "]},");
 	ws_json_key(&b, "properties");
 	ws_buf_add(&b, "[", 1);
+	properties(&b, r, a);
+	ws_json_close(&b, ']');
+	ws_json_close(&b, '}');
+	b.len--;                                    /* no comma after the component itself */
+	if (b.failed)
+		fprintf(stderr, "wheelscan: out of memory writing the BOM component of '%s'\n", ws_q_text(a->path));
+	else
+		fwrite(b.p, 1, b.len, r->out);
+	ws_buf_free(&b);
+}
+
+/* The component's properties as array items, each with its comma. */
+static void properties(struct ws_buf *bp, const struct ws_report *r, const struct ws_artifact *a)
+{
+	struct ws_buf b = {0};
 	struct archset *sass = ws_calloc(1, sizeof *sass), *ptx = ws_calloc(1, sizeof *ptx);
 	if (sass && ptx) {
 		for (uint32_t i = 0; i < a->nobjects; i++)
@@ -191,12 +330,9 @@ void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res)
 		property(&b, "cuda:verdict", "not-read");
 	for (uint32_t i = 0; i < a->nerrors; i++)
 		property(&b, "cuda:error", a->errors[i].message);
-	ws_json_close(&b, ']');
-	ws_json_close(&b, '}');
-	b.len--;                                    /* no comma after the component itself */
 	if (b.failed)
-		fprintf(stderr, "wheelscan: out of memory writing the BOM component of '%s'\n", ws_q_text(a->path));
-	else
-		fwrite(b.p, 1, b.len, r->out);
+		bp->failed = true;
+	else if (b.len)
+		ws_buf_add(bp, b.p, b.len);
 	ws_buf_free(&b);
 }

@@ -43,6 +43,71 @@ for m in 's/"alg":"SHA-256"/"alg":"SHA-257"/' 's/"content":"[0-9a-f]/"content":"
 done
 python3 src/test/cdx_check.py --schema-only "$S" "$tmp/fixtures.cdx" >/dev/null 2>&1 && pass=$((pass + 1)) ||
 	{ fail=$((fail + 1)); echo "FAIL --schema-only rejects the BOM as written"; }
+# --sbom-in: a BOM as syft or trivy write it for a directory, annotated in place: matched
+# by SHA-256 (example.whl), purl (the cu124 wheel), location (multi.so, nested in a parent
+# component); an existing properties array is extended, an empty one filled; the component
+# that is no artifact, and everything else the other tool wrote, stay as they were
+mkdir -p "$tmp/d"
+cp $FX/example.whl $FX/multi.so $FX/old-only.so $FX/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl "$tmp/d/"
+python3 - "$tmp/d" "$tmp/in.cdx" <<'PY'
+import hashlib, json, sys
+d, out = sys.argv[1:3]
+sha = lambda f: hashlib.sha256(open(d + "/" + f, "rb").read()).hexdigest()
+bom = {"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1,
+       "metadata": {"tools": {"components": [{"type": "application", "name": "syft", "version": "1.0"}]}},
+       "components": [
+    {"type": "file", "name": "example.whl", "hashes": [{"alg": "SHA-1", "content": "0" * 40}, {"alg": "SHA-256", "content": sha("example.whl").upper()}]},
+    {"type": "library", "name": "wscan_example", "version": "0.1.0+cu124", "purl": "pkg:pypi/wscan_example@0.1.0%2Bcu124?arch=x86_64",
+     "properties": [{"name": "syft:package:foundBy", "value": "python-package-cataloger"}]},
+    {"type": "application", "name": "parent", "components": [
+        {"type": "file", "name": "multi", "properties": [], "evidence": {"occurrences": [{"location": "/multi.so"}]}}]},
+    {"type": "file", "name": "old", "properties": [{"name": "syft:location:0:path", "value": "/old-only.so"}]},
+    {"type": "library", "name": "numpy", "version": "2.0.0", "purl": "pkg:pypi/numpy@2.0.0"},
+    {"type": "file", "name": "README"}]}
+open(out, "w").write(json.dumps(bom, indent=1))
+PY
+"$WS_BIN" --no-progress --gpu sm_90,sm_120 --sbom-in "$tmp/in.cdx" -r "$tmp/d" >"$tmp/out.cdx" 2>"$tmp/sbom.err"; rc=$?
+python3 src/test/cdx_check.py --schema-only "$S" "$tmp/out.cdx" >"$tmp/o.log" 2>&1 && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL --sbom-in output against the CycloneDX 1.6 schema:"; cat "$tmp/o.log"; }
+if python3 - "$tmp/in.cdx" "$tmp/out.cdx" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+def ours(c):
+    return [p for p in c.get("properties", []) if p["name"].startswith("cuda:")]
+def strip(c):
+    c = dict(c)
+    if "properties" in c:   # (an empty list and none compare equal: both sides alike)
+        c["properties"] = [p for p in c["properties"] if not p["name"].startswith("cuda:")]
+        if not c["properties"]:
+            del c["properties"]
+    if "components" in c:
+        c["components"] = [strip(x) for x in c["components"]]
+    return c
+comps = b["components"]
+got = [bool(ours(c)) for c in comps] + [bool(ours(comps[2]["components"][0]))]
+assert got == [True, True, False, True, False, False, True], got
+v = {p["name"]: p["value"] for p in ours(comps[1])}
+assert v["cuda:verdict:sm_120"] == "no-image" and "cuda:verdict:sm_90" in v and v["cuda:sass"], v
+assert comps[1]["properties"][0]["name"] == "syft:package:foundBy"
+b2 = dict(b); b2["components"] = [strip(c) for c in comps]
+a2 = dict(a); a2["components"] = [strip(c) for c in a["components"]]
+assert b2 == a2, "the rest of the BOM changed"
+assert comps[2]["components"][0]["properties"][0]["name"] == "cuda:sass"   # the empty list, filled
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL --sbom-in annotations"; fi
+[ $rc = 1 ] && grep -q "4 components annotated; 0 of 4 artifacts matched no component" "$tmp/sbom.err" && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL --sbom-in: exit $rc, stderr $(cat "$tmp/sbom.err")"; }
+# a BOM that is not strict JSON, or not CycloneDX, or absent: exit 3, one line naming it, no output
+printf '{"bomFormat":"CycloneDX","components":[],"components":[]}' >"$tmp/dup.cdx"
+head -c 300 "$tmp/in.cdx" >"$tmp/cut.cdx"
+printf '{"bomFormat":"SPDX"}' >"$tmp/spdx.cdx"
+for bad in dup cut spdx missing; do
+	"$WS_BIN" --no-progress --gpu sm_90 --sbom-in "$tmp/$bad.cdx" "$FX/multi.so" >"$tmp/b.out" 2>"$tmp/b.err"; rc=$?
+	[ $rc = 3 ] && [ ! -s "$tmp/b.out" ] && grep -q "sbom-in '$tmp/$bad.cdx'" "$tmp/b.err" && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL --sbom-in $bad: exit $rc, $(cat "$tmp/b.err")"; }
+done
+"$WS_BIN" --no-progress --json --sbom-in "$tmp/in.cdx" "$FX/multi.so" >/dev/null 2>&1
+[ $? = 2 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL --sbom-in --json is not a usage error"; }
 "$WS_BIN" --format cyclonedx --baseline $FX/multi.so $FX/multi.so >/dev/null 2>&1
 [ $? = 2 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL --format cyclonedx --baseline is not a usage error"; }
 echo "$pass passed, $fail failed"
