@@ -20,9 +20,10 @@
  *             "surrogateescape" does: s.encode('utf-8', 'surrogateescape') gives the
  *             original bytes back. Defined in man/wheelscan.schema.json and the man page.
  *
- * The HTML and SARIF writers to come add their kind here: HTML escapes & < > " ' as
- * entities over the text form (ws_quote's WS_Q_HTML, to add); SARIF is JSON (ws_q_json
- * for its strings) whose message texts are Markdown (ws_q_md). */
+ *   html      text, then & < > " ' as entities (&amp; &lt; &gt; &quot; &#39;): for HTML
+ *             text and quoted attribute values alike (a wheel named <script> stays text).
+ *
+ * SARIF is JSON (ws_q_json for its strings) whose message texts are Markdown (ws_q_md). */
 #ifndef WS_QUOTE_H
 #define WS_QUOTE_H
 
@@ -38,6 +39,7 @@ enum ws_qkind {
 	WS_Q_MD_CODE,                 /* a Markdown code span, whole, outside a table */
 	WS_Q_MD_CODE_CELL,            /* a Markdown code span, whole, in a table cell */
 	WS_Q_JSON,                    /* a JSON string, with its quotes */
+	WS_Q_HTML,                    /* HTML text or a quoted attribute value */
 };
 
 /* The code point that s (n bytes, n >= 1) begins with, and the length of its encoding;
@@ -63,6 +65,7 @@ void ws_quote_str(struct ws_buf *b, enum ws_qkind k, const char *s);
  * ws_quote_release). NULL gives "(null)"; out of memory gives "?". */
 const char *ws_q_text(const char *s);
 const char *ws_q_md(const char *s);
+const char *ws_q_html(const char *s);
 const char *ws_q_md_code(const char *s, bool in_table);
 /* Frees this thread's buffers. */
 void ws_quote_release(void);

@@ -21,13 +21,13 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	const struct ws_artifact *a = res->a;
 	if (r->nartifacts == 0 && r->coverage) {
 		fputs("## wheelscan\n\nNo GPU was named: compute capabilities each artifact runs on.\n\n"
-		      "| artifact | objects with device code | containers | runs on | PTX JIT only | will NOT run | result |\n"
-		      "|---|---:|---:|---|---|---|---|\n", r->out);
+		      "| artifact | package | version | objects with device code | containers | runs on | PTX JIT only | will NOT run | result |\n"
+		      "|---|---|---|---:|---:|---|---|---|---|\n", r->out);
 	} else if (r->nartifacts == 0) {
-		fputs("## wheelscan\n\n| artifact | objects with device code | containers |", r->out);
+		fputs("## wheelscan\n\n| artifact | package | version | objects with device code | containers |", r->out);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fprintf(r->out, " %s |", r->targets[t].name);
-		fputs(" result |\n|---|---:|---:|", r->out);
+		fputs(" result |\n|---|---|---|---:|---:|", r->out);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fputs("---|", r->out);
 		fputs("---|\n", r->out);
@@ -37,6 +37,14 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 		fatbins += a->objects[i].nfatbins;
 	fputs("| ", r->out);
 	md_escape(r->out, a->path);
+	/* METADATA's name and version before the file name's: a pip cache body has no name */
+	const struct ws_wheel_info *w = a->wheel;
+	const char *pkg = w ? (w->meta_name ? w->meta_name : w->name) : NULL;
+	const char *ver = w ? (w->meta_version ? w->meta_version : w->version) : NULL;
+	fputs(" | ", r->out);
+	md_escape(r->out, pkg ? pkg : "-");
+	fputs(" | ", r->out);
+	md_escape(r->out, ver ? ver : "-");
 	fprintf(r->out, " | %u | %u |", objs, fatbins);
 	for (int c = WS_COV_RUNS; r->coverage && c <= WS_COV_FAILS; c++) {
 		char ranges[512];
