@@ -196,6 +196,15 @@ want=$(printf 'wscan-example\t0.1.0\tcu124\tlinux_x86_64\t13.0\t80,90,120\t120\t
 "$real" --json --no-progress --gpu sm_90 "$ex" >"$t/doc.json" 2>/dev/null
 WHEELSCAN=$real scripts/build-table --json "$t/doc.json" | grep '^wscan-example' | cut -f1-7 >"$t/rows2"
 [ "$(cat "$t/rows2")" = "$(grep '^wscan-example' "$t/rows.tsv" | cut -f1-7)" ] && ok || bad "build-table --json differs from the wheel's row"
+# from a store's report: its default --detail artifact has no entries, and is refused rather
+# than read as a build without architectures; --detail entry gives the wheel's row
+"$real" --no-progress --db "$t/bt.db" "$ex" >/dev/null 2>&1
+"$real" --no-progress --db "$t/bt.db" --report --json >"$t/store.json" 2>/dev/null
+WHEELSCAN=$real scripts/build-table --json "$t/store.json" >"$t/rows3" 2>"$t/err"; rc=$?
+[ $rc = 2 ] && grep -q 'write it with --detail entry' "$t/err" && ok || bad "build-table on a --detail artifact document: exit $rc, $(cat "$t/err")"
+"$real" --no-progress --db "$t/bt.db" --report --json --detail entry >"$t/store.json" 2>/dev/null
+WHEELSCAN=$real scripts/build-table --json "$t/store.json" | grep '^wscan-example' | cut -f1-7 >"$t/rows3"
+[ "$(cat "$t/rows3")" = "$(grep '^wscan-example' "$t/rows.tsv" | cut -f1-7)" ] && ok || bad "build-table from a store's --detail entry report differs from the wheel's row"
 printf '# made: x\npackage\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\nwscan-example\t0.1.0\tcu124\tlinux_x86_64\t12.4\t80\t\t\tpypi\tdeclared\tx\t\n' >"$t/base.tsv"
 WHEELSCAN=$real scripts/build-table --merge "$t/base.tsv" "$t/rows.tsv" >"$t/merged.tsv" 2>"$t/err"
 grep -q 'declared sass 80 ptx -, the wheel has sass 80,90,120 ptx 120' "$t/err" && [ "$(grep -c '^wscan-example' "$t/merged.tsv")" = 1 ] &&
