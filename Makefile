@@ -99,6 +99,15 @@ $(O)/builds_table.o: $(O)/builds_table.c
 $(O):
 	mkdir -p $@
 
+# The commit --version -v names: rewritten only when it changes, so version.o alone follows it.
+WS_COMMIT_ID := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+WS_COMMIT := $(if $(WS_COMMIT_ID),$(WS_COMMIT_ID)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty))
+$(O)/commit.h: FORCE | $(O)
+	@printf '#define WS_COMMIT "%s"\n' '$(WS_COMMIT)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/version.o: $(O)/commit.h
+$(O)/version.o: CPPFLAGS += -I$(O)
+FORCE:
+
 -include $(wildcard $(O)/*.d)
 
 # The example the README promises: scan a bundled wheel as a user would, with no flags
