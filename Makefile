@@ -192,6 +192,12 @@ install: wheelscan
 	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
 	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
 	install -Dm644 man/wheelscan.schema.json $(DESTDIR)$(PREFIX)/share/doc/wheelscan/wheelscan.schema.json
+	# the completions, written by the binary from its option table
+	mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	./wheelscan --completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wheelscan
+	./wheelscan --completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wheelscan
+	./wheelscan --completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wheelscan.fish
 
 fuzz:
 	src/fuzz/run-fuzz $(FUZZ_SECONDS)

@@ -89,13 +89,16 @@ bool ws_gate_line(const struct ws_report *r, char *buf, size_t len)
 			snprintf(buf, len, "gate: passed (%zu %s%s)", n, noun, n == 1 ? "" : "s");
 		return true;
 	}
-	char errors[48] = "", ignored[48] = "";
+	/* "2 of 3 wheels, 13 findings, 1 error, 2 ignored": each count only when there is one */
+	char findings[48] = "", errors[48] = "", ignored[48] = "";
+	if (r->gate_findings || !r->gate_errors)
+		snprintf(findings, sizeof findings, ", %zu finding%s", r->gate_findings, r->gate_findings == 1 ? "" : "s");
 	if (r->gate_errors)
 		snprintf(errors, sizeof errors, ", %zu error%s", r->gate_errors, r->gate_errors == 1 ? "" : "s");
 	if (r->gate_ignored)
 		snprintf(ignored, sizeof ignored, ", %zu ignored", r->gate_ignored);
-	snprintf(buf, len, "gate: FAILED \u2014 %zu of %zu %s%s, %zu finding%s%s%s", r->gate_failed, n, noun,
-		 n == 1 ? "" : "s", r->gate_findings, r->gate_findings == 1 ? "" : "s", errors, ignored);
+	snprintf(buf, len, "gate: FAILED \u2014 %zu of %zu %s%s%s%s%s", r->gate_failed ? r->gate_failed : n, n, noun,
+		 n == 1 ? "" : "s", findings, errors, ignored);
 	return false;
 }
 

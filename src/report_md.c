@@ -29,7 +29,7 @@ static void matrix_head(struct ws_report *r)
 	for (size_t t = 0; !r->coverage && t < r->ntargets; t++)
 		fprintf(r->out, " %s |", r->targets[t].name);
 	for (size_t k = 0; k < r->cfg->nrequire; k++)
-		fprintf(r->out, " %s |", r->cfg->require[k].name);
+		fprintf(r->out, " SASS %s |", r->cfg->require[k].name);
 	if (r->cfg->require_ptx)
 		fputs(" PTX |", r->out);
 	fputs(" result |\n|---|", r->out);
