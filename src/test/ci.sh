@@ -52,6 +52,14 @@ mem = [r for r in res if r["ruleId"] == "WS102" and "logicalLocations" in r["loc
 assert any(l["locations"][0]["logicalLocations"][0]["name"] == "wscan_example/lib/libold.so" for l in mem), mem
 assert run["invocations"][0]["properties"]["gate"].startswith("gate: FAILED"), run["invocations"]
 PY
+# the man page's CHECKS list the rules SARIF writes, by ID and name
+python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["runs"][0]["tool"]["driver"]["rules"]:
+    print(r["id"], r["name"])' "$tmp/fx.sarif" >"$tmp/rules"
+[ "$(wc -l <"$tmp/rules")" -ge 11 ] && ok || bad "SARIF rules: $(cat "$tmp/rules")"
+while read -r id name; do
+	grep -q "^\.It Sy $id $name\$" man/wheelscan.1 && ok || bad "man/wheelscan.1 CHECKS lacks $id $name"
+done <"$tmp/rules"
 # a run with nothing to report is valid too (an empty results array)
 W --format sarif --require sm_80 "$FX/example.whl" >"$tmp/empty.sarif" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && ok || bad "SARIF of a passing gate: exit $rc"
