@@ -515,6 +515,8 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!no_config && !cfg->env && !cfg->suggest && !cfg->db_merge &&
 	    ws_config_read(cfg, config, require != NULL, err, sizeof err) < 0)
 		return usage_error("%s", err);
+	if (cfg->config_path && cfg->verbose)
+		fprintf(stderr, "wheelscan: settings from [tool.wheelscan] of '%s'\n", ws_q_text(cfg->config_path));
 	if (cfg->no_regress && !cfg->baseline)
 		return usage_error("%s", "--no-regress needs --baseline");
 	if (cfg->baseline && cfg->npaths + cfg->ndirs != 1)

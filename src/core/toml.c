@@ -436,6 +436,8 @@ int ws_toml_read_table(const char *text, size_t n, const char *table, struct ws_
 			break;
 		s = dot + 1;
 	}
+	if (n == 0)
+		return 0;                      /* an empty file has no table */
 	if (memchr(text, '\0', n))
 		return fail(&c, "NUL byte in the file (not a TOML file)");
 	if (n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
