@@ -100,6 +100,9 @@ void ws_cli_help(FILE *f)
 	}
 	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
 		   "coverage map over every compute capability wheelscan knows.\n"
+		   "\nFindings carry check IDs (WS101 missing-sass, WS102 missing-ptx, WS103 will-not-run, ...;\n"
+		   "CHECKS in wheelscan(1)). [tool.wheelscan] in the nearest pyproject.toml sets require,\n"
+		   "require-ptx, ignore and select. Long options are never abbreviated.\n"
 		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, a live mismatch\n"
 		   "or a live load that did not answer, nothing judged under a check), 2 usage error,\n"
 		   "3 an input could not be read or is corrupt (standard input empty or of no known\n"
