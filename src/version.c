@@ -19,7 +19,15 @@
 #include "ws_cli.h"
 #include "ws_sandbox.h"
 
-#include "commit.h"                     /* WS_COMMIT, made by the Makefile from git */
+/* WS_COMMIT, written by the Makefile from git; a build of its own (src/fuzz/run-fuzz) has none */
+#if defined(__has_include)
+#if __has_include("commit.h")
+#include "commit.h"
+#endif
+#endif
+#ifndef WS_COMMIT
+#define WS_COMMIT ""
+#endif
 
 void ws_version_print(FILE *f, bool verbose)
 {
