@@ -127,7 +127,11 @@ test: deps-test fetch-corpus
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined check
 	$(MAKE) --no-print-directory tsan
-	$(MAKE) --no-print-directory wheel
+
+# make test-wheel: the manylinux wheel `make wheel` cross-builds, checked as users get it (its
+# glibc needs, size, licences, auditwheel, man). Not part of make test: a cold build fetches and
+# compiles twelve libraries from Debian's sources (about 10 minutes on two idle cores).
+test-wheel: wheel
 	WS_WHEEL=$$(ls -t dist/wheelscan-$(VERSION)-py3-none-manylinux_*_x86_64.whl | head -n 1) sh src/test/wheel.sh
 
 # The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
@@ -211,4 +215,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel fuzz fixtures bench clean
+.PHONY: test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel fuzz fixtures bench clean

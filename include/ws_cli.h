@@ -10,10 +10,18 @@
 #include "ws_checks.h"
 #include "ws_compat.h"
 
-enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_SARIF, WS_FMT_GITHUB };
+enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX, WS_FMT_HTML,
+                 WS_FMT_SARIF, WS_FMT_GITHUB };
+
+/* How deep a JSON artifact goes (--detail): each level adds the one below it. A mirror
+ * wants verdicts and advice per artifact; a torch wheel's every entry is 36 MB. */
+enum ws_detail { WS_DETAIL_ARTIFACT = 1, WS_DETAIL_OBJECT, WS_DETAIL_CONTAINER, WS_DETAIL_ENTRY };
+const char *ws_detail_name(enum ws_detail d);
 
 struct ws_config {
 	enum ws_format format;
+	enum ws_detail detail;         /* --detail; default entry, artifact for --jsonl and --report */
+	const char *sbom_in;           /* --sbom-in FILE: annotate this CycloneDX BOM */
 	int verbose;                   /* -v: containers and entries; -vv: kernels */
 	bool quiet;
 	bool kernels;                  /* --kernels: list kernels that fail a target */

@@ -30,9 +30,9 @@
  *   uri       a URI path (SARIF's artifactLocation.uri): every byte but the unreserved
  *             ones (RFC 3986: A-Z a-z 0-9 - . _ ~) and '/' as %XX, so the exact bytes of
  *             the path come back by percent-decoding.
- *
- * The HTML writer adds its kind here: HTML escapes & < > " ' as entities over the text
- * form (WS_Q_HTML). */
+ *   html      text, then & < > " ' as entities (&amp; &lt; &gt; &quot; &#39;): for HTML
+ *             text and quoted attribute values alike (a wheel named <script> stays text).
+ */
 #ifndef WS_QUOTE_H
 #define WS_QUOTE_H
 
@@ -52,6 +52,7 @@ enum ws_qkind {
 	WS_Q_GHA,                     /* a workflow command's message */
 	WS_Q_GHA_PROP,                /* a workflow command's property value */
 	WS_Q_URI,                     /* a URI path, percent-encoded */
+	WS_Q_HTML,                    /* HTML text or a quoted attribute value */
 };
 
 /* The code point that s (n bytes, n >= 1) begins with, and the length of its encoding;
@@ -77,6 +78,7 @@ void ws_quote_str(struct ws_buf *b, enum ws_qkind k, const char *s);
  * ws_quote_release). NULL gives "(null)"; out of memory gives "?". */
 const char *ws_q_text(const char *s);
 const char *ws_q_md(const char *s);
+const char *ws_q_html(const char *s);
 const char *ws_q_md_code(const char *s, bool in_table);
 const char *ws_q_gha(const char *s, bool property);
 /* Frees this thread's buffers. */

@@ -10,6 +10,7 @@
 #include "ws_cli.h"
 #include "wheelscan.h"
 #include "ws_envset.h"
+#include "ws_util.h"
 
 /* One unmet requirement or failed target, for people and for JSON. */
 struct ws_finding {
@@ -59,6 +60,8 @@ struct ws_live_info {
 	int *target_device;                /* per target: device index or -1 */
 };
 
+struct ws_sbom_artifact;
+
 struct ws_report {
 	const struct ws_config *cfg;
 	FILE *out;
@@ -90,6 +93,11 @@ struct ws_report {
 	bool quiet_row;                    /* the artifact just written was not shown */
 	struct ws_envset env;              /* the distributions' facts, judged together at the end */
 	const struct ws_remedy_ctx *remedy;    /* the build table for the set's fix, or NULL */
+	struct ws_buf details;             /* HTML: each artifact's details, printed at the end */
+	struct ws_sbom_artifact *bom_in;   /* --sbom-in: the artifacts, matched at the end */
+	size_t nbom_in;
+	uint32_t bom_in_cap;
+	bool sbom_failed;                  /* --sbom-in could not be read: exit 3 */
 };
 
 struct ws_summary_row {
@@ -98,6 +106,7 @@ struct ws_summary_row {
 	uint32_t objects, fatbins, errors, findings;
 	enum ws_verdict *verdicts;         /* ntargets */
 	char *label;                       /* environments: "torchvision 0.20.1" or a loose directory */
+	char *package, *version;           /* from the dist-info (else the file name), or NULL */
 	char **advice;                     /* environments: per target, the advice (or reason) */
 	bool quiet;                        /* not shown (an installed package without device code) */
 	bool unread;                       /* ws_artifact_unread: no verdicts to show */
@@ -132,6 +141,13 @@ void ws_sarif_end(struct ws_report *r);
 /* Workflow commands to f: stdout for --format github, stderr beside the text (annotate). */
 void ws_github_artifact(struct ws_report *r, const struct ws_result *res, FILE *f);
 void ws_github_end(struct ws_report *r, FILE *f);
+void ws_cdx_begin(struct ws_report *r);
+void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_cdx_end(struct ws_report *r);
+/* --sbom-in: reads the BOM now (before the sandbox); -1 said why on stderr. */
+int ws_cdx_load_bom(const char *path);
+void ws_html_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_html_end(struct ws_report *r);
 
 /* Coverage maps: the verdicts of the GPU table's compute capabilities in four classes. */
 enum { WS_COV_RUNS, WS_COV_JIT, WS_COV_FAILS, WS_COV_NONE };

@@ -55,7 +55,9 @@ int ws_zip_scan_memory(struct ws_artifact *a, const uint8_t *p, size_t n, const 
 int ws_wheel_parse_filename(struct ws_wheel_info *w, const char *path);
 /* Reads Name, Version and Requires-Dist from METADATA headers. */
 void ws_wheel_parse_metadata(struct ws_wheel_info *w, const char *p, size_t n);
-/* Reads Generator from the WHEEL file. */
+/* Reads Generator from the WHEEL file, and its Tag lines into python_tag, abi_tag and
+ * platform_tag (dotted sets, as a file name compresses them) when w has no tags yet: a
+ * pip cache body has no file name to give them. */
 void ws_wheel_parse_wheelfile(struct ws_wheel_info *w, const char *p, size_t n);
 /* The CUDA major a requirement pulls in: "nvidia-cublas-cu12>=12.1" -> 12;
  * 0 when it is no NVIDIA CUDA library. *extra_only is set when the

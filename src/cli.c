@@ -19,6 +19,7 @@ enum {
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
 	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST, OPT_LIVE_BUDGET,
 	OPT_IGNORE, OPT_SELECT, OPT_CONFIG, OPT_NO_CONFIG, OPT_COMPLETION,
+	OPT_DETAIL, OPT_SBOM_IN,
 };
 
 /* The one table: getopt_long's options and --help both come from it. */
@@ -43,7 +44,9 @@ static const struct ws_option options[] = {
 	{"no-regress", OPT_NO_REGRESS, no_argument, NULL, "with --baseline: exit 1 if any architecture was dropped"},
 	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
 	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
-	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, sarif or github"},
+	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, cyclonedx, html, sarif or github"},
+	{"detail", OPT_DETAIL, required_argument, "LEVEL", "JSON depth: artifact, object, container, entry (--jsonl: artifact)"},
+	{"sbom-in", OPT_SBOM_IN, required_argument, "FILE", "add the CUDA properties to this CycloneDX BOM's components"},
 	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
 	{"quiet", 'q', no_argument, NULL, "print only the verdict lines and errors"},
 	{"jobs", 'j', required_argument, "N", "scan N files at once (default: number of CPUs)"},
@@ -110,6 +113,17 @@ void ws_cli_help(FILE *f)
 		   "--live found no CUDA driver or GPU. A closed\n"
 		   "pipe ends wheelscan quietly (SIGPIPE).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
+}
+
+const char *ws_detail_name(enum ws_detail d)
+{
+	switch (d) {
+	case WS_DETAIL_ARTIFACT: return "artifact";
+	case WS_DETAIL_OBJECT: return "object";
+	case WS_DETAIL_CONTAINER: return "container";
+	case WS_DETAIL_ENTRY: return "entry";
+	}
+	return "?";
 }
 
 /* "512M", "1G", "4096" -> bytes; 0 on a bad value. */
@@ -329,9 +343,11 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			else if (!strcmp(optarg, "json")) f = WS_FMT_JSON;
 			else if (!strcmp(optarg, "jsonl")) f = WS_FMT_JSONL;
 			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) f = WS_FMT_MARKDOWN;
+			else if (!strcmp(optarg, "cyclonedx")) f = WS_FMT_CYCLONEDX;
+			else if (!strcmp(optarg, "html")) f = WS_FMT_HTML;
 			else if (!strcmp(optarg, "sarif")) f = WS_FMT_SARIF;
 			else if (!strcmp(optarg, "github")) f = WS_FMT_GITHUB;
-			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, sarif, github)", optarg);
+			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx, html, sarif, github)", optarg);
 			/* two different formats is a mistake to name, not a choice to guess */
 			char this_opt[48];
 			snprintf(this_opt, sizeof this_opt, "--%s%s%.32s", option_of(c)->name, c == OPT_FORMAT ? " " : "",
@@ -342,6 +358,16 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			snprintf(format_opt, sizeof format_opt, "%s", this_opt);
 			break;
 		}
+		case OPT_DETAIL: {
+			enum ws_detail d = WS_DETAIL_ARTIFACT;
+			while (d <= WS_DETAIL_ENTRY && strcmp(optarg, ws_detail_name(d)))
+				d++;
+			if (d > WS_DETAIL_ENTRY)
+				return usage_error("unknown --detail '%s' (artifact, object, container, entry)", optarg);
+			cfg->detail = d;
+			break;
+		}
+		case OPT_SBOM_IN: cfg->sbom_in = optarg; break;
 		case 'v': cfg->verbose++; break;
 		case 'q': cfg->quiet = true; break;
 		case 'j': {
@@ -543,6 +569,19 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
 	    !cfg->python)
 		return usage_error("%s", "no input files");
+	/* --sbom-in writes a CycloneDX BOM: the format it implies, or the one given */
+	if (cfg->sbom_in && format_opt[0] && cfg->format != WS_FMT_CYCLONEDX)
+		return usage_error("--sbom-in and %s conflict: --sbom-in writes a CycloneDX BOM", format_opt);
+	if (cfg->sbom_in)
+		cfg->format = WS_FMT_CYCLONEDX;
+	if ((cfg->format == WS_FMT_CYCLONEDX || cfg->format == WS_FMT_HTML) && (cfg->baseline || cfg->env || cfg->suggest))
+		return usage_error("--format %s describes scanned artifacts: not with --baseline, --env or --suggest",
+				   cfg->format == WS_FMT_HTML ? "html" : "cyclonedx");
+	if (cfg->detail && cfg->format != WS_FMT_JSON && cfg->format != WS_FMT_JSONL)
+		return usage_error("%s", "--detail is for JSON output: add --json or --jsonl");
+	/* a line per artifact, and a store's report, are for mirrors: the verdicts, not every entry */
+	if (!cfg->detail)
+		cfg->detail = cfg->format == WS_FMT_JSONL || cfg->db_report ? WS_DETAIL_ARTIFACT : WS_DETAIL_ENTRY;
 	if (cfg->live && cfg->ntargets == 0)
 		cfg->gpu_auto = true;               /* --live judges for the devices it finds */
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR") && cfg->color == -1)

@@ -13,7 +13,8 @@ enum what { ANY, FILES, DIRS, WORDS };
 static enum what arg_kind(const struct ws_option *o, char *words, size_t len)
 {
 	static const struct { const char *name, *words; } closed[] = {
-		{"format", "text json jsonl markdown sarif github"},
+		{"format", "text json jsonl markdown cyclonedx html sarif github"},
+		{"detail", "artifact object container entry"},
 		{"color", "auto always never"},
 		{"completion", "bash zsh fish"},
 		{"gpu", "auto"},

@@ -69,6 +69,8 @@ int ws_db_report(struct ws_config *cfg)
 		fprintf(stderr, "wheelscan: --report judges named GPUs only (no --gpu auto or --live)\n");
 		return WS_EXIT_USAGE;
 	}
+	if (cfg->sbom_in && ws_cdx_load_bom(cfg->sbom_in) < 0)
+		return WS_EXIT_INPUT;
 	/* the store's artifacts get the scan's remedies: the same table, driver and python */
 	struct ws_builds builds;
 	struct ws_remedy_ctx remedy;
@@ -153,6 +155,8 @@ int ws_db_report(struct ws_config *cfg)
 		fprintf(stderr, "wheelscan: store %s: nothing added or changed since %s%s\n", cfg->db, cfg->since,
 			removed ? " (the removed files are named above)" : "");
 	ws_report_end(&rep);
+	if (rep.sbom_failed)
+		status = WS_EXIT_INPUT;
 	ws_report_free(&rep);
 	ws_db_close(db);
 	if (remedy.builds)

@@ -65,6 +65,8 @@ void ws_report_begin(struct ws_report *r)
 		ws_json_begin(r);
 	else if (r->cfg->format == WS_FMT_SARIF)
 		ws_sarif_begin(r);
+	else if (r->cfg->format == WS_FMT_CYCLONEDX)
+		ws_cdx_begin(r);
 }
 
 bool ws_report_gates(const struct ws_report *r)
@@ -120,6 +122,12 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	row->quiet = r->quiet_row;
 	row->unread = ws_artifact_unread(a);
 	r->quiet_row = false;
+	if (a->wheel) {
+		/* METADATA's name and version before the file name's: a pip cache body has no name */
+		const struct ws_wheel_info *w = a->wheel;
+		row->package = ws_strdup(w->meta_name ? w->meta_name : w->name);
+		row->version = ws_strdup(w->meta_version ? w->meta_version : w->version);
+	}
 	/* the row says what the verdict line says: the headline (src/core/judge.c, step b) */
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->headline ? a->headline : a->verdicts, r->ntargets * sizeof *row->verdicts);
@@ -173,6 +181,8 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	case WS_FMT_MARKDOWN: ws_md_artifact(r, res); break;
 	case WS_FMT_SARIF: ws_sarif_artifact(r, res); break;
 	case WS_FMT_GITHUB: ws_github_artifact(r, res, r->out); break;
+	case WS_FMT_CYCLONEDX: ws_cdx_artifact(r, res); break;
+	case WS_FMT_HTML: ws_html_artifact(r, res); break;
 	}
 	if (r->cfg->annotate)
 		ws_github_artifact(r, res, stderr);
@@ -205,6 +215,8 @@ void ws_report_end(struct ws_report *r)
 	case WS_FMT_MARKDOWN: ws_md_end(r); break;
 	case WS_FMT_SARIF: ws_sarif_end(r); break;
 	case WS_FMT_GITHUB: ws_github_end(r, r->out); break;
+	case WS_FMT_CYCLONEDX: ws_cdx_end(r); break;
+	case WS_FMT_HTML: ws_html_end(r); break;
 	}
 	if (r->cfg->annotate)
 		ws_github_end(r, stderr);
@@ -217,6 +229,8 @@ void ws_report_free(struct ws_report *r)
 		free(r->rows[i].path);
 		free(r->rows[i].verdicts);
 		free(r->rows[i].label);
+		free(r->rows[i].package);
+		free(r->rows[i].version);
 		for (size_t t = 0; r->rows[i].advice && t < r->ntargets; t++)
 			free(r->rows[i].advice[t]);
 		free(r->rows[i].advice);
@@ -226,6 +240,7 @@ void ws_report_free(struct ws_report *r)
 	ws_envset_free(&r->env);
 	free(r->rows);
 	ws_findings_free(&r->mismatches);
+	ws_buf_free(&r->details);
 	r->rows = NULL;
 	r->nrows = 0;
 	r->rows_cap = 0;

@@ -324,6 +324,10 @@ static void images_json(struct ws_buf *b, const struct ws_artifact *a)
 	ws_json_close(b, ']');
 }
 
+static void contents_json(struct ws_buf *b, const struct ws_artifact *a);
+static void objects_json(struct ws_buf *b, const struct ws_report *r, const struct ws_artifact *a, enum ws_detail detail);
+static void findings_errors_json(struct ws_buf *b, const struct ws_result *res);
+
 static void artifact_json(struct ws_buf *b, const struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
@@ -404,6 +408,36 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		judgement_json(b, r, a->judged, true);
 	}
 	alternatives_json(b, r, a);
+	enum ws_detail detail = r->cfg->detail ? r->cfg->detail : WS_DETAIL_ENTRY;
+	if (detail < WS_DETAIL_ENTRY)
+		contents_json(b, a);
+	if (detail >= WS_DETAIL_OBJECT)
+		objects_json(b, r, a, detail);
+	findings_errors_json(b, res);
+	ws_json_close(b, '}');
+	b->len--;                                    /* no comma after the artifact itself */
+	b->p[b->len] = '\0';
+}
+
+/* What a shorter --detail leaves out, counted: a mirror sees how much lies below. */
+static void contents_json(struct ws_buf *b, const struct ws_artifact *a)
+{
+	uint64_t containers = 0, entries = 0;
+	for (uint32_t i = 0; i < a->nobjects; i++) {
+		containers += a->objects[i].nfatbins;
+		for (uint32_t k = 0; k < a->objects[i].nfatbins; k++)
+			entries += a->objects[i].fatbins[k].nentries;
+	}
+	ws_json_key(b, "contents");
+	ws_buf_add(b, "{", 1);
+	ws_json_kv_u64(b, "objects", a->nobjects);
+	ws_json_kv_u64(b, "containers", containers);
+	ws_json_kv_u64(b, "entries", entries);
+	ws_json_close(b, '}');
+}
+
+static void objects_json(struct ws_buf *b, const struct ws_report *r, const struct ws_artifact *a, enum ws_detail detail)
+{
 	ws_json_key(b, "objects");
 	ws_buf_add(b, "[", 1);
 	for (uint32_t i = 0; i < a->nobjects; i++) {
@@ -432,6 +466,11 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			ws_json_kv_str(b, "cuda", o->jitc_cuda ? ws_cuda_str(o->jitc_cuda, cv, sizeof cv) : NULL);
 			ws_json_close(b, '}');
 		}
+		if (detail < WS_DETAIL_CONTAINER) {
+			ws_json_kv_u64(b, "containers", o->nfatbins);
+			ws_json_close(b, '}');
+			continue;
+		}
 		ws_json_key(b, "fatbins");
 		ws_buf_add(b, "[", 1);
 		for (uint32_t k = 0; k < o->nfatbins; k++) {
@@ -450,6 +489,18 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 			live_results(b, r, "live_nojit", f->live_nojit);
 			if (f->error)
 				ws_json_kv_str(b, "error", f->error);
+			if (detail < WS_DETAIL_ENTRY) {
+				/* the entries' architectures, in the container's order */
+				ws_json_key(b, "archs");
+				ws_buf_add(b, "[", 1);
+				for (uint32_t e = 0; e < f->nentries; e++) {
+					ws_json_str(b, f->entries[e].name);
+					ws_buf_add(b, ",", 1);
+				}
+				ws_json_close(b, ']');
+				ws_json_close(b, '}');
+				continue;
+			}
 			ws_json_key(b, "entries");
 			ws_buf_add(b, "[", 1);
 			for (uint32_t e = 0; e < f->nentries; e++)
@@ -461,6 +512,11 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		ws_json_close(b, '}');
 	}
 	ws_json_close(b, ']');
+}
+
+static void findings_errors_json(struct ws_buf *b, const struct ws_result *res)
+{
+	const struct ws_artifact *a = res->a;
 	ws_json_key(b, "findings");
 	ws_buf_add(b, "[", 1);
 	for (size_t i = 0; i < res->findings.n; i++) {
@@ -484,9 +540,6 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		ws_json_close(b, '}');
 	}
 	ws_json_close(b, ']');
-	ws_json_close(b, '}');
-	b->len--;                                    /* no comma after the artifact itself */
-	b->p[b->len] = '\0';
 }
 
 static void header_json(struct ws_buf *b, const struct ws_report *r)
@@ -508,6 +561,7 @@ static void header_json(struct ws_buf *b, const struct ws_report *r)
 	char v[32];
 	ws_json_kv_str(b, "driver", r->driver_cuda ? ws_cuda_str(r->driver_cuda, v, sizeof v) : NULL);
 	ws_json_kv_bool(b, "driver_assumed", r->driver_cuda == 0);
+	ws_json_kv_str(b, "detail", ws_detail_name(r->cfg->detail ? r->cfg->detail : WS_DETAIL_ENTRY));
 	if (r->live) {
 		ws_json_kv_str(b, "live_note", r->live->note);
 		ws_json_key(b, "devices");

@@ -25,14 +25,14 @@ static bool matrix(const struct ws_report *r)
 
 static void matrix_head(struct ws_report *r)
 {
-	fputs("## wheelscan\n\n| artifact |", r->out);
+	fputs("## wheelscan\n\n| artifact | package | version |", r->out);
 	for (size_t t = 0; !r->coverage && t < r->ntargets; t++)
 		fprintf(r->out, " %s |", r->targets[t].name);
 	for (size_t k = 0; k < r->cfg->nrequire; k++)
 		fprintf(r->out, " SASS %s |", r->cfg->require[k].name);
 	if (r->cfg->require_ptx)
 		fputs(" PTX |", r->out);
-	fputs(" result |\n|---|", r->out);
+	fputs(" result |\n|---|---|---|", r->out);
 	size_t cols = (r->coverage ? 0 : r->ntargets) + r->cfg->nrequire + (r->cfg->require_ptx ? 1 : 0);
 	for (size_t k = 0; k < cols; k++)
 		fputs(":---:|", r->out);
@@ -63,13 +63,13 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 		matrix_head(r);
 	} else if (r->nartifacts == 0 && r->coverage) {
 		fputs("## wheelscan\n\nNo GPU was named: compute capabilities each artifact runs on.\n\n"
-		      "| artifact | objects with device code | containers | runs on | PTX JIT only | will NOT run | result |\n"
-		      "|---|---:|---:|---|---|---|---|\n", r->out);
+		      "| artifact | package | version | objects with device code | containers | runs on | PTX JIT only | will NOT run | result |\n"
+		      "|---|---|---|---:|---:|---|---|---|---|\n", r->out);
 	} else if (r->nartifacts == 0) {
-		fputs("## wheelscan\n\n| artifact | objects with device code | containers |", r->out);
+		fputs("## wheelscan\n\n| artifact | package | version | objects with device code | containers |", r->out);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fprintf(r->out, " %s |", r->targets[t].name);
-		fputs(" result |\n|---|---:|---:|", r->out);
+		fputs(" result |\n|---|---|---|---:|---:|", r->out);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fputs("---|", r->out);
 		fputs("---|\n", r->out);
@@ -79,6 +79,14 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 		fatbins += a->objects[i].nfatbins;
 	fputs("| ", r->out);
 	md_escape(r->out, a->path);
+	/* METADATA's name and version before the file name's: a pip cache body has no name */
+	const struct ws_wheel_info *w = a->wheel;
+	const char *pkg = w ? (w->meta_name ? w->meta_name : w->name) : NULL;
+	const char *ver = w ? (w->meta_version ? w->meta_version : w->version) : NULL;
+	fputs(" | ", r->out);
+	md_escape(r->out, pkg ? pkg : "-");
+	fputs(" | ", r->out);
+	md_escape(r->out, ver ? ver : "-");
 	if (matrix(r))
 		fputs(" |", r->out);
 	else

@@ -994,15 +994,36 @@ void ws_text_summary(struct ws_report *r)
 	}
 }
 
+/* A name column is as wide as its longest name, up to 40: a stranger's long name shifts
+ * only its own row. */
+static int column_width(int w, const char *s)
+{
+	int n = s ? (int)strlen(ws_q_text(s)) : 0;
+	return n > w ? (n > 40 ? 40 : n) : w;
+}
+
+/* The package and version cells of a summary row, escaped, "-" where unknown. */
+static void name_cells(struct ws_report *r, const struct ws_summary_row *row, int pw, int vw)
+{
+	fprintf(r->out, "%-*s ", pw, row->package ? Q(row->package) : "-");
+	fprintf(r->out, "%-*s ", vw, row->version ? Q(row->version) : "-");
+}
+
 static void summary_table(struct ws_report *r)
 {
 	/* the type column is as wide as its longest entry, so no row shifts the others */
-	int tw = 9;
-	for (size_t i = 0; i < r->nrows; i++)
-		if (!r->rows[i].quiet && r->rows[i].type && (int)strlen(r->rows[i].type) > tw)
-			tw = (int)strlen(r->rows[i].type);
-	fprintf(r->out, "\nsummary: %zu artifacts\n  %-*s %7s %9s %6s", r->nrows - r->quiet_packages - r->quiet_other,
-		tw, "type", "objects", "fatbins", "errors");
+	int tw = 9, pw = 7, vw = 7;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct ws_summary_row *row = &r->rows[i];
+		if (row->quiet)
+			continue;
+		if (row->type && (int)strlen(row->type) > tw)
+			tw = (int)strlen(row->type);
+		pw = column_width(pw, row->package);
+		vw = column_width(vw, row->version);
+	}
+	fprintf(r->out, "\nsummary: %zu artifacts\n  %-*s %-*s %-*s %7s %9s %6s", r->nrows - r->quiet_packages - r->quiet_other,
+		tw, "type", pw, "package", vw, "version", "objects", "fatbins", "errors");
 	if (r->coverage) {
 		/* a coverage map per row: the compute capabilities it runs on (JIT included) */
 		fputs("  path: runs on\n", r->out);
@@ -1011,8 +1032,9 @@ static void summary_table(struct ws_report *r)
 			char runs[512], jit[512];
 			if (row->quiet)
 				continue;
-			fprintf(r->out, "  %-*s %7u %9u %6u  %s: ", tw, row->type, row->objects, row->fatbins, row->errors,
-				Q(row->path));
+			fprintf(r->out, "  %-*s ", tw, row->type);
+			name_cells(r, row, pw, vw);
+			fprintf(r->out, "%7u %9u %6u  %s: ", row->objects, row->fatbins, row->errors, Q(row->path));
 			size_t n = ws_coverage_ranges(r, row->verdicts, WS_COV_RUNS, runs, sizeof runs);
 			size_t nj = ws_coverage_ranges(r, row->verdicts, WS_COV_JIT, jit, sizeof jit);
 			fprintf(r->out, "%s%s%s%s%s\n", n ? runs : "", n && nj ? "; " : "", nj ? "JIT " : "", nj ? jit : "",
@@ -1027,7 +1049,9 @@ static void summary_table(struct ws_report *r)
 		const struct ws_summary_row *row = &r->rows[i];
 		if (row->quiet)
 			continue;
-		fprintf(r->out, "  %-*s %7u %9u %6u", tw, row->type, row->objects, row->fatbins, row->errors);
+		fprintf(r->out, "  %-*s ", tw, row->type);
+		name_cells(r, row, pw, vw);
+		fprintf(r->out, "%7u %9u %6u", row->objects, row->fatbins, row->errors);
 		for (size_t t = 0; t < r->ntargets; t++)
 			fprintf(r->out, " %-11s", row->unread ? "not-read" : row->verdicts ? ws_verdict_name(row->verdicts[t]) : "-");
 		fprintf(r->out, "  %s\n", Q(row->path));

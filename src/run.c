@@ -579,8 +579,8 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	struct ws_budget budget = {0};       /* one per artifact, over all its members and threads */
 	struct ws_scan_opts so = {.lim = &R->cfg->lim, .want_kernels = R->cfg->want_kernels, .budget = &budget};
 	/* kernel names are shown only in JSON, -v and --kernels; otherwise hashes will do */
-	so.list_kernels = R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL ||
-			 R->cfg->verbose > 0 || R->cfg->kernels || R->db;   /* a store keeps the names */
+	so.list_kernels = ((R->cfg->format == WS_FMT_JSON || R->cfg->format == WS_FMT_JSONL) &&
+			  R->cfg->detail >= WS_DETAIL_CONTAINER) || R->cfg->verbose > 0 || R->cfg->kernels || R->db;   /* a store keeps the names */
 	/* members and payloads are tasks below this file's, on the same pool */
 	so.offload = &ws_pool_offload;
 	so.pool = R->pool;
@@ -973,6 +973,14 @@ int ws_run(struct ws_config *cfg)
 	if (ws_filemap_guard() < 0)
 		fprintf(stderr, "wheelscan: warning: cannot catch SIGBUS (%s): a file that shrinks while "
 			"it is read will end the scan\n", strerror(errno));
+	if (cfg->sbom_in && ws_cdx_load_bom(cfg->sbom_in) < 0) {
+		ws_inputs_free(&in);
+		ws_db_close(R.db);
+		ws_live_close(R.live);
+		free(auto_targets);
+		ws_builds_free(&R.builds);
+		return WS_EXIT_INPUT;
+	}
 	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
 		ws_inputs_free(&in);
 		ws_db_close(R.db);
@@ -1067,6 +1075,8 @@ int ws_run(struct ws_config *cfg)
 	ws_report_end(&rep);
 	if (rep.live_mismatches && status == 0)
 		status = 1;
+	if (rep.sbom_failed)
+		status = WS_EXIT_INPUT;          /* --sbom-in could not be read: nothing annotated */
 	/* A check that judged nothing passes nothing: say so, and fail it. An empty share of a
 	 * list that is not empty (--shard) is no failure: the other shares judge the inputs. */
 	if (in.n == 0) {

@@ -275,6 +275,10 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 		}
 		free(p);
 	}
+	/* a body's dist-info directory may drop the local label METADATA's version keeps */
+	const char *plus = !have_fn && !w->local && w->meta_version ? strchr(w->meta_version, '+') : NULL;
+	if (plus && plus[1])
+		w->local = ws_strdup(plus + 1);
 	if (j->o.verify_record && found[0] < 0)
 		ws_artifact_fail(a, j->label, WS_E_INTEGRITY, "wheel has no RECORD in '%s'", j->di);
 out:

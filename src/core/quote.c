@@ -240,6 +240,30 @@ static void text_then(struct ws_buf *b, const unsigned char *s, size_t n, const 
 	ws_buf_free(&t);
 }
 
+/* HTML text or an attribute value (quoted with " or '): the text form, then the five
+ * characters HTML reads as markup written as entities. */
+static void html(struct ws_buf *b, const unsigned char *s, size_t n)
+{
+	struct ws_buf t = { 0 };
+	text(&t, s, n, false, false);
+	if (t.failed) {
+		b->failed = true;
+		ws_buf_free(&t);
+		return;
+	}
+	for (size_t i = 0; i < t.len; i++) {
+		switch (t.p[i]) {
+		case '&': ws_buf_puts(b, "&amp;"); break;
+		case '<': ws_buf_puts(b, "&lt;"); break;
+		case '>': ws_buf_puts(b, "&gt;"); break;
+		case '"': ws_buf_puts(b, "&quot;"); break;
+		case '\'': ws_buf_puts(b, "&#39;"); break;
+		default: ws_buf_add(b, t.p + i, 1);
+		}
+	}
+	ws_buf_free(&t);
+}
+
 static void uri(struct ws_buf *b, const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -269,6 +293,7 @@ void ws_quote(struct ws_buf *b, enum ws_qkind k, const char *s, size_t n)
 	case WS_Q_MD_CODE: md_code(b, p, n, false); break;
 	case WS_Q_MD_CODE_CELL: md_code(b, p, n, true); break;
 	case WS_Q_JSON: json(b, p, n); break;
+	case WS_Q_HTML: html(b, p, n); break;
 	}
 }
 
@@ -299,6 +324,7 @@ static const char *ring_quote(enum ws_qkind k, const char *s)
 
 const char *ws_q_text(const char *s) { return ring_quote(WS_Q_TEXT, s); }
 const char *ws_q_md(const char *s) { return ring_quote(WS_Q_MD, s); }
+const char *ws_q_html(const char *s) { return ring_quote(WS_Q_HTML, s); }
 const char *ws_q_md_code(const char *s, bool in_table) { return ring_quote(in_table ? WS_Q_MD_CODE_CELL : WS_Q_MD_CODE, s); }
 const char *ws_q_gha(const char *s, bool property) { return ring_quote(property ? WS_Q_GHA_PROP : WS_Q_GHA, s); }
 

@@ -220,16 +220,59 @@ void ws_wheel_parse_metadata(struct ws_wheel_info *w, const char *p, size_t n)
 	w->requires_cuda_major = m.major ? m.major : m.extra_major;
 }
 
+struct wheel_ctx {
+	struct ws_wheel_info *w;
+	bool tags;                         /* take the tags from "Tag:" (the file name had none) */
+};
+
+/* Adds part to the dotted set *set ("py2.py3"), once, as a file name's compressed tag set
+ * says it; a set grows to WS_TAGSET_MAX bytes at most (a WHEEL is a stranger's file). */
+#define WS_TAGSET_MAX 256
+static void tagset_add(char **set, const char *part, size_t n)
+{
+	size_t have = *set ? strlen(*set) : 0;
+	for (const char *q = *set; q && *q;) {
+		const char *dot = strchr(q, '.');
+		size_t l = dot ? (size_t)(dot - q) : strlen(q);
+		if (l == n && !memcmp(q, part, n))
+			return;
+		q += l + (dot != NULL);
+	}
+	if (!n || memchr(part, '.', n) || have + 1 + n > WS_TAGSET_MAX)
+		return;
+	char *grown = ws_reallocarray(*set, have + n + 2, 1);
+	if (!grown)
+		return;
+	if (have)
+		grown[have++] = '.';
+	memcpy(grown + have, part, n);
+	grown[have + n] = '\0';
+	*set = grown;
+}
+
 static void wheel_header(void *ctx, const char *k, size_t kl, const char *v, size_t vl)
 {
-	struct ws_wheel_info *w = ctx;
+	struct wheel_ctx *c = ctx;
+	struct ws_wheel_info *w = c->w;
 	if (key_is(k, kl, "Generator") && !w->generator)
 		w->generator = ws_strndup(v, vl);
+	if (key_is(k, kl, "Tag") && c->tags) {
+		/* "cp311-cp311-manylinux_2_28_x86_64": three parts, none empty */
+		const char *d1 = memchr(v, '-', vl);
+		const char *d2 = d1 ? memchr(d1 + 1, '-', vl - (size_t)(d1 + 1 - v)) : NULL;
+		if (!d1 || !d2 || d1 == v || d2 == d1 + 1 || d2 + 1 == v + vl ||
+		    memchr(d2 + 1, '-', vl - (size_t)(d2 + 1 - v)))
+			return;
+		tagset_add(&w->python_tag, v, (size_t)(d1 - v));
+		tagset_add(&w->abi_tag, d1 + 1, (size_t)(d2 - d1 - 1));
+		tagset_add(&w->platform_tag, d2 + 1, vl - (size_t)(d2 + 1 - v));
+	}
 }
 
 void ws_wheel_parse_wheelfile(struct ws_wheel_info *w, const char *p, size_t n)
 {
-	each_header(p, n, wheel_header, w);
+	struct wheel_ctx c = {w, !w->python_tag && !w->abi_tag && !w->platform_tag};
+	each_header(p, n, wheel_header, &c);
 }
 
 static bool is_digit(char c)

@@ -131,9 +131,9 @@ W --require sm_80 "$FX/example.whl" "$FX/wscan_alts-0.1.0-py3-none-manylinux_2_2
 W "$FX/example.whl" >"$tmp/nogate.out" 2>/dev/null
 grep -q '^gate:' "$tmp/nogate.out" && bad "a gate line without a gate" || ok
 W --format markdown --require sm_80,sm_120 --require-ptx "$FX/example.whl" "$FX/old-only.so" >"$tmp/md" 2>/dev/null
-grep -qx '| artifact | SASS sm_80 | SASS sm_120 | PTX | result |' "$tmp/md" && ok || bad "matrix header: $(head -n 3 "$tmp/md")"
-grep -q "^| .*example.whl | ✅ 3/3 | ✅ 3/3 | ✅ 3/3 | :white_check_mark: ok |\$" "$tmp/md" && ok || bad "matrix row: $(grep example "$tmp/md")"
-grep -q "^| .*old-only.so | ❌ 0/1 | ❌ 0/1 | ❌ 0/1 | :x: checks failed |\$" "$tmp/md" && ok || bad "matrix row: $(grep old-only "$tmp/md")"
+grep -qx '| artifact | package | version | SASS sm_80 | SASS sm_120 | PTX | result |' "$tmp/md" && ok || bad "matrix header: $(head -n 3 "$tmp/md")"
+grep -q "^| .*example.whl | wscan-example | 0.1.0+cu128 | ✅ 3/3 | ✅ 3/3 | ✅ 3/3 | :white_check_mark: ok |\$" "$tmp/md" && ok || bad "matrix row: $(grep example "$tmp/md")"
+grep -q "^| .*old-only.so | - | - | ❌ 0/1 | ❌ 0/1 | ❌ 0/1 | :x: checks failed |\$" "$tmp/md" && ok || bad "matrix row: $(grep old-only "$tmp/md")"
 tail -n 1 "$tmp/md" | grep -qx '\*\*gate: FAILED — 1 of 2 artifacts, 3 findings\*\*' && ok || bad "markdown gate line: $(tail -n 1 "$tmp/md")"
 W --jsonl --require sm_120 "$FX/old-only.so" 2>"$tmp/jl.err" >/dev/null
 grep -qx 'wheelscan: gate: FAILED — 1 of 1 artifact, 1 finding' "$tmp/jl.err" && ok || bad "jsonl gate line: $(cat "$tmp/jl.err")"

@@ -77,6 +77,8 @@ msg 2 "wheelscan: invalid --max-entry-size 'foo': a number of bytes, optionally 
 msg 2 "wheelscan: invalid --max-total-size '1Q': a number of bytes, optionally followed by K, M, G or T (e.g. 512M)" \
 	--max-total-size 1Q "$FX/multi.so"
 msg 2 "wheelscan: --json and --jsonl conflict: choose one output format" --json --jsonl "$FX/multi.so"
+msg 2 "wheelscan: --detail is for JSON output: add --json or --jsonl" --detail object "$FX/multi.so"
+msg 2 "wheelscan: unknown --detail 'kernel' (artifact, object, container, entry)" --json --detail kernel "$FX/multi.so"
 msg 2 "wheelscan: --format markdown and --json conflict: choose one output format" --format markdown --json "$FX/multi.so"
 msg 3 "wheelscan: cannot read '/nonexistent/list': No such file or directory" --files-from /nonexistent/list
 "$WS_BIN" --json --format json "$FX/multi.so" >/dev/null 2>&1 && ok || bad "--json --format json (the same format twice) is fine"
@@ -119,9 +121,9 @@ awk '/^summary:/ {on = 1; next} on && /^  type/ {col = index($0, "path"); next}
      on && !NF {on = 0}
      on && col && NF {if (substr($0, col - 1, 1) != " " || substr($0, col, 1) == " ") bad = 1}
      END {exit !(col && !bad)}' "$tmp/out" && ok || bad "summary columns shift: $(sed -n '/^summary/,$p' "$tmp/out")"
-grep -q '^  unknown  *0  *0  *1 not-read  *not-read  *testdata\|/nonexistent/lib.fatbin' "$tmp/out" && ok || bad "summary row of an unread input"
+grep -q '^  unknown  *-  *-  *0  *0  *1 not-read  *not-read  *testdata\|/nonexistent/lib.fatbin' "$tmp/out" && ok || bad "summary row of an unread input"
 "$WS_BIN" --format markdown --gpu sm_90 "$tmp/corrupt.so" "$FX/multi.so" >"$tmp/md" 2>/dev/null
-grep -q "^| $tmp/corrupt.so | 0 | 0 | not-read | :warning: unreadable or corrupt |\$" "$tmp/md" && ok || bad "Markdown row of an unread input: $(grep corrupt "$tmp/md")"
+grep -q "^| $tmp/corrupt.so | - | - | 0 | 0 | not-read | :warning: unreadable or corrupt |\$" "$tmp/md" && ok || bad "Markdown row of an unread input: $(grep corrupt "$tmp/md")"
 # Markdown and text name the artifact on every finding line: two versions of one package
 # with the same member are told apart
 cp "$FX/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl" "$tmp/a-1.0-py3-none-any.whl"
@@ -137,8 +139,8 @@ grep -q "^  WS101 missing-sass: $tmp/a-1.0-py3-none-any.whl!wscan_example/lib/li
 # table and the JSON judgement agree (a group of alternatives counts once)
 alts=$FX/wscan_alts-0.1.0-py3-none-manylinux_2_28_x86_64.whl
 for w in "$alts" "$FX/example.whl"; do
-	t=$("$WS_BIN" --gpu sm_120 "$w" "$FX/multi.so" 2>/dev/null | awk -v p="$w" '$NF == p && /^  wheel/ {print $2}')
-	m=$("$WS_BIN" --format markdown --gpu sm_120 "$w" "$FX/multi.so" 2>/dev/null | grep "^| $(printf '%s' "$w" | sed 's/_/\\\\_/g') |" | cut -d'|' -f3 | tr -d ' ')
+	t=$("$WS_BIN" --gpu sm_120 "$w" "$FX/multi.so" 2>/dev/null | awk -v p="$w" '$NF == p && /^  wheel/ {print $4}')
+	m=$("$WS_BIN" --format markdown --gpu sm_120 "$w" "$FX/multi.so" 2>/dev/null | grep "^| $(printf '%s' "$w" | sed 's/_/\\\\_/g') |" | cut -d'|' -f5 | tr -d ' ')
 	j=$("$WS_BIN" --json --gpu sm_120 "$w" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["artifacts"][0]["judgement"]["sm_120"]["objects"])')
 	[ -n "$t" ] && [ "$t" = "$m" ] && [ "$t" = "$j" ] && ok || bad "objects of $w: text $t, Markdown $m, JSON $j"
 done

@@ -152,6 +152,26 @@ if [ -f "$big" ]; then
 		echo "FAIL torch 2.5.1 on RTX 5090 (exit $rc):"; printf '%s\n' "$out" | tail -5; r=1; fail=$((fail + 1))
 	fi
 fi
+# A mirror's line: --jsonl at its default detail (artifact) carries torch's verdicts, reasons
+# and advice in kilobytes; every level is measured and must validate
+if [ -f "$big" ]; then
+	sizes="" ok=1
+	for d in default artifact object container entry; do
+		opt="--detail $d"; [ $d = default ] && opt=""
+		# shellcheck disable=SC2086
+		"$WS_BIN" --jsonl --no-progress $opt --gpu 'RTX 5090,H100,A100,T4,sm_50' "$big" >corpus.jsonl.tmp 2>/dev/null
+		n=$(wc -c <corpus.jsonl.tmp); sizes="$sizes $d=$n"
+		python3 src/test/json_schema.py man/wheelscan.schema.json corpus.jsonl.tmp >/dev/null 2>&1 || ok=0
+		[ $d = default ] && { [ "$n" -lt 65536 ] && grep -q '"advice":"' corpus.jsonl.tmp && grep -q '"reasons":\["' corpus.jsonl.tmp || ok=0; }
+	done
+	if [ $ok = 1 ]; then
+		echo "ok   torch 2.5.1 --jsonl under 64 KB at the default detail, every level valid (bytes:$sizes)"
+		pass=$((pass + 1))
+	else
+		echo "FAIL torch 2.5.1 --jsonl sizes or schema (bytes:$sizes)"; r=1; fail=$((fail + 1))
+	fi
+	rm -f corpus.jsonl.tmp
+fi
 # ... and the cure: the build to install is a torch, torchvision and torchaudio set that the
 # bundled table says runs natively on sm_120, with its command (doc/builds.md)
 if [ -f "$big" ]; then

@@ -144,10 +144,15 @@ check "other scan options (--no-kernels): every file read again ($(reads "$t/e9"
 
 # ---- --report: from the store alone -------------------------------------------------
 W --db "$t/s.db" --gpu sm_90 --json -r "$t/m" >"$t/j10" 2>/dev/null
-W --db "$t/s.db" --report --gpu sm_90 --json >"$t/r1" 2>"$t/re"; rc=$?
+W --db "$t/s.db" --report --gpu sm_90 --json --detail entry >"$t/r1" 2>"$t/re"; rc=$?
 check "--report exits as the scan did ($rc)" '[ $rc = 3 ]'
 sed "s|$t/m/||g" "$t/j10" >"$t/j10rel"
-check "--report JSON = the scan's (paths below the root)" 'cmp -s "$t/r1" "$t/j10rel"'
+check "--report --detail entry JSON = the scan's (paths below the root)" 'cmp -s "$t/r1" "$t/j10rel"'
+# a store's report is for mirrors: the verdicts per artifact unless asked for more
+W --db "$t/s.db" --report --gpu sm_90 --json >"$t/r1a" 2>/dev/null
+W --db "$t/s.db" --gpu sm_90 --json --detail artifact -r "$t/m" 2>/dev/null | sed "s|$t/m/||g" >"$t/j10a"
+check "--report JSON defaults to --detail artifact, as the scan's at that level" \
+	'grep -q "\"detail\":\"artifact\"" "$t/r1a" && ! grep -q "\"objects\":\[" "$t/r1a" && cmp -s "$t/r1a" "$t/j10a"'
 W --db "$t/s.db" --report --gpu sm_120 --format markdown >"$t/r2" 2>/dev/null
 check "--report --format markdown names a target never scanned" 'grep -q "sm_120" "$t/r2"'
 W --db "$t/s.db" --report --since 2000-01-01 --json >"$t/r3" 2>"$t/re3"

@@ -20,6 +20,16 @@ n=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); pr
 check "-r finds 5 files, not following the loop ($n)" '[ "$n" = 5 ]'
 types=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(a["type"] for a in d["artifacts"]))')
 check "sorted order and types by content ($types)" '[ "$types" = "elf elf wheel elf other" ]'
+# the pip cache body has no wheel name: its package, version and tags come from the
+# dist-info (METADATA, and WHEEL's Tag lines), in JSON and in the summaries' columns
+body=$(printf '%s' "$out" | python3 -c 'import json,sys; a=[a for a in json.load(sys.stdin)["artifacts"] if a["path"].endswith("body")][0]["wheel"]; print(a["name"], a["version"], a["local"], a["python_tag"], a["abi_tag"], a["platform_tag"])')
+check "a cache body's name, version and tags from its dist-info ($body)" '[ "$body" = "wscan-example 0.1.0+cu128 cu128 cp311 cp311 manylinux_2_28_x86_64" ]'
+"$WS_BIN" --no-progress --gpu sm_90 -r "$t/mirror" >"$t/sum" 2>/dev/null
+check "the text summary has package and version columns" \
+	'grep -q "^  type  *package  *version  *objects" "$t/sum" && grep -q "^  wheel  *wscan-example 0.1.0+cu128  .*0f3a9b2c1body$" "$t/sum" && grep -q "^  elf  *-  *-  .*multi.so$" "$t/sum"'
+"$WS_BIN" --no-progress --gpu sm_90 --format markdown -r "$t/mirror" >"$t/sum.md" 2>/dev/null
+check "the Markdown summary has package and version columns" \
+	'grep -q "^| artifact | package | version |" "$t/sum.md" && grep -q "0f3a9b2c1body | wscan-example | 0.1.0+cu128 |" "$t/sum.md"'
 # Root reads a mode-000 file anyway, and CI runs as root: there the check runs as nobody
 # (the tree made readable to it) instead of being skipped.
 unpriv() {

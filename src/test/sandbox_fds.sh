@@ -42,6 +42,8 @@ cat >"$tmp/reviewed" <<'REVIEWED'
 {A(fstat)},
 {A(newfstatat)},
 {A(statx)},
+{A(stat)},
+{A(lstat)},
 {A(getdents64)},
 {SCMP_SYS(fcntl), EQ, 1, 0, F_GETFL},
 {SCMP_SYS(fcntl), EQ, 1, 0, F_GETFD},

@@ -34,7 +34,20 @@ W --json --baseline $FX $FX >"$tmp/baseline-dir.json"
 W --suggest torch,bitsandbytes --gpu 'RTX 5090,GTX 1080' --driver 12.8 --json >"$tmp/suggest.json"
 WHEELSCAN_LIBCUDA=/nonexistent W --env --json >"$tmp/env.json"
 WHEELSCAN_LIBCUDA=/nonexistent W --env --jsonl >"$tmp/env.jsonl"
+# each --detail level, as one document and as lines; --jsonl and --report default to artifact
+for d in artifact object container entry; do
+	W --json --detail $d --gpu sm_90,sm_120 $FX/* >"$tmp/detail-$d.json"
+	W --jsonl --detail $d $FX/*.whl $FX/*.so >"$tmp/detail-$d.jsonl"
+done
 valid "document kinds" "$tmp"/*.json "$tmp"/*.jsonl
+grep -q '"detail":"artifact"' "$tmp/lines.jsonl" && ! grep -q '"objects":\[' "$tmp/lines.jsonl" && ok || bad "--jsonl is not at detail artifact by default"
+grep -q '"detail":"entry"' "$tmp/scan.json" && grep -q '"entries":\[' "$tmp/scan.json" && ok || bad "--json is not at detail entry by default"
+# a level's document under another level's name: the schema tells them apart
+for pair in artifact:entry entry:container object:artifact container:object object:container; do
+	sed "s/\"detail\":\"${pair%%:*}\"/\"detail\":\"${pair#*:}\"/" "$tmp/detail-${pair%%:*}.json" >"$tmp/xd"
+	cmp -s "$tmp/xd" "$tmp/detail-${pair%%:*}.json" && bad "relabelling ${pair%%:*} changed nothing"
+	invalid "a ${pair%%:*} document called ${pair#*:}" "$tmp/xd"
+done
 # Inputs that cannot be read, as a user other than root when running as root: an artifact
 # with its real size, the type its name promises, and the error; an unreadable directory
 # of a tree is an artifact too.

@@ -84,6 +84,11 @@ static void test_md_kind(void)
 	CHECK_EQ_STR(QS(WS_Q_MD, "a|b`c*<x>[l](u)~~&amp;$m$\\"), "a\\|b\\`c\\*\\<x\\>\\[l\\](u)\\~\\~\\&amp;\\$m\\$\\\\");
 	CHECK_EQ_STR(QS(WS_Q_MD, "x\n| forged | row |"), "x\\n\\| forged \\| row \\|");
 	CHECK_EQ_STR(QS(WS_Q_MD, "\x1b[31m"), "\\x1b\\[31m");
+	/* HTML: the text form, then markup characters as entities, in text and attributes alike */
+	CHECK_EQ_STR(QS(WS_Q_HTML, "<script>alert('x')</script>"), "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+	CHECK_EQ_STR(QS(WS_Q_HTML, "a\" onload=\"x&amp;"), "a&quot; onload=&quot;x&amp;amp;");
+	CHECK_EQ_STR(QS(WS_Q_HTML, "\x1b[2J\n\xe2\x80\xae"), "\\x1b[2J\\n\\u202e");
+	CHECK_EQ_STR(QS(WS_Q_HTML, "caf\xc3\xa9 \xff"), "caf\xc3\xa9 \\xff");
 	/* code spans: a fence longer than any run of backticks inside, padded where needed */
 	CHECK_EQ_STR(QS(WS_Q_MD_CODE, "pkg/lib.so"), "`pkg/lib.so`");
 	CHECK_EQ_STR(QS(WS_Q_MD_CODE, "a`b"), "``a`b``");

@@ -101,6 +101,32 @@ static void test_metadata(void)
 	const char wf[] = "Wheel-Version: 1.0\nGenerator: setuptools (75.1.0)\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n";
 	ws_wheel_parse_wheelfile(w, wf, strlen(wf));
 	CHECK_EQ_STR(w->generator, "setuptools (75.1.0)");
+	CHECK_EQ_STR(w->platform_tag, "linux_x86_64");     /* no file name parsed: WHEEL's Tag */
+	/* no file name (a pip cache body): the tags come from WHEEL's Tag lines, as a set */
+	struct ws_wheel_info *w3 = calloc(1, sizeof *w3);
+	const char wf3[] = "Tag: py2-none-any\nTag: py3-none-any\nTag: py3-none-any\nTag: bad-tag\n"
+			   "Tag: a--b\nTag: x-y-z-w\nTag: py3-none-manylinux_2_28_x86_64\n";
+	ws_wheel_parse_wheelfile(w3, wf3, strlen(wf3));
+	CHECK_EQ_STR(w3->python_tag, "py2.py3");
+	CHECK_EQ_STR(w3->abi_tag, "none");
+	CHECK_EQ_STR(w3->platform_tag, "any.manylinux_2_28_x86_64");
+	/* tags from the file name are not replaced by WHEEL's */
+	struct ws_wheel_info *w4 = calloc(1, sizeof *w4);
+	CHECK_EQ_INT(ws_wheel_parse_filename(w4, "dist/x-1.0-cp311-cp311-linux_x86_64.whl"), 0);
+	ws_wheel_parse_wheelfile(w4, wf3, strlen(wf3));
+	CHECK_EQ_STR(w4->python_tag, "cp311");
+	CHECK_EQ_STR(w4->platform_tag, "linux_x86_64");
+	/* a hostile WHEEL with thousands of tags: the set stops growing */
+	struct ws_wheel_info *w5 = calloc(1, sizeof *w5);
+	struct ws_buf many = {0};
+	for (int i = 0; i < 5000; i++)
+		ws_buf_printf(&many, "Tag: py%d-none-any\n", i);
+	ws_wheel_parse_wheelfile(w5, many.p, many.len);
+	CHECK(w5->python_tag && strlen(w5->python_tag) <= 256, "the tag set is bounded");
+	ws_buf_free(&many);
+	ws_wheel_info_free(w3);
+	ws_wheel_info_free(w4);
+	ws_wheel_info_free(w5);
 	ws_wheel_info_free(w);
 	ws_wheel_info_free(w2);
 }

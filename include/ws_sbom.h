@@ -1,0 +1,35 @@
+/* ws_sbom.h - --sbom-in (src/core/sbom.c): where in an existing CycloneDX JSON BOM
+ * wheelscan's properties go, for the components that are scanned artifacts. */
+#ifndef WS_SBOM_H
+#define WS_SBOM_H
+
+#include <stddef.h>
+
+/* A scanned artifact as a BOM component is matched: by its SHA-256, its purl, its path. */
+struct ws_sbom_artifact {
+	char *path;
+	char *sha256;                  /* hex, or NULL */
+	char *purl;                    /* pkg:pypi/name@version, or NULL */
+	char *props;                   /* its properties as JSON array items, "{...},{...}" */
+	size_t matched;                /* components it was matched to */
+};
+
+enum ws_sbom_edit_kind {
+	WS_SBOM_NEW_KEY,               /* at the component's '}': add a "properties" member */
+	WS_SBOM_APPEND,                /* at its properties' ']': add items after the others */
+	WS_SBOM_INTO_EMPTY,            /* at its empty properties' ']': the items alone */
+};
+
+struct ws_sbom_edit {
+	size_t at;                     /* byte offset in the BOM: insert before this byte */
+	const struct ws_sbom_artifact *art;
+	enum ws_sbom_edit_kind kind;
+};
+
+/* Reads the BOM (n bytes, strict JSON, a CycloneDX document) and lists, in file order, the
+ * insertions that annotate each component matching one of arts (components nested in
+ * components included). Returns 0, or -1 with err ("what at byte N"). */
+int ws_sbom_plan(const char *bom, size_t n, const struct ws_sbom_artifact *arts, size_t narts,
+		 struct ws_sbom_edit **edits, size_t *nedits, char *err, size_t errlen);
+
+#endif
