@@ -99,6 +99,15 @@ $(O)/builds_table.o: $(O)/builds_table.c
 $(O):
 	mkdir -p $@
 
+# The commit --version -v names: rewritten only when it changes, so version.o alone follows it.
+WS_COMMIT_ID := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+WS_COMMIT := $(if $(WS_COMMIT_ID),$(WS_COMMIT_ID)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty))
+$(O)/commit.h: FORCE | $(O)
+	@printf '#define WS_COMMIT "%s"\n' '$(WS_COMMIT)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/version.o: $(O)/commit.h
+$(O)/version.o: CPPFLAGS += -I$(O)
+FORCE:
+
 -include $(wildcard $(O)/*.d)
 
 # The example the README promises: scan a bundled wheel as a user would, with no flags
@@ -187,6 +196,12 @@ install: wheelscan
 	install -Dm755 wheelscan $(DESTDIR)$(PREFIX)/bin/wheelscan
 	install -Dm644 man/wheelscan.1 $(DESTDIR)$(PREFIX)/share/man/man1/wheelscan.1
 	install -Dm644 man/wheelscan.schema.json $(DESTDIR)$(PREFIX)/share/doc/wheelscan/wheelscan.schema.json
+	# the completions, written by the binary from its option table
+	mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	./wheelscan --completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wheelscan
+	./wheelscan --completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wheelscan
+	./wheelscan --completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wheelscan.fish
 
 fuzz:
 	src/fuzz/run-fuzz $(FUZZ_SECONDS)

@@ -7,9 +7,11 @@
 #include <stdio.h>
 
 #include "wheelscan.h"
+#include "ws_checks.h"
 #include "ws_compat.h"
 
-enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX, WS_FMT_HTML };
+enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX, WS_FMT_HTML,
+                 WS_FMT_SARIF, WS_FMT_GITHUB };
 
 /* How deep a JSON artifact goes (--detail): each level adds the one below it. A mirror
  * wants verdicts and advice per artifact; a torch wheel's every entry is 36 MB. */
@@ -42,6 +44,10 @@ struct ws_config {
 	struct ws_target *require;     /* --require: SASS needed for each */
 	size_t nrequire;
 	bool require_ptx;
+	struct ws_check_rules rules;   /* --ignore, --select and the configuration's */
+	char *config_path;             /* the configuration read (--config, or a pyproject.toml), or NULL */
+	bool annotate;                 /* GITHUB_ACTIONS=true, no format named: text on stdout and
+					* workflow commands on stderr */
 	/* comparison */
 	const char *baseline;
 	bool no_regress;
@@ -78,6 +84,27 @@ void ws_cli_free(struct ws_config *cfg);
 void ws_cli_help(FILE *f);
 /* Adds a directory to scan recursively, as -r does (dir must outlive cfg). */
 bool ws_cli_add_dir(struct ws_config *cfg, const char *dir);
+
+/* The configuration (src/config.c): [tool.wheelscan] of FILE (--config), else of the first
+ * pyproject.toml found upward from the working directory. Its require and require-ptx
+ * count unless the command line gives --require / --require-ptx; its ignore and select
+ * add to the command line's. Returns 0, or -1 with a message in err (a usage error). */
+int ws_config_read(struct ws_config *cfg, const char *file, bool cli_require, char *err, size_t errlen);
+
+/* Shell completion from the option table (src/completion.c): "bash", "zsh" or "fish";
+ * false for another shell. */
+bool ws_completion_print(FILE *f, const char *shell);
+/* The option table, for completion.c: names, whether each takes an argument, its help. */
+struct ws_option {
+	const char *name;
+	int val;               /* short option letter, or OPT_* */
+	int has_arg;
+	const char *arg;       /* argument name for --help */
+	const char *help;
+};
+const struct ws_option *ws_cli_options(size_t *n);
+/* --version -v: the libraries this build uses, ISA-L, the sandbox's parts, the commit. */
+void ws_version_print(FILE *f, bool verbose);
 
 #define WS_VERSION "0.1.0"
 

@@ -20,10 +20,19 @@
  *             "surrogateescape" does: s.encode('utf-8', 'surrogateescape') gives the
  *             original bytes back. Defined in man/wheelscan.schema.json and the man page.
  *
+ *   sarif     a SARIF plain-text message (SARIF 2.1.0 3.11): the text form, with [ and ]
+ *             escaped by a backslash so that no name makes an embedded link; the writer
+ *             then writes it as a JSON string.
+ *   gha       data of a GitHub Actions workflow command (::error ...::DATA): the text
+ *             form (so no CR or LF is left), then % CR LF as %25 %0D %0A, as the runner
+ *             reads them back. gha-prop, a property value (file=, title=): also : and ,
+ *             as %3A and %2C, which would end the value.
+ *   uri       a URI path (SARIF's artifactLocation.uri): every byte but the unreserved
+ *             ones (RFC 3986: A-Z a-z 0-9 - . _ ~) and '/' as %XX, so the exact bytes of
+ *             the path come back by percent-decoding.
  *   html      text, then & < > " ' as entities (&amp; &lt; &gt; &quot; &#39;): for HTML
  *             text and quoted attribute values alike (a wheel named <script> stays text).
- *
- * SARIF is JSON (ws_q_json for its strings) whose message texts are Markdown (ws_q_md). */
+ */
 #ifndef WS_QUOTE_H
 #define WS_QUOTE_H
 
@@ -39,6 +48,10 @@ enum ws_qkind {
 	WS_Q_MD_CODE,                 /* a Markdown code span, whole, outside a table */
 	WS_Q_MD_CODE_CELL,            /* a Markdown code span, whole, in a table cell */
 	WS_Q_JSON,                    /* a JSON string, with its quotes */
+	WS_Q_SARIF,                   /* a SARIF plain-text message (then written as JSON) */
+	WS_Q_GHA,                     /* a workflow command's message */
+	WS_Q_GHA_PROP,                /* a workflow command's property value */
+	WS_Q_URI,                     /* a URI path, percent-encoded */
 	WS_Q_HTML,                    /* HTML text or a quoted attribute value */
 };
 
@@ -67,6 +80,7 @@ const char *ws_q_text(const char *s);
 const char *ws_q_md(const char *s);
 const char *ws_q_html(const char *s);
 const char *ws_q_md_code(const char *s, bool in_table);
+const char *ws_q_gha(const char *s, bool property);
 /* Frees this thread's buffers. */
 void ws_quote_release(void);
 

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "ws_checks.h"
 #include "ws_cli.h"
 #include "wheelscan.h"
 #include "ws_envset.h"
@@ -15,7 +16,17 @@
 struct ws_finding {
 	char *where;          /* member (or path) and container, "pkg/libx.so [.nv_fatbin @0x1000]" */
 	char *what;           /* "no SASS sm_120", "no-image on sm_120 (RTX 5090)" */
-	char *check;          /* "require", "require-ptx", "gpu", "live", "regress" */
+	enum ws_check id;     /* WS101 ... (ws_checks.h) */
+	const char *check;    /* its JSON word: "require", "require-ptx", "gpu", "live", ... */
+	char *artifact;       /* in a report's list across artifacts (ws_findings_note): its path */
+};
+
+/* One cell of the gate's matrix: an artifact against one --require architecture (or
+ * --require-ptx): the containers that need it and those of them that lack it, and whether
+ * its findings were kept or all ignored. */
+struct ws_gate_cell {
+	uint32_t missing, considered;
+	uint32_t kept, ignored;
 };
 
 struct ws_findings {
@@ -23,8 +34,19 @@ struct ws_findings {
 	size_t n;
 	uint32_t cap;         /* room in v */
 	size_t dropped;       /* findings beyond the cap, counted only */
+	size_t ignored;       /* findings the rules (--ignore, --select) left out, counted only */
+	const struct ws_check_rules *rules;    /* set by ws_gate_check */
+	const char *artifact;                  /* the path the rules match, set with rules */
+	/* the matrix row: cfg->nrequire cells for SASS, then one for PTX with --require-ptx */
+	struct ws_gate_cell *cells;
+	size_t ncells;
 };
-void ws_findings_add(struct ws_findings *f, const char *check, const char *where, const char *fmt, ...)
+/* Adds a finding of check id at where (a member path, or the artifact's), unless the rules
+ * ignore it there (then counted in ignored); returns whether it was kept. */
+bool ws_findings_add(struct ws_findings *f, enum ws_check id, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Adds an entry to a report's list across artifacts (no check, never ignored). */
+void ws_findings_note(struct ws_findings *f, const char *artifact, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void ws_findings_free(struct ws_findings *f);
 
@@ -53,6 +75,11 @@ struct ws_report {
 	const char *const *skipped;        /* links the walk did not follow: "path: why" */
 	size_t nskipped;
 	size_t nartifacts;                 /* printed so far */
+	/* the gate, counted as artifacts are reported (ws_gate_line) */
+	size_t gate_failed;                /* artifacts with a finding kept or an error */
+	size_t gate_findings, gate_ignored, gate_errors;
+	size_t gate_not_wheels;            /* artifacts that are not wheels: the line's noun */
+	bool sarif_results;                /* SARIF: a result was written (the next needs a comma) */
 	/* summary, filled as artifacts are printed */
 	struct ws_summary_row *rows;
 	size_t nrows;
@@ -108,6 +135,12 @@ void ws_json_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_json_end(struct ws_report *r);
 void ws_md_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_md_end(struct ws_report *r);
+void ws_sarif_begin(struct ws_report *r);
+void ws_sarif_artifact(struct ws_report *r, const struct ws_result *res);
+void ws_sarif_end(struct ws_report *r);
+/* Workflow commands to f: stdout for --format github, stderr beside the text (annotate). */
+void ws_github_artifact(struct ws_report *r, const struct ws_result *res, FILE *f);
+void ws_github_end(struct ws_report *r, FILE *f);
 void ws_cdx_begin(struct ws_report *r);
 void ws_cdx_artifact(struct ws_report *r, const struct ws_result *res);
 void ws_cdx_end(struct ws_report *r);
@@ -128,6 +161,13 @@ size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, i
  * text and Markdown reports says it: "dist/x.whl!pkg/libx.so [.nv_fatbin @0x1000]", or the
  * path alone when where is the artifact itself (or already begins with its path). */
 const char *ws_where(const char *path, const char *where, char *buf, size_t len);
+
+/* Whether this run gates (--require, --require-ptx, --gpu targets, --live): then every
+ * format ends with the gate's line. */
+bool ws_report_gates(const struct ws_report *r);
+/* "gate: FAILED \u2014 2 of 3 wheels, 13 findings" or "gate: passed (3 wheels)" into buf;
+ * returns whether the gate passed. The same words in every format. */
+bool ws_gate_line(const struct ws_report *r, char *buf, size_t len);
 
 /* A remedy (ws_builds.h) as a JSON object, and its comma. */
 struct ws_remedy;

@@ -18,15 +18,8 @@ enum {
 	OPT_NO_KERNELS, OPT_LIVE, OPT_LIVE_NOJIT, OPT_ENV, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_NO_SANDBOX, OPT_COLOR, OPT_STRICT, OPT_PYTHON, OPT_MAX_ENTRY, OPT_MAX_MEMBER, OPT_MAX_TOTAL,
 	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST, OPT_LIVE_BUDGET,
+	OPT_IGNORE, OPT_SELECT, OPT_CONFIG, OPT_NO_CONFIG, OPT_COMPLETION,
 	OPT_DETAIL, OPT_SBOM_IN,
-};
-
-struct ws_option {
-	const char *name;
-	int val;               /* short option letter, or OPT_* */
-	int has_arg;
-	const char *arg;       /* argument name for --help */
-	const char *help;
 };
 
 /* The one table: getopt_long's options and --help both come from it. */
@@ -42,12 +35,16 @@ static const struct ws_option options[] = {
 	{"strict", OPT_STRICT, no_argument, NULL, "count every loadable container, also those built for other GPUs"},
 	{"require", OPT_REQUIRE, required_argument, "LIST", "fail unless every container needed on each has its SASS"},
 	{"require-ptx", OPT_REQUIRE_PTX, no_argument, NULL, "fail unless every container with kernels has PTX"},
+	{"ignore", OPT_IGNORE, required_argument, "ID[:GLOB]", "do not count check ID (WS102), or only where GLOB matches (repeatable)"},
+	{"select", OPT_SELECT, required_argument, "IDS", "count only these gate checks (WS101,WS103)"},
+	{"config", OPT_CONFIG, required_argument, "FILE", "read [tool.wheelscan] from FILE, not the nearest pyproject.toml"},
+	{"no-config", OPT_NO_CONFIG, no_argument, NULL, "read no configuration file"},
 	{"kernels", OPT_KERNELS, no_argument, NULL, "list the kernels that cannot run on a target"},
 	{"baseline", OPT_BASELINE, required_argument, "OLD", "compare the input against OLD (wheel, file or directory)"},
 	{"no-regress", OPT_NO_REGRESS, no_argument, NULL, "with --baseline: exit 1 if any architecture was dropped"},
 	{"json", OPT_JSON, no_argument, NULL, "write one JSON document"},
 	{"jsonl", OPT_JSONL, no_argument, NULL, "write one JSON object per artifact, as each is done"},
-	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, cyclonedx or html"},
+	{"format", OPT_FORMAT, required_argument, "FMT", "text, json, jsonl, markdown, cyclonedx, html, sarif or github"},
 	{"detail", OPT_DETAIL, required_argument, "LEVEL", "JSON depth: artifact, object, container, entry (--jsonl: artifact)"},
 	{"sbom-in", OPT_SBOM_IN, required_argument, "FILE", "add the CUDA properties to this CycloneDX BOM's components"},
 	{"verbose", 'v', no_argument, NULL, "a block per object; twice: every container and entry; thrice: kernels"},
@@ -73,9 +70,16 @@ static const struct ws_option options[] = {
 	{"since", OPT_SINCE, required_argument, "DATE", "with --report: only artifacts added or changed since DATE"},
 	{"merge", OPT_MERGE, no_argument, NULL, "with --db: merge the store FILEs given as operands into it"},
 	{"help", 'h', no_argument, NULL, "print this help and exit"},
-	{"version", 'V', no_argument, NULL, "print the version and exit"},
+	{"version", 'V', no_argument, NULL, "print the version and exit; with -v, the build too"},
+	{"completion", OPT_COMPLETION, required_argument, "SHELL", "print the completion script for bash, zsh or fish"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
+
+const struct ws_option *ws_cli_options(size_t *n)
+{
+	*n = NOPTIONS;
+	return options;
+}
 
 void ws_cli_help(FILE *f)
 {
@@ -99,6 +103,9 @@ void ws_cli_help(FILE *f)
 	}
 	fprintf(f, "\nWithout --gpu: the GPUs of this machine when a CUDA driver finds any, else a\n"
 		   "coverage map over every compute capability wheelscan knows.\n"
+		   "\nFindings carry check IDs (WS101 missing-sass, WS102 missing-ptx, WS103 will-not-run, ...;\n"
+		   "CHECKS in wheelscan(1)). [tool.wheelscan] in the nearest pyproject.toml sets require,\n"
+		   "require-ptx, ignore and select. Long options are never abbreviated.\n"
 		   "\nExit status: 0 ok, 1 a check failed (--gpu, --require, --no-regress, a live mismatch\n"
 		   "or a live load that did not answer, nothing judged under a check), 2 usage error,\n"
 		   "3 an input could not be read or is corrupt (standard input empty or of no known\n"
@@ -216,6 +223,54 @@ static bool push(const char ***v, size_t *n, const char *s)
 	return true;
 }
 
+/* getopt_long takes any unambiguous prefix ("--req" for --require-ptx until --require came
+ * along): a script that works today would break, or change meaning, when an option is
+ * added. So every long option is spelled in full, checked here before getopt sees argv:
+ * arguments of options that take one are skipped as getopt would take them. */
+static int abbreviated(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			return 0;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (a[1] != '-') {
+			/* a cluster of short options: the first that takes an argument ends it */
+			for (const char *c = a + 1; *c; c++) {
+				const struct ws_option *o = option_of((unsigned char)*c);
+				if (o && o->has_arg == required_argument) {
+					i += !c[1];
+					break;
+				}
+			}
+			continue;
+		}
+		const char *name = a + 2, *eq = strchr(name, '=');
+		size_t n = eq ? (size_t)(eq - name) : strlen(name);
+		const struct ws_option *o = NULL;
+		for (size_t k = 0; k < NOPTIONS && !o; k++)
+			if (strlen(options[k].name) == n && !strncmp(options[k].name, name, n))
+				o = &options[k];
+		if (o) {
+			i += o->has_arg == required_argument && !eq;
+			continue;
+		}
+		char alts[256] = "";
+		size_t used = 0;
+		for (size_t k = 0; k < NOPTIONS; k++)
+			if (n && !strncmp(options[k].name, name, n) && used < sizeof alts - 40) {
+				int w = snprintf(alts + used, sizeof alts - used, "%s--%s", used ? ", " : "", options[k].name);
+				used += w > 0 ? (size_t)w : 0;
+			}
+		if (used)
+			return usage_error("option '--%.*s' is not spelled in full (options are never abbreviated: %s)",
+					   (int)(n > 64 ? 64 : n), name, alts);
+		return usage_error("unrecognized option '--%.*s'", (int)(n > 64 ? 64 : n), name);
+	}
+	return 0;
+}
+
 int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 {
 	struct option lo[NOPTIONS + 1];
@@ -234,12 +289,15 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	lo[NOPTIONS] = (struct option){0};
 
 	memset(cfg, 0, sizeof *cfg);
+	if (abbreviated(argc, argv))
+		return 2;
 	cfg->want_kernels = cfg->verify = cfg->sandbox = true;
 	cfg->progress = cfg->color = -1;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cfg->jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
 	ws_limits_default(&cfg->lim);
-	const char *gpu = NULL, *require = NULL;
+	const char *gpu = NULL, *require = NULL, *config = NULL, *completion = NULL;
+	bool no_config = false, version = false;
 	char format_opt[48] = "";            /* the option that chose the format, for conflicts */
 	char err[512];
 	int c;
@@ -287,7 +345,9 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) f = WS_FMT_MARKDOWN;
 			else if (!strcmp(optarg, "cyclonedx")) f = WS_FMT_CYCLONEDX;
 			else if (!strcmp(optarg, "html")) f = WS_FMT_HTML;
-			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx, html)", optarg);
+			else if (!strcmp(optarg, "sarif")) f = WS_FMT_SARIF;
+			else if (!strcmp(optarg, "github")) f = WS_FMT_GITHUB;
+			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx, html, sarif, github)", optarg);
 			/* two different formats is a mistake to name, not a choice to guess */
 			char this_opt[48];
 			snprintf(this_opt, sizeof this_opt, "--%s%s%.32s", option_of(c)->name, c == OPT_FORMAT ? " " : "",
@@ -375,9 +435,27 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		case 'h':
 			ws_cli_help(stdout);
 			return 1;
-		case 'V':
-			printf("wheelscan %s\n", WS_VERSION);
-			return 1;
+		case 'V': version = true; break;         /* printed after all options: -v may follow */
+		case OPT_COMPLETION: completion = optarg; break;
+		case OPT_IGNORE:
+			if (ws_check_rules_ignore(&cfg->rules, optarg, err, sizeof err) < 0)
+				return usage_error("%s", err);
+			break;
+		case OPT_SELECT: {
+			/* a list: WS101,WS103 */
+			char *list = ws_strdup(optarg);
+			if (!list)
+				return usage_error("%s", "out of memory");
+			int bad = 0;
+			for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save))
+				bad = ws_check_rules_select(&cfg->rules, tok, err, sizeof err) < 0;
+			free(list);
+			if (bad || !cfg->rules.any_selected)
+				return usage_error("%s", bad ? err : "--select needs a check ID (WS101-WS105)");
+			break;
+		}
+		case OPT_CONFIG: config = optarg; break;
+		case OPT_NO_CONFIG: no_config = true; break;
 		case ':': {
 			const struct ws_option *o = option_of(optopt);
 			if (o && o->val < 256)
@@ -390,10 +468,24 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 			return usage_error("unrecognized or ambiguous option '%s'", argv[optind - 1]);
 		}
 	}
+	if (version) {
+		ws_version_print(stdout, cfg->verbose > 0);
+		return 1;
+	}
+	if (completion) {
+		if (!ws_completion_print(stdout, completion))
+			return usage_error("no completion for shell '%s' (bash, zsh, fish)", completion);
+		return 1;
+	}
 	if (cfg->list_gpus) {
 		ws_gpus_print(stdout);
 		return 1;
 	}
+	if (config && no_config)
+		return usage_error("%s", "--config and --no-config conflict");
+	/* GitHub Actions: annotations beside the text, unless a format was chosen */
+	if (!format_opt[0] && getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true"))
+		cfg->annotate = true;
 	for (int i = optind; i < argc; i++)
 		if (!push(&cfg->paths, &cfg->npaths, argv[i]))
 			return usage_error("%s", "out of memory");
@@ -448,6 +540,12 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 				   "beside --files-from - or --baseline -");
 	if (require && ws_targets_parse_list(require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)
 		return usage_error("%s", err);
+	/* the configuration of a project: not for the commands that judge no inputs */
+	if (!no_config && !cfg->env && !cfg->suggest && !cfg->db_merge &&
+	    ws_config_read(cfg, config, require != NULL, err, sizeof err) < 0)
+		return usage_error("%s", err);
+	if (cfg->config_path && cfg->verbose)
+		fprintf(stderr, "wheelscan: settings from [tool.wheelscan] of '%s'\n", ws_q_text(cfg->config_path));
 	if (cfg->no_regress && !cfg->baseline)
 		return usage_error("%s", "--no-regress needs --baseline");
 	if (cfg->baseline && cfg->npaths + cfg->ndirs != 1)
@@ -495,6 +593,8 @@ void ws_cli_free(struct ws_config *cfg)
 {
 	free(cfg->targets);
 	free(cfg->require);
+	free(cfg->config_path);
+	ws_check_rules_free(&cfg->rules);
 	free(cfg->paths);
 	free(cfg->dirs);
 	for (size_t i = 0; i < cfg->nowned_dirs; i++)

@@ -63,8 +63,45 @@ void ws_report_begin(struct ws_report *r)
 {
 	if (r->cfg->format == WS_FMT_JSON)
 		ws_json_begin(r);
+	else if (r->cfg->format == WS_FMT_SARIF)
+		ws_sarif_begin(r);
 	else if (r->cfg->format == WS_FMT_CYCLONEDX)
 		ws_cdx_begin(r);
+}
+
+bool ws_report_gates(const struct ws_report *r)
+{
+	const struct ws_config *c = r->cfg;
+	return c->nrequire || c->require_ptx || c->live || (r->ntargets && !r->coverage);
+}
+
+bool ws_gate_line(const struct ws_report *r, char *buf, size_t len)
+{
+	const char *noun = r->gate_not_wheels ? "artifact" : "wheel";
+	size_t n = r->nartifacts;
+	if (n == 0) {
+		snprintf(buf, len, "gate: FAILED \u2014 nothing was judged");
+		return false;
+	}
+	if (!r->gate_failed && !r->live_mismatches) {
+		if (r->gate_ignored)
+			snprintf(buf, len, "gate: passed (%zu %s%s, %zu finding%s ignored)", n, noun, n == 1 ? "" : "s",
+				 r->gate_ignored, r->gate_ignored == 1 ? "" : "s");
+		else
+			snprintf(buf, len, "gate: passed (%zu %s%s)", n, noun, n == 1 ? "" : "s");
+		return true;
+	}
+	/* "2 of 3 wheels, 13 findings, 1 error, 2 ignored": each count only when there is one */
+	char findings[48] = "", errors[48] = "", ignored[48] = "";
+	if (r->gate_findings || !r->gate_errors)
+		snprintf(findings, sizeof findings, ", %zu finding%s", r->gate_findings, r->gate_findings == 1 ? "" : "s");
+	if (r->gate_errors)
+		snprintf(errors, sizeof errors, ", %zu error%s", r->gate_errors, r->gate_errors == 1 ? "" : "s");
+	if (r->gate_ignored)
+		snprintf(ignored, sizeof ignored, ", %zu ignored", r->gate_ignored);
+	snprintf(buf, len, "gate: FAILED \u2014 %zu of %zu %s%s%s%s%s", r->gate_failed ? r->gate_failed : n, n, noun,
+		 n == 1 ? "" : "s", findings, errors, ignored);
+	return false;
 }
 
 static void add_row(struct ws_report *r, const struct ws_result *res)
@@ -134,19 +171,29 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	r->live_mismatches += res->live_mismatches;
 	for (size_t i = 0; i < res->findings.n; i++) {
 		const struct ws_finding *f = &res->findings.v[i];
-		if (!strcmp(f->check, "live") && r->cfg->format != WS_FMT_MARKDOWN)
-			ws_findings_add(&r->mismatches, res->a->path, f->where, "%s", f->what);
+		if (f->id == WS_CHECK_LIVE_MISMATCH && r->cfg->format != WS_FMT_MARKDOWN)
+			ws_findings_note(&r->mismatches, res->a->path, f->where, "%s", f->what);
 	}
 	switch (r->cfg->format) {
 	case WS_FMT_TEXT: ws_text_artifact(r, res); break;
 	case WS_FMT_JSON:
 	case WS_FMT_JSONL: ws_json_artifact(r, res); break;
 	case WS_FMT_MARKDOWN: ws_md_artifact(r, res); break;
+	case WS_FMT_SARIF: ws_sarif_artifact(r, res); break;
+	case WS_FMT_GITHUB: ws_github_artifact(r, res, r->out); break;
 	case WS_FMT_CYCLONEDX: ws_cdx_artifact(r, res); break;
 	case WS_FMT_HTML: ws_html_artifact(r, res); break;
 	}
+	if (r->cfg->annotate)
+		ws_github_artifact(r, res, stderr);
 	add_row(r, res);
 	r->nartifacts++;
+	size_t found = res->findings.n + res->findings.dropped;
+	r->gate_failed += found || res->a->nerrors;
+	r->gate_findings += found;
+	r->gate_ignored += res->findings.ignored;
+	r->gate_errors += res->a->nerrors;
+	r->gate_not_wheels += strcmp(res->a->type, "wheel") != 0;
 	ws_out_check(r->out);              /* a lost artifact stops the run here */
 }
 
@@ -154,14 +201,25 @@ void ws_report_end(struct ws_report *r)
 {
 	if (!r->coverage && ws_envset_judge(&r->env, r->targets, r->ntargets, r->remedy) < 0)
 		fprintf(stderr, "wheelscan: out of memory judging the environment as a whole\n");
+	char line[256];
 	switch (r->cfg->format) {
 	case WS_FMT_TEXT: ws_text_summary(r); break;
 	case WS_FMT_JSON: ws_json_end(r); break;
-	case WS_FMT_JSONL: break;
+	case WS_FMT_JSONL:
+		/* one object per artifact on stdout stays so: the gate's line goes to stderr */
+		if (ws_report_gates(r)) {
+			ws_gate_line(r, line, sizeof line);
+			fprintf(stderr, "wheelscan: %s\n", line);
+		}
+		break;
 	case WS_FMT_MARKDOWN: ws_md_end(r); break;
+	case WS_FMT_SARIF: ws_sarif_end(r); break;
+	case WS_FMT_GITHUB: ws_github_end(r, r->out); break;
 	case WS_FMT_CYCLONEDX: ws_cdx_end(r); break;
 	case WS_FMT_HTML: ws_html_end(r); break;
 	}
+	if (r->cfg->annotate)
+		ws_github_end(r, stderr);
 	ws_out_check(r->out);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ws_builds.h"
+#include "ws_checks.h"
 #include "ws_compat.h"
 #include "ws_decode.h"
 #include "ws_live.h"
@@ -521,6 +522,7 @@ static void findings_errors_json(struct ws_buf *b, const struct ws_result *res)
 	for (size_t i = 0; i < res->findings.n; i++) {
 		const struct ws_finding *f = &res->findings.v[i];
 		ws_buf_add(b, "{", 1);
+		ws_json_kv_str(b, "id", ws_check_def(f->id)->id);
 		ws_json_kv_str(b, "check", f->check);
 		ws_json_kv_str(b, "where", f->where);
 		ws_json_kv_str(b, "what", f->what);
@@ -532,6 +534,7 @@ static void findings_errors_json(struct ws_buf *b, const struct ws_result *res)
 	for (uint32_t i = 0; i < a->nerrors; i++) {
 		ws_buf_add(b, "{", 1);
 		ws_json_kv_str(b, "where", a->errors[i].where);
+		ws_json_kv_str(b, "id", ws_check_def(ws_check_of_error(a->errors[i].code))->id);
 		ws_json_kv_str(b, "code", ws_errcode_name(a->errors[i].code));
 		ws_json_kv_str(b, "message", a->errors[i].message);
 		ws_json_close(b, '}');
@@ -683,13 +686,27 @@ void ws_json_end(struct ws_report *r)
 	for (size_t i = 0; i < r->mismatches.n; i++) {
 		const struct ws_finding *f = &r->mismatches.v[i];
 		ws_buf_add(&b, "{", 1);
-		ws_json_kv_str(&b, "path", f->check);         /* the artifact's path rides in .check */
+		ws_json_kv_str(&b, "path", f->artifact);
 		ws_json_kv_str(&b, "where", f->where);
 		ws_json_kv_str(&b, "what", f->what);
 		ws_json_close(&b, '}');
 	}
 	ws_json_close(&b, ']');
 	env_set_json(&b, r);
+	if (ws_report_gates(r)) {
+		char line[256];
+		bool passed = ws_gate_line(r, line, sizeof line);
+		ws_json_key(&b, "gate");
+		ws_buf_add(&b, "{", 1);
+		ws_json_kv_bool(&b, "passed", passed);
+		ws_json_kv_u64(&b, "artifacts", r->nartifacts);
+		ws_json_kv_u64(&b, "failed", r->gate_failed);
+		ws_json_kv_u64(&b, "findings", r->gate_findings);
+		ws_json_kv_u64(&b, "ignored", r->gate_ignored);
+		ws_json_kv_u64(&b, "errors", r->gate_errors);
+		ws_json_kv_str(&b, "line", line);
+		ws_json_close(&b, '}');
+	}
 	b.len--;
 	ws_buf_puts(&b, "}\n");
 	if (b.p)

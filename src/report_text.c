@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ws_builds.h"
+#include "ws_checks.h"
 #include "ws_compat.h"
 #include "ws_decode.h"
 #include "ws_gate.h"
@@ -767,10 +768,10 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
 {
 	for (size_t i = 0; i < res->findings.n; i++) {
 		const struct ws_finding *f = &res->findings.v[i];
-		if (!strcmp(f->check, "gpu"))
+		if (f->id == WS_CHECK_WILL_NOT_RUN)
 			continue;                         /* already in the verdict lines */
 		char wb[2048];
-		fprintf(r->out, "  %s%s%s: %s: %s\n", col(r, RED), f->check, col(r, RESET),
+		fprintf(r->out, "  %s%s %s%s: %s: %s\n", col(r, RED), ws_check_def(f->id)->id, ws_check_def(f->id)->name, col(r, RESET),
 			Q(ws_where(res->a->path, f->where, wb, sizeof wb)), Q(f->what));
 	}
 	if (res->findings.dropped)
@@ -966,7 +967,7 @@ void ws_text_summary(struct ws_report *r)
 		fprintf(r->out, "\n%sLIVE MISMATCHES: %zu%s (prediction and driver disagree; the rules are wrong)\n",
 			col(r, RED), r->live_mismatches, col(r, RESET));
 		for (size_t i = 0; i < r->mismatches.n; i++)
-			fprintf(r->out, "  %s: %s: %s\n", Q(r->mismatches.v[i].check), Q(r->mismatches.v[i].where),
+			fprintf(r->out, "  %s: %s: %s\n", Q(r->mismatches.v[i].artifact), Q(r->mismatches.v[i].where),
 				Q(r->mismatches.v[i].what));
 	}
 	if (r->quiet_other)
@@ -982,9 +983,15 @@ void ws_text_summary(struct ws_report *r)
 	env_set_lines(r);
 	if (r->nrows - r->quiet_packages - r->quiet_other >= 2)
 		summary_table(r);
-	if (r->coverage && !(r->nrows && r->missing == r->nrows))   /* no hint about inputs not there */
+	/* no hint about inputs not there, nor when --require was the point of the run */
+	if (r->coverage && !(r->nrows && r->missing == r->nrows) && !r->cfg->nrequire && !r->cfg->require_ptx)
 		fputs("\nNo GPU was named, and none was found here. --gpu 'RTX 5090' (or sm_120, 12.0)\n"
 		      "judges one GPU; --list-gpus names them.\n", r->out);
+	if (ws_report_gates(r)) {
+		char line[256];
+		bool passed = ws_gate_line(r, line, sizeof line);
+		fprintf(r->out, "\n%s%s%s\n", col(r, passed ? GREEN : RED), line, col(r, RESET));
+	}
 }
 
 /* A name column is as wide as its longest name, up to 40: a stranger's long name shifts

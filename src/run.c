@@ -213,10 +213,10 @@ static size_t live_compare(const struct runner *R, struct ws_artifact *a, struct
 					char where[1024];
 					snprintf(where, sizeof where, "%s [%s @0x%llx]", ws_object_name(a, o), f->section,
 						 (unsigned long long)f->offset);
-					ws_findings_add(fs, "live", where, "predicted %s on %s, driver%s says %s",
-							ws_verdict_name(f->verdicts[t]), R->targets[t].name,
-							pass ? " without JIT" : "", ws_curesult_name(lv[t]));
-					mismatches++;
+					mismatches += ws_findings_add(fs, WS_CHECK_LIVE_MISMATCH, where,
+								      "predicted %s on %s, driver%s says %s",
+								      ws_verdict_name(f->verdicts[t]), R->targets[t].name,
+								      pass ? " without JIT" : "", ws_curesult_name(lv[t]));
 				}
 			}
 		}
@@ -253,7 +253,7 @@ static size_t live_compare(const struct runner *R, struct ws_artifact *a, struct
 		char how[96];
 		snprintf(how, sizeof how, "%s%s%s%s%s", timeout ? "timeout" : "", timeout && (crash || budget) ? ", " : "",
 			 crash ? "crash" : "", crash && budget ? ", " : "", budget ? "--live-budget spent" : "");
-		ws_findings_add(fs, "live-unconfirmed", first, "%s: not measured (%s) for %u load%s of %u container%s: "
+		ws_findings_add(fs, WS_CHECK_LIVE_UNCONFIRMED, first, "%s: not measured (%s) for %u load%s of %u container%s: "
 				"the live check did not confirm the prediction", R->targets[t].name, how,
 				timeout + crash + budget, timeout + crash + budget == 1 ? "" : "s", judged, judged == 1 ? "" : "s");
 	}

@@ -222,6 +222,24 @@ static void json(struct ws_buf *b, const unsigned char *s, size_t n)
 	ws_buf_add(b, "\"", 1);
 }
 
+/* The text form of s, then each byte in set replaced as given (SARIF's brackets, a
+ * workflow command's % CR LF : ,). */
+static void text_then(struct ws_buf *b, const unsigned char *s, size_t n, const char *set, const char *const *with)
+{
+	struct ws_buf t = { 0 };
+	text(&t, s, n, false, false);
+	if (t.failed)
+		b->failed = true;
+	for (size_t i = 0; i < t.len; i++) {
+		const char *hit = t.p[i] ? strchr(set, t.p[i]) : NULL;
+		if (hit)
+			ws_buf_puts(b, with[hit - set]);
+		else
+			ws_buf_add(b, t.p + i, 1);
+	}
+	ws_buf_free(&t);
+}
+
 /* HTML text or an attribute value (quoted with " or '): the text form, then the five
  * characters HTML reads as markup written as entities. */
 static void html(struct ws_buf *b, const unsigned char *s, size_t n)
@@ -246,10 +264,30 @@ static void html(struct ws_buf *b, const unsigned char *s, size_t n)
 	ws_buf_free(&t);
 }
 
+static void uri(struct ws_buf *b, const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c && strchr("-._~/", c))) {
+			ws_buf_add(b, (const char *)s + i, 1);
+		} else {
+			char h[4];
+			snprintf(h, sizeof h, "%%%02X", c);
+			ws_buf_add(b, h, 3);
+		}
+	}
+}
+
 void ws_quote(struct ws_buf *b, enum ws_qkind k, const char *s, size_t n)
 {
+	static const char *const sarif_with[] = {"\\[", "\\]"};
+	static const char *const gha_with[] = {"%25", "%0D", "%0A", "%3A", "%2C"};
 	const unsigned char *p = (const unsigned char *)s;
 	switch (k) {
+	case WS_Q_SARIF: text_then(b, p, n, "[]", sarif_with); break;
+	case WS_Q_GHA: text_then(b, p, n, "%\r\n", gha_with); break;
+	case WS_Q_GHA_PROP: text_then(b, p, n, "%\r\n:,", gha_with); break;
+	case WS_Q_URI: uri(b, p, n); break;
 	case WS_Q_TEXT: text(b, p, n, false, false); break;
 	case WS_Q_MD: text(b, p, n, true, false); break;
 	case WS_Q_MD_CODE: md_code(b, p, n, false); break;
@@ -288,6 +326,7 @@ const char *ws_q_text(const char *s) { return ring_quote(WS_Q_TEXT, s); }
 const char *ws_q_md(const char *s) { return ring_quote(WS_Q_MD, s); }
 const char *ws_q_html(const char *s) { return ring_quote(WS_Q_HTML, s); }
 const char *ws_q_md_code(const char *s, bool in_table) { return ring_quote(in_table ? WS_Q_MD_CODE_CELL : WS_Q_MD_CODE, s); }
+const char *ws_q_gha(const char *s, bool property) { return ring_quote(property ? WS_Q_GHA_PROP : WS_Q_GHA, s); }
 
 void ws_quote_release(void)
 {

@@ -26,13 +26,13 @@ bool ws_record_verify(struct ws_artifact *a, const char *where, const struct ws_
 	/* An installed file that differs from RECORD was changed after it was installed (a
 	 * distribution's patched CA bundle, an edited script): it is judged as it was read,
 	 * and listed as mismatched, but it is not an input that could not be read. A wheel's
-	 * member that differs is a corrupt or tampered archive: an error (exit 3), one line a
-	 * member, whatever differs. */
+	 * member that differs is a corrupt or tampered archive: an integrity error (exit 3,
+	 * check WS201), one line a member, whatever differs. */
 	if (!installed && bad_size)
-		ws_artifact_error(a, where, "RECORD %s mismatch for '%s' (RECORD says %lld, member has %llu)",
+		ws_artifact_fail(a, where, WS_E_INTEGRITY, "RECORD %s mismatch for '%s' (RECORD says %lld, member has %llu)",
 				  bad_hash ? "hash and size" : "size", shown, (long long)row->size, (unsigned long long)size);
 	else if (!installed)
-		ws_artifact_error(a, where, "RECORD hash mismatch for '%s'", shown);
+		ws_artifact_fail(a, where, WS_E_INTEGRITY, "RECORD hash mismatch for '%s'", shown);
 	ws_strv_push(&a->record.mismatched, &a->record.nmismatched, path);
 	return false;
 }

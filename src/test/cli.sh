@@ -71,7 +71,7 @@ msg 2 "wheelscan: --gpu requires an argument" "$FX/multi.so" --gpu
 msg 2 "wheelscan: --baseline requires an argument" "$FX/multi.so" --baseline
 msg 2 "wheelscan: -j (--jobs) requires an argument" "$FX/multi.so" -j
 msg 2 "wheelscan: --format requires an argument" "$FX/multi.so" --format
-msg 2 "wheelscan: unrecognized or ambiguous option '--bogus'" --bogus "$FX/multi.so"
+msg 2 "wheelscan: unrecognized option '--bogus'" --bogus "$FX/multi.so"
 msg 2 "wheelscan: invalid --max-entry-size 'foo': a number of bytes, optionally followed by K, M, G or T (e.g. 512M)" \
 	--max-entry-size foo "$FX/multi.so"
 msg 2 "wheelscan: invalid --max-total-size '1Q': a number of bytes, optionally followed by K, M, G or T (e.g. 512M)" \
@@ -118,6 +118,7 @@ head -c 5000 /dev/urandom >"$tmp/corrupt.so"
 grep -q 'nothing to run' "$tmp/out" && bad "a corrupt input claims nothing to run" || ok
 # every row of the summary table has its path at the same column as the header's "path"
 awk '/^summary:/ {on = 1; next} on && /^  type/ {col = index($0, "path"); next}
+     on && !NF {on = 0}
      on && col && NF {if (substr($0, col - 1, 1) != " " || substr($0, col, 1) == " ") bad = 1}
      END {exit !(col && !bad)}' "$tmp/out" && ok || bad "summary columns shift: $(sed -n '/^summary/,$p' "$tmp/out")"
 grep -q '^  unknown  *-  *-  *0  *0  *1 not-read  *not-read  *testdata\|/nonexistent/lib.fatbin' "$tmp/out" && ok || bad "summary row of an unread input"
@@ -129,11 +130,11 @@ cp "$FX/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl" "$tmp/a
 cp "$FX/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl" "$tmp/a-1.1-py3-none-any.whl"
 "$WS_BIN" --no-verify --format markdown --gpu sm_120 --require sm_120 "$tmp/a-1.0-py3-none-any.whl" "$tmp/a-1.1-py3-none-any.whl" >"$tmp/md" 2>/dev/null
 for v in 1.0 1.1; do
-	grep -q "^- \`$tmp/a-$v-py3-none-any.whl!wscan_example/lib/libold.so\`: require: no SASS sm" "$tmp/md" && ok || bad "Markdown finding of a-$v lacks the artifact: $(grep '^- ' "$tmp/md")"
+	grep -q "^- \`$tmp/a-$v-py3-none-any.whl!wscan_example/lib/libold.so\`: WS101 missing-sass: no SASS sm" "$tmp/md" && ok || bad "Markdown finding of a-$v lacks the artifact: $(grep '^- ' "$tmp/md")"
 done
 grep '^- ' "$tmp/md" | grep -v '\.whl!' >"$tmp/x" && bad "a Markdown finding without its artifact: $(cat "$tmp/x")" || ok
 "$WS_BIN" --no-verify --gpu sm_120 --require sm_120 "$tmp/a-1.0-py3-none-any.whl" >"$tmp/txt" 2>/dev/null
-grep -q "^  require: $tmp/a-1.0-py3-none-any.whl!wscan_example/lib/libold.so: no SASS sm_120" "$tmp/txt" && ok || bad "text finding lacks the artifact: $(grep require "$tmp/txt")"
+grep -q "^  WS101 missing-sass: $tmp/a-1.0-py3-none-any.whl!wscan_example/lib/libold.so: no SASS sm_120" "$tmp/txt" && ok || bad "text finding lacks the artifact: $(grep WS101 "$tmp/txt")"
 # one count of objects with device code in every format: the text summary, the Markdown
 # table and the JSON judgement agree (a group of alternatives counts once)
 alts=$FX/wscan_alts-0.1.0-py3-none-manylinux_2_28_x86_64.whl

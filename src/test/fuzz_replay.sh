@@ -38,6 +38,7 @@ for src in src/fuzz/fuzz_*.c; do
 	archive) inputs="testdata/archives/* testdata/hostile/*.tar* testdata/hostile/*.deb testdata/hostile/*.conda testdata/images/*.tar";;
 	image) inputs="testdata/images/oci-layout/index.json testdata/images/oci-layout/blobs/sha256/*";;
 	store) inputs="";;               # src/fuzz/corpus/store: stores made from the fixtures
+	toml) inputs="";;                # src/fuzz/corpus/toml
 	conda) inputs="testdata/env-conda/prefix/conda-meta/*.json testdata/env/site/*.dist-info/RECORD testdata/hostile/*.json";;
 	*) inputs="testdata/fixtures/* testdata/hostile/*";;
 	esac

@@ -30,6 +30,11 @@ W verbose -vv --kernels "$@"
 W markdown --format markdown "$@"
 W json --json "$@"
 W jsonl --jsonl "$@"
+W sarif --format sarif "$@"
+W github --format github "$@"
+GITHUB_ACTIONS=true; export GITHUB_ACTIONS
+W annotate "$@"
+unset GITHUB_ACTIONS
 W wheel-json --json --gpu sm_120 "$WHL"
 W baseline -v --baseline "$WHL" "$WHL"
 W baseline-json --json --baseline "$WHL" "$WHL"

@@ -40,7 +40,7 @@ def se(s):
 HIDDEN = re.compile('[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff'
                     '\ufff9-\ufffb\U000e0000-\U000e007f]')
 
-RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'wheel-json', 'baseline', 'baseline-json', 'usage', 'suggest', 'envset',
+RUNS = ['text', 'verbose', 'markdown', 'json', 'jsonl', 'sarif', 'github', 'annotate', 'wheel-json', 'baseline', 'baseline-json', 'usage', 'suggest', 'envset',
         'dbscan', 'dbreport', 'dbreport-md', 'dbreport-json', 'live', 'env']
 text = {}
 for run in RUNS:
@@ -116,10 +116,48 @@ for ln in items:
     end = re.search('(?<!`)' + fence + '(?!`)', rest)
     check(m and end and rest[end.end():].startswith(': '), 'markdown: a code span that does not close: %r' % ln)
 for ln in lines:
-    check(ln == '' or ln[0] in '|-#' or ln.startswith('No GPU was named'), 'markdown: a stray line %r' % ln)
+    check(ln == '' or ln[0] in '|-#' or ln.startswith('No GPU was named') or re.match(r'\*\*gate: (passed|FAILED)', ln), 'markdown: a stray line %r' % ln)
 check('names/lib\\n  => sm\\_120' not in md and 'names/lib\\n  => sm_120: runs' in md,
       'markdown: the newline shown as \\n in a code span')
 check('tick`|col|.so' in md, 'markdown: the backtick name kept whole in a fenced code span')
+
+# ---- SARIF: messages are plain text (no control, no link), URIs percent-encoded -------------
+sarif = json.loads(read('sarif', 'out'))
+results = sarif['runs'][0]['results']
+check(len(results) > 0, 'sarif: results for the failing names')
+paths = set(se(a['path']) for a in arts)
+for res in results:
+    msg = res['message']['text']
+    check(not HIDDEN.search(msg), 'sarif: a raw control or invisible character in %r' % msg)
+    check(not re.search(r'(?<!\\)[\[\]]', msg), 'sarif: an unescaped bracket (an embedded link) in %r' % msg)
+    for loc in res['locations']:
+        uri = loc['physicalLocation']['artifactLocation']['uri']
+        check(re.fullmatch(r'[A-Za-z0-9._~/%-]*', uri), 'sarif: a URI with raw characters: %r' % uri)
+        raw = re.sub(rb'%([0-9A-F]{2})', lambda m: bytes([int(m.group(1), 16)]), uri.encode())
+        check(raw in paths, 'sarif: the URI %r is no artifact path' % uri)
+
+
+# ---- workflow commands: one line each, properties that cannot end early --------------------
+CMD = re.compile(r'::(error|warning|notice) (file=[^,:\r\n]*,)?title=[^,:\r\n]*::[^\r\n]*')
+
+
+def commands(s, what):
+    n = 0
+    for ln in s.split('\n'):
+        if not ln.startswith('::'):
+            continue
+        n += 1
+        check(CMD.fullmatch(ln), '%s: a workflow command that does not parse: %r' % (what, ln))
+    return n
+
+
+gh = text.get(('github', 'out'), '')
+check(all(ln.startswith('::') for ln in gh.split('\n') if ln), 'github: a line that is not a workflow command')
+check(commands(gh, 'github') > 1, 'github: commands for the failing names')
+check('title=wheelscan gate::gate: ' in gh, 'github: the gate line')
+ann = text.get(('annotate', 'err'), '')
+check(commands(ann, 'annotations') == commands(gh, 'github'), 'annotations: the same commands as --format github')
+check(text.get(('annotate', 'out')) == text.get(('text', 'out')), 'annotations: stdout keeps the text')
 
 # ---- JSON: the exact bytes of every name ---------------------------------------------------
 rel = set(p for p in by_path if p.startswith(b'tree/'))

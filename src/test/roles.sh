@@ -35,7 +35,7 @@ check "jit: minority named" '[ "$(q jit "a[\"judgement\"][\"sm_90\"][\"minority\
 check "jit: reason minority" '[ "$(q jit "\"minority\" in a[\"judgement\"][\"sm_90\"][\"reasons\"] and \"ptx-jit\" in a[\"judgement\"][\"sm_90\"][\"reasons\"]")" = True ]'
 # the gates stay conservative: the container that only JITs lacks SASS for sm_90
 "$WS_BIN" -q --no-progress --require sm_90 $R/wscan_jit-0.1.0-$W >"$t/req" 2>&1; r=$?
-check "jit: --require sm_90 still fails ($r)" '[ $r -eq 1 ] && grep -q "require: .*libvend.so" "$t/req"'
+check "jit: --require sm_90 still fails ($r)" '[ $r -eq 1 ] && grep -q "WS101 missing-sass: .*libvend.so" "$t/req"'
 # the coverage map: both words, the gate's and the map's
 run map $R/wscan_jit-0.1.0-$W
 check "map: coverage keeps jit, coverage_headline says native" '[ "$(q map "(a[\"coverage\"][\"sm_90\"], a[\"coverage_headline\"][\"sm_90\"], a[\"coverage_headline_newer\"])")" = "('"'"'jit'"'"', '"'"'native'"'"', '"'"'no-image'"'"')" ]'

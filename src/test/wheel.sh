@@ -95,6 +95,12 @@ p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
 print(p.returncode, len(p.stderr))' "$W" testdata/fixtures/multi.so)
 	[ "$res" = "-13 0" ] && ok || bad "installed wheelscan into a closed pipe: '$res', not killed by SIGPIPE quietly"
 	"$W" --version | grep -q '^wheelscan ' && ok || bad "--version"
+	# the completions ship in the wheel, as the installed binary writes them
+	share=$(dirname "$(dirname "$exe")")/share
+	for f in bash-completion/completions/wheelscan:bash zsh/site-functions/_wheelscan:zsh \
+		 fish/vendor_completions.d/wheelscan.fish:fish; do
+		"$W" --completion "${f##*:}" | cmp -s - "$share/${f%:*}" && ok || bad "the wheel's ${f%:*} is not --completion ${f##*:}"
+	done
 fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

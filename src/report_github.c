@@ -1,0 +1,40 @@
+/* report_github.c - GitHub Actions workflow commands: one ::error (or ::warning) per
+ * finding and error, titled with its check ID, and the gate's line last. Every name is
+ * escaped for the command (ws_quote.h, gha): a member called "x\n::error::" stays one line
+ * of text, and a ',' or ':' in a path cannot end the file= property. */
+#include <stdio.h>
+
+#include "ws_checks.h"
+#include "ws_quote.h"
+#include "ws_report.h"
+
+static void command(FILE *f, enum ws_check c, const char *path, const char *where, const char *what)
+{
+	const struct ws_checkdef *d = ws_check_def(c);
+	char title[96], wb[2048];
+	snprintf(title, sizeof title, "%s %s", d->id, d->name);
+	fprintf(f, "::%s file=%s,title=%s::%s: %s\n", c == WS_CHECK_LIVE_UNCONFIRMED ? "warning" : "error",
+		ws_q_gha(path, true), ws_q_gha(title, true), ws_q_gha(ws_where(path, where ? where : path, wb, sizeof wb), false),
+		ws_q_gha(what, false));
+}
+
+void ws_github_artifact(struct ws_report *r, const struct ws_result *res, FILE *f)
+{
+	const struct ws_artifact *a = res->a;
+	for (size_t i = 0; i < res->findings.n; i++)
+		command(f, res->findings.v[i].id, a->path, res->findings.v[i].where, res->findings.v[i].what);
+	if (res->findings.dropped)
+		fprintf(f, "::error file=%s,title=wheelscan::%zu more findings not shown\n", ws_q_gha(a->path, true),
+			res->findings.dropped);
+	for (uint32_t i = 0; i < a->nerrors; i++)
+		command(f, ws_check_of_error(a->errors[i].code), a->path, a->errors[i].where, a->errors[i].message);
+}
+
+void ws_github_end(struct ws_report *r, FILE *f)
+{
+	char line[256];
+	if (!ws_report_gates(r))
+		return;
+	bool passed = ws_gate_line(r, line, sizeof line);
+	fprintf(f, "::%s title=wheelscan gate::%s\n", passed ? "notice" : "error", ws_q_gha(line, false));
+}
