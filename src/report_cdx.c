@@ -107,7 +107,13 @@ void ws_cdx_end(struct ws_report *r)
 		r->nbom_in = 0;
 		return;
 	}
-	fputs("]}\n", r->out);
+	fputs("]", r->out);
+	if (ws_report_gates(r)) {
+		char line[256];                /* the tool's own words: counts, no names */
+		ws_gate_line(r, line, sizeof line);
+		fprintf(r->out, ",\"properties\":[{\"name\":\"wheelscan:gate\",\"value\":\"%s\"}]", line);
+	}
+	fputs("}\n", r->out);
 }
 
 /* A purl segment: the bytes outside the unreserved set percent-encoded (purl spec);

@@ -261,6 +261,11 @@ void ws_html_end(struct ws_report *r)
 	fprintf(r->out, "</style></head><body>\n<h1>wheelscan %s: %zu artifact%s</h1>\n", WS_VERSION, n, n == 1 ? "" : "s");
 	if (r->coverage)
 		fputs("<p>No GPU was named: each compute capability of the GPU table.</p>\n", r->out);
+	if (ws_report_gates(r)) {
+		char line[256];                /* the tool's own words: counts, no names */
+		bool passed = ws_gate_line(r, line, sizeof line);
+		fprintf(r->out, "<p class=\"gate\" id=\"gate\" data-passed=\"%s\">%s</p>\n", passed ? "true" : "false", line);
+	}
 	legend(r);
 	fputs("<p><label>package <input id=\"filter\" type=\"search\" placeholder=\"filter by package\"></label></p>\n"
 	      "<table class=\"heat\" id=\"heatmap\"><tr><th>package</th><th>version</th>", r->out);

@@ -79,5 +79,9 @@ python3 src/test/html_check.py "$tmp/names.dom" "$tmp/names.json" "" "<img src=x
 dom "$tmp/db.html" >"$tmp/db.dom"
 python3 src/test/html_check.py "$tmp/db.dom" "$tmp/db.json" >"$tmp/db.log" 2>&1 &&
 	ok "--db --report --format html: $(tail -n 1 "$tmp/db.log")" || { bad "--db --report --format html:"; tail -n 5 "$tmp/db.log"; }
+# the gate's closing line, as in every format
+"$WS_BIN" --no-progress --format html --require sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl >"$tmp/gate.html" 2>/dev/null
+dom "$tmp/gate.html" | grep -q '<p class="gate" id="gate" data-passed="false">gate: FAILED — 1 of 1 wheel, 1 finding</p>' &&
+	ok "the gate line on the page" || bad "no gate line on the page"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -66,6 +66,14 @@ bom = {"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1,
     {"type": "file", "name": "README"}]}
 open(out, "w").write(json.dumps(bom, indent=1))
 PY
+# the gate's closing line, as in every format: a BOM property, valid against the schema
+"$WS_BIN" --no-progress --format cyclonedx --require sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl >"$tmp/gate.cdx" 2>/dev/null
+python3 - "$tmp/gate.cdx" <<'PY' && python3 src/test/cdx_check.py --schema-only "$S" "$tmp/gate.cdx" >/dev/null 2>&1 && pass=$((pass + 1)) ||
+import json, sys
+props = json.load(open(sys.argv[1])).get("properties", [])
+sys.exit(0 if props == [{"name": "wheelscan:gate", "value": "gate: FAILED \u2014 1 of 1 wheel, 1 finding"}] else 1)
+PY
+	{ fail=$((fail + 1)); echo "FAIL the BOM's gate property (or its schema check): $(tail -c 200 "$tmp/gate.cdx")"; }
 "$WS_BIN" --no-progress --gpu sm_90,sm_120 --sbom-in "$tmp/in.cdx" -r "$tmp/d" >"$tmp/out.cdx" 2>"$tmp/sbom.err"; rc=$?
 python3 src/test/cdx_check.py --schema-only "$S" "$tmp/out.cdx" >"$tmp/o.log" 2>&1 && pass=$((pass + 1)) ||
 	{ fail=$((fail + 1)); echo "FAIL --sbom-in output against the CycloneDX 1.6 schema:"; cat "$tmp/o.log"; }
