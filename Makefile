@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -168,6 +168,12 @@ tsan:
 	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
 	WS_TSAN_BUILD=build-tsan sh src/test/tsan-scan
 
+# make windows: build/win/wheelscan.exe, one static file for 64-bit Windows, cross-built with
+# MinGW-w64 against Debian's sources of the libraries (scripts/build-windows; they are cached
+# in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows.sh).
+windows:
+	scripts/build-windows
+
 # make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_28_x86_64.whl, for `pip install` /
 # `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and
 # linked statically with libraries rebuilt from Debian's source packages the same way
@@ -242,4 +248,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel fuzz fixtures bench clean
+.PHONY: test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench clean
