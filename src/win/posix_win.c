@@ -115,14 +115,20 @@ static void fill_stat(struct ws_stat *st, const struct _stat64 *s)
 	st->st_ctim.tv_sec = s->st_ctime;
 }
 
-/* The last write time to the 100 ns Windows keeps (the C runtime's stat has seconds only):
- * the results store compares it to tell a changed file. */
-static void precise_mtime(HANDLE h, struct ws_stat *st)
+/* What the C runtime's stat leaves out, from the handle: the file's identity (volume serial
+ * and file index: st_ino is 0 there, and the callers tell files apart by st_dev:st_ino), its
+ * link count, and the last write time to the 100 ns Windows keeps (the runtime's has seconds;
+ * the results store compares it to tell a changed file). */
+static void from_handle(HANDLE h, struct ws_stat *st)
 {
-	FILETIME ft;
-	if (h == INVALID_HANDLE_VALUE || !GetFileTime(h, NULL, NULL, &ft))
+	BY_HANDLE_FILE_INFORMATION fi;
+	if (h == INVALID_HANDLE_VALUE || !GetFileInformationByHandle(h, &fi))
 		return;
-	uint64_t t = ((uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime) - 116444736000000000ull;
+	st->st_dev = fi.dwVolumeSerialNumber;
+	st->st_ino = (uint64_t)fi.nFileIndexHigh << 32 | fi.nFileIndexLow;
+	st->st_nlink = fi.nNumberOfLinks;
+	uint64_t t = ((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32 | fi.ftLastWriteTime.dwLowDateTime) -
+		     116444736000000000ull;
 	st->st_mtim.tv_sec = (time_t)(t / 10000000u);
 	st->st_mtim.tv_nsec = (long)(t % 10000000u * 100u);
 }
@@ -138,7 +144,7 @@ int ws_stat(const char *path, struct ws_stat *st)
 		fill_stat(st, &s);
 		HANDLE h = CreateFileW(w, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
 				       NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
-		precise_mtime(h, st);
+		from_handle(h, st);
 		if (h != INVALID_HANDLE_VALUE)
 			CloseHandle(h);
 	}
@@ -152,7 +158,7 @@ int ws_fstat(int fd, struct ws_stat *st)
 	if (_fstat64(fd, &s) != 0)
 		return -1;
 	fill_stat(st, &s);
-	precise_mtime((HANDLE)_get_osfhandle(fd), st);
+	from_handle((HANDLE)_get_osfhandle(fd), st);
 	return 0;
 }
 
