@@ -174,6 +174,9 @@ tsan:
 windows:
 	scripts/build-windows
 
+test-windows: windows wheelscan
+	sh src/test/windows.sh
+
 # make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_28_x86_64.whl, for `pip install` /
 # `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and
 # linked statically with libraries rebuilt from Debian's source packages the same way

@@ -1,7 +1,8 @@
 /* fts_win.c - the fts(3) walk of src/win/include/fts.h: one root, preorder, each directory's
  * entries in name order, FTS_DP after a directory's last entry, FTS_SKIP honoured. Windows
  * has no symbolic links in the POSIX sense here (a junction is walked as a directory).
- * Paths are joined with the separator the root uses ('\\' unless it has only '/'). */
+ * Every path is spelled with '/' (the root's '\\' too): the callers find a distribution's
+ * files, its site and a conda prefix by '/'-separated names, and Windows takes either. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -64,7 +65,10 @@ FTS *fts_open(char *const *roots, int options, int (*compar)(const FTSENT **, co
 		errno = ENOMEM;
 		return NULL;
 	}
-	t->sep = strchr(roots[0], '/') && !strchr(roots[0], '\\') ? '/' : '\\';
+	for (char *p = t->path; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	t->sep = '/';
 	return t;
 }
 

@@ -82,6 +82,19 @@ int ws_win_open(const char *path, int flags, ...)
 	if (!w)
 		return -1;
 	int fd = _wopen(w, flags | _O_BINARY, mode ? _S_IREAD | _S_IWRITE : 0);
+	if (fd < 0 && errno == EACCES && !(flags & (O_WRONLY | O_RDWR))) {
+		/* a directory: the C runtime will not open one, POSIX does (fstat then says what it
+		 * is, and the caller answers "is a directory") */
+		DWORD a = GetFileAttributesW(w);
+		HANDLE h = a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY)
+				   ? CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+						 OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL)
+				   : INVALID_HANDLE_VALUE;
+		if (h != INVALID_HANDLE_VALUE && (fd = _open_osfhandle((intptr_t)h, _O_RDONLY)) < 0)
+			CloseHandle(h);
+		if (fd < 0)
+			errno = EACCES;
+	}
 	free(w);
 	return fd;
 }
@@ -127,6 +140,8 @@ static void from_handle(HANDLE h, struct ws_stat *st)
 	st->st_dev = fi.dwVolumeSerialNumber;
 	st->st_ino = (uint64_t)fi.nFileIndexHigh << 32 | fi.nFileIndexLow;
 	st->st_nlink = fi.nNumberOfLinks;
+	if (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+		st->st_mode = (st->st_mode & ~(unsigned)S_IFMT) | S_IFDIR;
 	uint64_t t = ((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32 | fi.ftLastWriteTime.dwLowDateTime) -
 		     116444736000000000ull;
 	st->st_mtim.tv_sec = (time_t)(t / 10000000u);

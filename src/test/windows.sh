@@ -1,0 +1,146 @@
+#!/bin/sh
+# windows.sh - wheelscan.exe (make windows) under Wine: the golden CLI cases of golden.sh with
+# the expectations of the Linux build, byte for byte, then what only Windows has: drive-letter
+# and backslash paths, a file name outside ASCII (the wide-character API and UTF-8 output), an
+# app folder with an embedded Python (python_embeded\Lib\site-packages), --env and --version -v
+# saying there is no sandbox, and a wheel's exe unpacked as pip installs it (WS_WIN_WHEEL).
+# The golden cases that need the live check are listed as skipped, with the reason: the live
+# check (nvcuda.dll) is not in the Windows build.
+# WS_EXE: the exe (default build/win/wheelscan.exe). Without wine this is a skip, and under
+# CI=true a failure: a check that cannot run must not pass.
+set -u
+cd "$(dirname "$0")/../.."
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
+skipped() { skip=$((skip + 1)); echo "skipped: $*"; }
+exe=${WS_EXE:-build/win/wheelscan.exe}
+WINE=$(command -v wine64 || command -v wine || true)
+if [ -z "$WINE" ] || [ ! -f "$exe" ]; then
+	why=$([ -z "$WINE" ] && echo "wine is not installed (apt-get install wine64)" || echo "$exe is missing (make windows)")
+	if [ "${CI:-}" = true ]; then echo "FAIL: $why"; echo "0 passed, 1 failed"; exit 1; fi
+	echo "skipped: $why"; echo "0 passed, 0 failed, 1 skipped"; exit 0
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# one prefix for every run, kept: making it takes Wine seconds
+export WINEPREFIX=${WS_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/wheelscan/wine-prefix} WINEDEBUG=-all
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+	mkdir -p "$WINEPREFIX"
+	t0=$(date +%s)
+	"$WINE" wineboot -i >/dev/null 2>&1
+	echo "windows.sh: made the Wine prefix $WINEPREFIX in $(( $(date +%s) - t0 ))s"
+fi
+# one wineserver for the whole run (kept 30 s after its last client): one starting while
+# another winds down now and then drops a client ("wine client error: recvmsg")
+WINESERVER=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
+"$WINESERVER" -p30 2>/dev/null
+export NO_COLOR=1
+w() { "$WINE" "$exe" "$@"; }
+# the Windows spelling of a path here: Wine's Z: is the Unix root
+winpath() { printf 'Z:%s' "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" | tr / '\\'; }
+
+# ---- the golden cases, as golden.sh runs them --------------------------------------------
+for args in testdata/golden/*.args; do
+	name=${args%.args}
+	if [ -f "$name.env" ] || grep -q -- '--gpu auto\|--live' "$args"; then
+		skipped "$(basename "$name"): needs the live check, not in the Windows build"
+		continue
+	fi
+	eval "set -- $(cat "$args")"
+	w --jobs 2 --no-progress "$@" >"$tmp/out" 2>"$tmp/err"
+	echo $? >"$tmp/rc"
+	same=1
+	for k in out err rc; do
+		if ! cmp -s "$tmp/$k" "$name.$k"; then
+			same=0
+			bad "$(basename "$name").$k differs from the Linux build's"
+			diff -u "$name.$k" "$tmp/$k" | head -20
+		fi
+	done
+	[ $same = 1 ] && ok
+done
+# gpu-auto-no-driver, with Windows' words: no driver, said plainly, and no GPU judged
+w --no-progress --gpu auto testdata/fixtures/example.whl >"$tmp/out" 2>"$tmp/err"
+rc=$?
+grep -q 'no CUDA driver' "$tmp/err" && [ $rc -eq "$(cat testdata/golden/gpu-auto-no-driver.rc)" ] && ok ||
+	bad "--gpu auto without a driver: rc $rc, $(head -c 300 "$tmp/err")"
+
+# ---- paths as Windows spells them ----------------------------------------------------------
+./wheelscan --no-progress --gpu 'RTX 5090' testdata/fixtures/example.whl 2>/dev/null | tail -n +2 >"$tmp/linux"
+dl=$(winpath testdata/fixtures/example.whl)
+w --no-progress --gpu 'RTX 5090' "$dl" >"$tmp/out" 2>"$tmp/err"
+head -n 1 "$tmp/out" | grep -qF "$dl  (wheel" && tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok ||
+	bad "a drive-letter path ($dl): $(head -n 2 "$tmp/out") $(head -c 200 "$tmp/err")"
+w --no-progress --gpu 'RTX 5090' 'testdata\fixtures\example.whl' >"$tmp/out" 2>"$tmp/err"
+head -n 1 "$tmp/out" | grep -qF 'testdata\fixtures\example.whl  (wheel' && tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok ||
+	bad "a backslash path: $(head -n 2 "$tmp/out") $(head -c 200 "$tmp/err")"
+# a directory given with backslashes: walked (every path below it spelled with '/', as
+# src/win/fts_win.c says), found and judged; without -r, the Linux build's answer
+w --no-progress --gpu 'RTX 5090' 'testdata\fixtures' >"$tmp/out" 2>&1
+grep -qF "'testdata\fixtures': is a directory (use -r)" "$tmp/out" && ok || bad "a directory without -r: $(head -n 2 "$tmp/out")"
+w --no-progress --gpu 'RTX 5090' -r 'testdata\fixtures' >"$tmp/out" 2>&1
+grep -qF 'testdata/fixtures/example.whl  (wheel' "$tmp/out" && ok || bad "a backslash directory walk: $(head -n 3 "$tmp/out")"
+
+# ---- a name outside ASCII: opened through the wide API, printed and written in UTF-8 -----
+name='wscan_exämple-名前'
+mkdir -p "$tmp/ü"
+cp testdata/fixtures/example.whl "$tmp/ü/$name.whl"
+w --no-progress --gpu 'RTX 5090' "$(winpath "$tmp/ü/$name.whl")" >"$tmp/out" 2>"$tmp/err"
+grep -qF "ü\\$name.whl  (wheel" "$tmp/out" && tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok ||
+	bad "a non-ASCII name: $(head -n 2 "$tmp/out") $(head -c 200 "$tmp/err")"
+w --no-progress --gpu 'RTX 5090' --format json "$(winpath "$tmp/ü/$name.whl")" >"$tmp/json" 2>"$tmp/err"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); p = d["artifacts"][0]["path"]
+assert p.endswith("\\ü\\" + sys.argv[2] + ".whl"), p' "$tmp/json" "$name" 2>"$tmp/perr" && ok ||
+	bad "the JSON path of a non-ASCII name: $(tail -n 1 "$tmp/perr")"
+# a directory walked with one in it: the name comes from FindFirstFileW, in UTF-8
+w --no-progress --gpu 'RTX 5090' -r "$(winpath "$tmp/ü")" >"$tmp/out" 2>&1
+grep -qF "$name.whl  (wheel" "$tmp/out" && ok || bad "a non-ASCII name met in a walk: $(head -n 2 "$tmp/out")"
+
+# ---- an app folder with its own Python, as ComfyUI's portable build ships it ----------------
+app=$tmp/ComfyUI_windows_portable
+mkdir -p "$app/python_embeded/Lib" "$app/ComfyUI"
+cp -r testdata/env/site "$app/python_embeded/Lib/site-packages"
+./wheelscan --no-progress --gpu 'RTX 5090' -r testdata/env/site 2>&1 | grep -E '^  (=>|package|RECORD|files)' >"$tmp/linux-env"
+w --no-progress --gpu 'RTX 5090' -r "$(winpath "$app")" >"$tmp/out" 2>&1
+grep -E '^  (=>|package|RECORD|files)' "$tmp/out" | cmp -s - "$tmp/linux-env" &&
+	grep -qF 'python_embeded/Lib/site-packages/wscan_alts-0.1.0.dist-info  (installed' "$tmp/out" && ok ||
+	bad "-r on an app folder with python_embeded: $(head -n 12 "$tmp/out")"
+
+# ---- what the build says about itself ------------------------------------------------------
+w --env >"$tmp/out" 2>&1
+grep -q 'seccomp: none on Windows' "$tmp/out" && grep -q 'CUDA driver: none' "$tmp/out" && ok ||
+	bad "--env must say there is no sandbox and no driver: $(cat "$tmp/out" | head -c 400)"
+w --version -v >"$tmp/out" 2>&1
+grep -q '^platform: Windows' "$tmp/out" && grep -q 'seccomp: none on Windows' "$tmp/out" && ok ||
+	bad "--version -v: $(head -c 300 "$tmp/out")"
+
+# ---- a wheel's exe, unpacked as pip installs it (scripts/build-wheel --windows) --------------
+if [ -n "${WS_WIN_WHEEL:-}" ]; then
+	case "$(basename "$WS_WIN_WHEEL")" in
+	wheelscan-*-py3-none-win_amd64.whl) ok;;
+	*) bad "wheel name '$WS_WIN_WHEEL' is not wheelscan-VERSION-py3-none-win_amd64.whl";;
+	esac
+	# pip's install: purelib into site-packages, .data/scripts into Scripts\ (PATH's entry)
+	python3 - "$WS_WIN_WHEEL" "$tmp/venv" <<'EOF' 2>"$tmp/perr" && ok || bad "unpacking the wheel: $(tail -n 1 "$tmp/perr")"
+import os, sys, zipfile
+whl, root = sys.argv[1], sys.argv[2]
+z = zipfile.ZipFile(whl)
+for n in z.namelist():
+    parts = n.split("/")
+    if ".data" in parts[0] and parts[1] == "scripts":
+        dest = os.path.join(root, "Scripts", *parts[2:])
+    elif ".data" in parts[0]:
+        dest = os.path.join(root, *parts[2:])
+    else:
+        dest = os.path.join(root, "Lib", "site-packages", *parts)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as f:
+        f.write(z.read(n))
+assert os.path.isfile(os.path.join(root, "Scripts", "wheelscan.exe"))
+EOF
+	"$WINE" "$tmp/venv/Scripts/wheelscan.exe" --no-progress --gpu 'RTX 5090' testdata/fixtures/example.whl >"$tmp/out" 2>&1
+	tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok || bad "the wheel's exe: $(head -n 3 "$tmp/out")"
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
