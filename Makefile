@@ -174,8 +174,14 @@ tsan:
 windows:
 	scripts/build-windows
 
-test-windows: windows wheelscan
-	sh src/test/windows.sh
+test-windows: wheel-windows wheelscan
+	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows.sh
+
+# make wheel-windows: dist/wheelscan-VERSION-py3-none-win_amd64.whl, whose wheelscan.exe pip
+# installs into the environment's Scripts folder (scripts/build-wheel-windows).
+wheel-windows: windows
+	rm -f dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl && \
+	scripts/build-wheel-windows --licenses $$(scripts/build-windows deps)/licenses build/win/wheelscan.exe $(VERSION) dist
 
 # make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_28_x86_64.whl, for `pip install` /
 # `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and

@@ -114,31 +114,18 @@ w --version -v >"$tmp/out" 2>&1
 grep -q '^platform: Windows' "$tmp/out" && grep -q 'seccomp: none on Windows' "$tmp/out" && ok ||
 	bad "--version -v: $(head -c 300 "$tmp/out")"
 
-# ---- a wheel's exe, unpacked as pip installs it (scripts/build-wheel --windows) --------------
+# ---- a wheel's exe, installed by pip (make wheel-windows: scripts/build-wheel-windows) ------
 if [ -n "${WS_WIN_WHEEL:-}" ]; then
 	case "$(basename "$WS_WIN_WHEEL")" in
 	wheelscan-*-py3-none-win_amd64.whl) ok;;
 	*) bad "wheel name '$WS_WIN_WHEEL' is not wheelscan-VERSION-py3-none-win_amd64.whl";;
 	esac
-	# pip's install: purelib into site-packages, .data/scripts into Scripts\ (PATH's entry)
-	python3 - "$WS_WIN_WHEEL" "$tmp/venv" <<'EOF' 2>"$tmp/perr" && ok || bad "unpacking the wheel: $(tail -n 1 "$tmp/perr")"
-import os, sys, zipfile
-whl, root = sys.argv[1], sys.argv[2]
-z = zipfile.ZipFile(whl)
-for n in z.namelist():
-    parts = n.split("/")
-    if ".data" in parts[0] and parts[1] == "scripts":
-        dest = os.path.join(root, "Scripts", *parts[2:])
-    elif ".data" in parts[0]:
-        dest = os.path.join(root, *parts[2:])
-    else:
-        dest = os.path.join(root, "Lib", "site-packages", *parts)
-    os.makedirs(os.path.dirname(dest), exist_ok=True)
-    with open(dest, "wb") as f:
-        f.write(z.read(n))
-assert os.path.isfile(os.path.join(root, "Scripts", "wheelscan.exe"))
-EOF
-	"$WINE" "$tmp/venv/Scripts/wheelscan.exe" --no-progress --gpu 'RTX 5090' testdata/fixtures/example.whl >"$tmp/out" 2>&1
+	# pip itself installs it, for Windows, into a folder: the scripts data directory goes to
+	# bin/ there (Scripts\ in a Windows environment), and nothing else runs
+	python3 -m pip install -q --no-deps --no-index --platform win_amd64 --only-binary=:all: --target "$tmp/venv" \
+		"$WS_WIN_WHEEL" >"$tmp/perr" 2>&1 && [ -f "$tmp/venv/bin/wheelscan.exe" ] && ok ||
+		bad "pip install --platform win_amd64 of the wheel: $(grep -v WARNING "$tmp/perr" | tail -n 2)"
+	"$WINE" "$tmp/venv/bin/wheelscan.exe" --no-progress --gpu 'RTX 5090' testdata/fixtures/example.whl >"$tmp/out" 2>&1
 	tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok || bad "the wheel's exe: $(head -n 3 "$tmp/out")"
 fi
 
