@@ -210,6 +210,10 @@ typedef struct {
 } cookie_io_functions_t;
 #define fopencookie(c, m, f) ((void)(c), (void)(m), (void)(f), (FILE *)NULL)
 
+/* pause(2): sleeps for good (there are no signals to wake it). */
+int ws_win_pause(void);
+#define pause ws_win_pause
+
 /* There are no signals to speak of: the names exist so that shared code compiles. */
 #ifndef SIGPIPE
 #define SIGPIPE 13

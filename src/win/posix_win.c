@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <dlfcn.h>
 
 #include "ws_util.h"
 
@@ -489,4 +490,47 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off);
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
 	return ws_win_pread(fd, buf, n, off);
+}
+
+static __thread char dl_err[320];
+
+void *ws_win_dlopen(const char *path, int flags)
+{
+	(void)flags;
+	wchar_t *w = wide(path);
+	if (!w) {
+		snprintf(dl_err, sizeof dl_err, "not a UTF-8 name");
+		return NULL;
+	}
+	bool bare = !strchr(path, '\\') && !strchr(path, '/');
+	HMODULE h = LoadLibraryExW(w, NULL, bare ? LOAD_LIBRARY_SEARCH_SYSTEM32 : 0);
+	DWORD e = GetLastError();
+	free(w);
+	if (!h) {
+		char msg[256] = "";
+		if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, msg, sizeof msg, NULL))
+			msg[0] = 0;
+		msg[strcspn(msg, "\r\n")] = 0;
+		snprintf(dl_err, sizeof dl_err, "%s (error %lu)", msg[0] ? msg : "LoadLibrary failed", (unsigned long)e);
+	}
+	return h;
+}
+
+void *ws_win_dlsym(void *h, const char *name)
+{
+	FARPROC f = GetProcAddress((HMODULE)h, name);
+	void *p;
+	memcpy(&p, &f, sizeof p);
+	return p;
+}
+
+const char *ws_win_dlerror(void)
+{
+	return dl_err[0] ? dl_err : NULL;
+}
+
+int ws_win_pause(void)
+{
+	for (;;)
+		Sleep(INFINITE);
 }
