@@ -140,14 +140,43 @@ w --no-progress --gpu 'RTX 5090' -r "$(winpath "$tmp/ü")" >"$tmp/out" 2>&1
 grep -qF "$name.whl  (wheel" "$tmp/out" && ok || bad "a non-ASCII name met in a walk: $(head -n 2 "$tmp/out")"
 
 # ---- an app folder with its own Python, as ComfyUI's portable build ships it ----------------
+# -r finds the environment and names its interpreter (src/interp.c); an empty python.exe is
+# enough for that. A webui's venv names Scripts\python.exe.
 app=$tmp/ComfyUI_windows_portable
 mkdir -p "$app/python_embeded/Lib" "$app/ComfyUI"
 cp -r testdata/env/site "$app/python_embeded/Lib/site-packages"
+: >"$app/python_embeded/python.exe"
 ./wheelscan --no-progress --gpu 'RTX 5090' -r testdata/env/site 2>&1 | grep -E '^  (=>|package|RECORD|files)' >"$tmp/linux-env"
-w --no-progress --gpu 'RTX 5090' -r "$(winpath "$app")" >"$tmp/out" 2>&1
+w --no-progress --gpu 'RTX 5090' -r "$(winpath "$app")" >"$tmp/out" 2>"$tmp/err"
 grep -E '^  (=>|package|RECORD|files)' "$tmp/out" | cmp -s - "$tmp/linux-env" &&
 	grep -qF 'python_embeded/Lib/site-packages/wscan_alts-0.1.0.dist-info  (installed' "$tmp/out" && ok ||
 	bad "-r on an app folder with python_embeded: $(head -n 12 "$tmp/out")"
+grep -qF "are those of the interpreter $(winpath "$app" | tr '\\' /)/python_embeded/python.exe" "$tmp/err" && ok ||
+	bad "-r on an app folder must name python_embeded's python.exe: $(head -c 300 "$tmp/err")"
+webui=$tmp/stable-diffusion-webui
+mkdir -p "$webui/venv/Lib" "$webui/venv/Scripts"
+cp -r testdata/env/site "$webui/venv/Lib/site-packages"
+: >"$webui/venv/Scripts/python.exe"
+w --no-progress --gpu 'RTX 5090' -r "$(winpath "$webui")" >"$tmp/out" 2>"$tmp/err"
+grep -qF "are those of the interpreter $(winpath "$webui" | tr '\\' /)/venv/Scripts/python.exe" "$tmp/err" &&
+	grep -E '^  (=>|package|RECORD|files)' "$tmp/out" | cmp -s - "$tmp/linux-env" && ok ||
+	bad "-r on a webui folder must name its venv's python.exe: $(head -c 300 "$tmp/err")"
+# --python=...\python_embeded\python.exe: run through CreateProcessW, its site-packages read
+# from what it prints (a stand-in interpreter here: Wine has no Windows Python)
+cat >"$tmp/fakepy.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) { const char *s = getenv("FAKE_PY_SITE"); printf("%s\n%s\n", s, s); return 0; }
+EOF2
+if $CC_WIN -O1 -o "$tmp/fakepy.exe" "$tmp/fakepy.c" 2>"$tmp/cc"; then
+	cp "$tmp/fakepy.exe" "$app/python_embeded/python.exe"
+	FAKE_PY_SITE="$(winpath "$app/python_embeded/Lib/site-packages")" \
+		w --no-progress --gpu 'RTX 5090' --python="$(winpath "$app/python_embeded/python.exe")" >"$tmp/out" 2>"$tmp/err"
+	grep -E '^  (=>|package|RECORD|files)' "$tmp/out" | cmp -s - "$tmp/linux-env" && ok ||
+		bad "--python=...\\python_embeded\\python.exe: $(head -n 6 "$tmp/out") $(head -c 300 "$tmp/err")"
+else
+	bad "cannot build the stand-in python.exe: $(tail -n 2 "$tmp/cc")"
+fi
 
 # ---- what the build says about itself ------------------------------------------------------
 w --env >"$tmp/out" 2>&1
