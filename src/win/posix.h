@@ -210,6 +210,11 @@ typedef struct {
 } cookie_io_functions_t;
 #define fopencookie(c, m, f) ((void)(c), (void)(m), (void)(f), (FILE *)NULL)
 
+/* isatty(3): a console, not any character device (the C runtime's says yes to NUL, where
+ * colour and a progress bar would be wrong). */
+int ws_win_isatty(int fd);
+#define isatty ws_win_isatty
+
 /* pause(2): sleeps for good (there are no signals to wake it). */
 int ws_win_pause(void);
 #define pause ws_win_pause

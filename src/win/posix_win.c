@@ -534,3 +534,11 @@ int ws_win_pause(void)
 	for (;;)
 		Sleep(INFINITE);
 }
+
+#undef isatty
+int ws_win_isatty(int fd)
+{
+	DWORD mode;
+	HANDLE h = (HANDLE)_get_osfhandle(fd);
+	return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode) ? 1 : 0;
+}
