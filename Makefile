@@ -170,12 +170,12 @@ tsan:
 
 # make windows: build/win/wheelscan.exe, one static file for 64-bit Windows, cross-built with
 # MinGW-w64 against Debian's sources of the libraries (scripts/build-windows; they are cached
-# in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows.sh).
+# in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows/windows.sh).
 windows:
 	scripts/build-windows
 
 test-windows: wheel-windows wheelscan
-	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows.sh
+	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows/windows.sh
 
 # make wheel-windows: dist/wheelscan-VERSION-py3-none-win_amd64.whl, whose wheelscan.exe pip
 # installs into the environment's Scripts folder (scripts/build-wheel-windows).

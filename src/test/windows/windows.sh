@@ -1,5 +1,6 @@
 #!/bin/sh
-# windows.sh - wheelscan.exe (make windows) under Wine: the golden CLI cases of golden.sh with
+# windows/windows.sh - not part of make check (it needs the cross build and Wine; make
+# test-windows runs it): wheelscan.exe (make windows) under Wine: the golden CLI cases of golden.sh with
 # the expectations of the Linux build, byte for byte, then what only Windows has: drive-letter
 # and backslash paths, a file name outside ASCII (the wide-character API and UTF-8 output), an
 # app folder with an embedded Python (python_embeded\Lib\site-packages), --env and --version -v
@@ -9,7 +10,7 @@
 # WS_EXE: the exe (default build/win/wheelscan.exe). Without wine this is a skip, and under
 # CI=true a failure: a check that cannot run must not pass.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
