@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -10,8 +10,15 @@ O       ?= build
 # just reports what is missing.
 PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive sqlite3
 PKG_CONFIG ?= pkg-config
+# WS_OS=win32: the Windows build of scripts/build-windows (`make windows`), cross-compiled with
+# MinGW-w64 against the libraries that script builds. No libcrypto (src/core/sha256.c does the
+# hashing), no libseccomp (Windows has no such filter: src/win/sandbox.c), no ISA-L.
+ifeq ($(WS_OS),win32)
+PKGS      := libzip libelf zlib liblz4 libzstd libarchive sqlite3
+PKG_CONFIG := pkg-config --static
+endif
 DEPS_MISSING := $(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || echo 1)
-HAVE_ISAL := $(shell $(PKG_CONFIG) --exists libisal 2>/dev/null && echo 1)
+HAVE_ISAL := $(if $(filter win32,$(WS_OS)),,$(shell $(PKG_CONFIG) --exists libisal 2>/dev/null && echo 1))
 ifeq ($(HAVE_ISAL),1)
 PKGS      += libisal
 CPPFLAGS  += -DWS_HAVE_ISAL=1
@@ -39,6 +46,18 @@ CORE_SRC  := $(sort $(wildcard src/core/*.c))
 CORE      := $(basename $(notdir $(CORE_SRC)))
 CORE_OBJ  := $(CORE:%=$(O)/%.o)
 LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c)) $(CORE_SRC)
+# The platform's files: what has another implementation on Windows lives in src/win/ under
+# the same header (src/win/README); everything else is the same file on both.
+POSIX_ONLY := src/os_posix.c src/version.c src/sandbox.c src/landlock.c src/escape.c src/filemap.c src/cudalive.c
+ifeq ($(WS_OS),win32)
+LIB_SRC   := $(filter-out $(POSIX_ONLY),$(LIB_SRC)) $(wildcard src/win/*.c)
+CPPFLAGS  += -Isrc/win/include -include src/win/posix.h -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0601 -D_FILE_OFFSET_BITS=64
+# the project's format(printf) attributes mean Microsoft's printf to MinGW, which has no %zu;
+# the program prints through MinGW's own (C99) printf, which has
+CFLAGS    += -Wno-format
+LDFLAGS   += -static -municode
+LDLIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lbcrypt -lshlwapi -pthread
+endif
 LIB_OBJ   := $(patsubst %.c,$(O)/%.o,$(notdir $(LIB_SRC))) $(O)/builds_table.o
 TEST_SRC  := $(wildcard src/test/test_*.c)
 TEST_BIN  := $(TEST_SRC:src/test/%.c=$(O)/%) $(O)/test_decode_small_window $(O)/escape_probe.so \
@@ -53,6 +72,11 @@ wheelscan: $(O)/wheelscan
 $(O)/wheelscan: $(O)/main.o $(O)/libws.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Windows: main.c's main is called by src/win/wmain.c's wmain, with the arguments in UTF-8.
+$(O)/wheelscan.exe: $(O)/main.o $(O)/libws.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(O)/main.o: CPPFLAGS += $(if $(filter win32,$(WS_OS)),-Dmain=ws_main_utf8)
+
 $(O)/libws.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
@@ -62,6 +86,9 @@ $(O)/libws-core.a: $(CORE_OBJ)
 
 $(O)/%.o: src/%.c | $(O)
 	$(if $(DEPS_MISSING),$(error build dependencies are missing ($(PKGS)): run 'make deps'))
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/%.o: src/win/%.c | $(O)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/%.o: src/core/%.c | $(O)
@@ -104,8 +131,8 @@ WS_COMMIT_ID := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 WS_COMMIT := $(if $(WS_COMMIT_ID),$(WS_COMMIT_ID)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty))
 $(O)/commit.h: FORCE | $(O)
 	@printf '#define WS_COMMIT "%s"\n' '$(WS_COMMIT)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(O)/version.o: $(O)/commit.h
-$(O)/version.o: CPPFLAGS += -I$(O)
+$(O)/version.o $(O)/version_win.o: $(O)/commit.h
+$(O)/version.o $(O)/version_win.o: CPPFLAGS += -I$(O)
 FORCE:
 
 -include $(wildcard $(O)/*.d)
@@ -140,6 +167,21 @@ tsan:
 	@command -v clang >/dev/null || { echo "tsan: clang is missing (make deps-test)"; exit 1; }
 	$(MAKE) --no-print-directory O=build-tsan SANITIZE=thread CC=clang build-tsan/wheelscan build-tsan/test_pool
 	WS_TSAN_BUILD=build-tsan sh src/test/tsan-scan
+
+# make windows: build/win/wheelscan.exe, one static file for 64-bit Windows, cross-built with
+# MinGW-w64 against Debian's sources of the libraries (scripts/build-windows; they are cached
+# in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows/windows.sh).
+windows:
+	scripts/build-windows
+
+test-windows: wheel-windows wheelscan
+	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows/windows.sh
+
+# make wheel-windows: dist/wheelscan-VERSION-py3-none-win_amd64.whl, whose wheelscan.exe pip
+# installs into the environment's Scripts folder (scripts/build-wheel-windows).
+wheel-windows: windows
+	rm -f dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl && \
+	scripts/build-wheel-windows --licenses $$(scripts/build-windows deps)/licenses build/win/wheelscan.exe $(VERSION) dist
 
 # make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_28_x86_64.whl, for `pip install` /
 # `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and
@@ -215,4 +257,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel fuzz fixtures bench clean
+.PHONY: test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench clean

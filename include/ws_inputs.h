@@ -53,4 +53,9 @@ void ws_inputs_free(struct ws_inputs *in);
 /* Whether --shard keeps an input whose key (path below its root) is key. */
 bool ws_inputs_in_shard(const struct ws_config *cfg, const char *key);
 
+/* For each environment among the inputs with a Windows layout (ENV/Lib/site-packages), one
+ * line on f naming its interpreter, ENV/python.exe or ENV/Scripts/python.exe, where that file
+ * is there (src/interp.c): whose packages were judged. */
+void ws_inputs_name_interpreters(const struct ws_inputs *in, FILE *f);
+
 #endif

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ws_env.h"
 #include "ws_pkgcheck.h"
 #include "ws_source.h"
+#include "ws_os.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 
@@ -274,48 +274,17 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 {
 	static const char code[] = "import sysconfig\np = sysconfig.get_paths()\n"
 				   "print(p['purelib'])\nprint(p['platlib'])\n";
-	int fds[2];
-	char out[16384];
-	size_t got = 0;
+	const char *argv[] = {python, "-I", "-c", code, NULL};
+	char out[16384], why[256];
 	*dirs = NULL;
 	*ndirs = 0;
-	if (pipe(fds) != 0) {
-		ws_fmt(err, errlen, "cannot run '%s': %s", python, strerror(errno));
+	int rc = ws_spawn_capture(argv, out, sizeof out, why, sizeof why);
+	if (rc == -1) {
+		ws_fmt(err, errlen, "%s", why);
 		return -1;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		ws_fmt(err, errlen, "cannot run '%s': %s", python, strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execlp(python, python, "-I", "-c", code, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	for (;;) {
-		ssize_t r = read(fds[0], out + got, sizeof out - 1 - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-		if (got == sizeof out - 1)
-			break;
-	}
-	close(fds[0]);
-	out[got] = 0;
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		ws_fmt(err, errlen, "'%s' did not say where its packages are (%s %d)", python,
-		       WIFEXITED(st) ? "exit status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	if (rc != 0) {
+		ws_fmt(err, errlen, "'%s' did not say where its packages are (%s)", python, why);
 		return -1;
 	}
 	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -323,7 +292,7 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 		struct stat sb;
 		for (size_t i = 0; i < *ndirs && !dup; i++)
 			dup = !strcmp((*dirs)[i], line);
-		if (dup || line[0] != '/' || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		if (dup || !ws_path_absolute(line) || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
 			continue;                  /* platlib == purelib, or not created yet */
 		if (!ws_strv_push(dirs, ndirs, line))
 			return -1;

@@ -955,6 +955,8 @@ int ws_run(struct ws_config *cfg)
 		ws_builds_free(&R.builds);
 		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
+	if (!cfg->quiet)
+		ws_inputs_name_interpreters(&in, stderr);
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
 	 * before the pool's threads start. The live check's spawner and workers were forked
 	 * above and stay outside it: the driver needs its devices. */
