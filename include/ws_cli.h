@@ -8,7 +8,7 @@
 
 #include "wheelscan.h"
 #include "ws_checks.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 
 enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX, WS_FMT_HTML,
                  WS_FMT_SARIF, WS_FMT_GITHUB };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ws_cli.h"
+#include "ws_compat.h"
 #include "ws_quote.h"
 #include "ws_util.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "ws_compat.h"
+#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_util.h"
