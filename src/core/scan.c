@@ -18,6 +18,7 @@
 #include "ws_decodeq.h"
 #include "ws_elf.h"
 #include "ws_pe.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_window.h"
 
