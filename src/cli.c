@@ -76,12 +76,6 @@ static const struct ws_option options[] = {
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
-const struct ws_option *ws_cli_options(size_t *n)
-{
-	*n = NOPTIONS;
-	return options;
-}
-
 void ws_cli_help(FILE *f)
 {
 	fprintf(f, "usage: wheelscan [OPTION]... [FILE]...\n"
@@ -474,7 +468,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		return 1;
 	}
 	if (completion) {
-		if (!ws_completion_print(stdout, completion))
+		if (!ws_completion_print(stdout, completion, options, NOPTIONS))
 			return usage_error("no completion for shell '%s' (bash, zsh, fish)", completion);
 		return 1;
 	}
