@@ -10,12 +10,11 @@
  * descriptor's size with the blob's, and every layer must be a blob of the archive that
  * read as a tarball. A layer is a wrapper, not a level of nesting: a wheel in a layer is
  * read (src/source.c). A directory layout is read through the files source
- * (source_files.c) and the same driver. */
+ * (source_files.c) and the same driver (image_layout.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ws_image.h"
 #include "ws_quote.h"
@@ -817,43 +816,4 @@ void ws_imgcheck_free(struct ws_imgcheck *c)
 	if (c->have_docker)
 		ws_docker_manifest_free(&c->docker);
 	free(c);
-}
-
-/* ---- an OCI layout directory -------------------------------------------------------------- */
-
-bool ws_image_is_layout(const char *dir)
-{
-	char p[4096];
-	struct stat st;
-	if (strlen(dir) + sizeof "/oci-layout" > sizeof p)
-		return false;
-	ws_fmt(p, sizeof p, "%s/oci-layout", dir);
-	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress)
-{
-	uint32_t nerr0 = a->nerrors;
-	struct ws_err e = { 0 };
-	struct ws_drive d;
-	a->type = "image";
-	ws_drive_init(&d, a, so);
-	(void)progress;                             /* the files source counts no compressed bytes */
-	/* every regular file below dir, sorted, no link followed: oci-layout, index.json and
-	 * blobs/sha256/<hex> are its members as they are a tarball's */
-	struct ws_source *src = ws_dir_open(dir, d.lim.max_members, &e);
-	if (!src) {
-		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
-		return -1;
-	}
-	if (!(d.image = ws_imgcheck_new())) {
-		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
-		ws_source_close(src);
-		return -1;
-	}
-	ws_drive_source(&d, src, "", 1);
-	a->size = a->bytes_inflated;                /* the bytes of its files */
-	ws_drive_finish(&d);
-	ws_source_close(src);
-	return a->nerrors > nerr0 ? -1 : 0;
 }
