@@ -297,6 +297,34 @@ static void count_kernels(struct ws_fatbin *f)
 
 static void apply_decoded(struct scan *s, struct ws_object *o, bool wait);
 
+/* The payload of entry e (ps bytes at offset at) decoded here or queued for the decoders,
+ * unless it is over the entry limit or the budget is spent. False when the window cannot
+ * give the bytes (the object's scan stops). */
+static bool decode_payload(struct scan *s, struct ws_object *o, struct ws_fatbin *f, struct ws_entry *e,
+			   uint64_t at, uint64_t ps)
+{
+	char msg[WS_ERRMAX + 64];
+	size_t got;
+	if (ps > s->lim.max_entry_bytes) {
+		entry_fail(s, o, e, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
+						    e->name, (unsigned long long)ps));
+		return true;
+	}
+	const uint8_t *p = ws_window_peek(s->w, at, (size_t)ps, &got);
+	if (!p || got < ps) {
+		window_error(s, o, "fatbin entry payload");
+		return false;
+	}
+	if (!budget_decode(s, e, ps))
+		;
+	else if (!s->q)
+		inspect_payload(s, o, e, p, (size_t)ps);
+	else if (s->opt->offload->push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
+				       e, p, (size_t)ps) < 0)
+		entry_error(s, o, e, "out of memory queueing a payload");
+	return true;
+}
+
 /* Decodes the container at `start` (already validated as a candidate) and
  * returns where the search should go on. */
 static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t origin,
@@ -397,23 +425,8 @@ static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t ori
 			entry_fail(s, o, e, err.code, err.msg);
 		} else if (!e->opaque && (s->opt->want_kernels || f->size <= WS_SMALL_CONTAINER) &&
 			   (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX)) {
-			if (ps > s->lim.max_entry_bytes) {
-				entry_fail(s, o, e, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
-							    e->name, (unsigned long long)ps));
-			} else {
-				p = ws_window_peek(s->w, off + hs, (size_t)ps, &got);
-				if (!p || got < ps) {
-					window_error(s, o, "fatbin entry payload");
-					return limit;
-				}
-				if (!budget_decode(s, e, ps))
-					;
-				else if (!s->q)
-					inspect_payload(s, o, e, p, (size_t)ps);
-				else if (s->opt->offload->push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
-							 e, p, (size_t)ps) < 0)
-					entry_error(s, o, e, "out of memory queueing a payload");
-			}
+			if (!decode_payload(s, o, f, e, off + hs, ps))
+				return limit;
 		}
 		off += hs + ps;                         /* in bounds: checked by ws_entry_peek */
 		if (!keep)
