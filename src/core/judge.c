@@ -417,6 +417,98 @@ static bool any_ptx(const struct ws_fatbin *const *fb, size_t n)
 	return false;
 }
 
+/* The driver and PTX that JIT needs on target k: over every required container that JITs. */
+static void jit_needs(struct ws_object *o, size_t k, const struct ws_target *t, int driver_cuda)
+{
+	struct ws_judgement *j = &o->judged[k];
+	for (uint32_t i = 0; i < o->nfatbins; i++) {
+		const struct ws_entry *pe;
+		unsigned ma, mi;
+		if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != WS_V_JIT ||
+		    !(pe = picked_entry(&o->fatbins[i], t, driver_cuda)))
+			continue;
+		ws_entry_isa(pe, &ma, &mi);
+		int need = ws_isa_need_cuda(ma, mi);
+		if (need > j->jit_driver_cuda && need < 100000)
+			j->jit_driver_cuda = need;
+		if (pe->arch > j->jit_from)
+			j->jit_from = pe->arch;
+	}
+}
+
+/* Advice when the driver is too old for the PTX: the driver the newest such PTX needs, or
+ * SASS for t. */
+static void ptx_too_new_advice(const struct ws_fatbin *const *fb, size_t nfb, const struct ws_target *t, int driver_cuda,
+			       char *adv, size_t len)
+{
+	char c1[16], c2[16];
+	int need = 0;
+	for (size_t i = 0; i < nfb; i++)
+		for (uint32_t e = 0; e < fb[i]->nentries; e++) {
+			const struct ws_entry *en = &fb[i]->entries[e];
+			unsigned ma, mi;
+			if (ws_entry_verdict(en, t, driver_cuda) != WS_V_PTX_TOO_NEW)
+				continue;
+			ws_entry_isa(en, &ma, &mi);
+			int c = ws_isa_need_cuda(ma, mi);
+			if (c > need)
+				need = c;
+		}
+	if (need > 0 && need < 100000)
+		snprintf(adv, len, "a driver for CUDA >= %s (this one supports %s), or a build with "
+			 "SASS for %s", ws_cuda_str(need, c1, sizeof c1),
+			 ws_cuda_str(driver_cuda, c2, sizeof c2), t->name);
+	else
+		snprintf(adv, len, "a newer driver (this one supports %s), or a build with SASS for %s",
+			 ws_cuda_str(driver_cuda, c2, sizeof c2), t->name);
+}
+
+/* Advice when no image serves t: the build to install, from the CUDA version this object
+ * was built with, read from the firmest source there is (reasons added to the judgement). */
+static void rebuild_advice(struct ws_object *o, size_t k, const struct ws_target *t, const struct ws_fatbin *const *fb,
+			   size_t nfb, const struct ws_wheel_info *wheel, int build_hint, char *adv, size_t len)
+{
+	struct ws_judgement *j = &o->judged[k];
+	bool has_ptx = any_ptx(fb, nfb), major_only = false, from_isa = false;
+	unsigned im = 0, in = 0;
+	char words[96];
+	const char *build_words = NULL;
+	int build = build_cuda_of(o, &from_isa, &im, &in);
+	/* the PTX ISA is a lower bound: a firmer word comes first (the library's own name,
+	 * libx_cuda126.so; the pinned runtime), else the bound is named as one */
+	if (from_isa && o->alt_group && !o->alt_major_only && o->alt_cuda >= build) {
+		build = o->alt_cuda;
+		from_isa = false;
+	} else if (from_isa && wheel && wheel->requires_cuda_runtime >= build) {
+		build = wheel->requires_cuda_runtime;
+		from_isa = false;
+	}
+	if (from_isa) {
+		char c1[16];
+		int next = ws_isa_need_cuda(im, in + 1);   /* the first CUDA of the next ISA */
+		ws_cuda_str(build, c1, sizeof c1);
+		if (next > build && next - build <= 20 && next % 1000 / 10 == build % 1000 / 10 + 2)
+			snprintf(words, sizeof words, "%s or %d.%d (from its PTX ISA %u.%u)", c1, build / 1000,
+				 build % 1000 / 10 + 1, im, in);
+		else
+			snprintf(words, sizeof words, "%s or newer (from its PTX ISA %u.%u)", c1, im, in);
+		build_words = words;
+	}
+	if (!build && wheel && wheel->local)
+		build = ws_cuda_tag_parse(wheel->local, &major_only);
+	if (!build && wheel && wheel->requires_cuda_runtime)
+		build = wheel->requires_cuda_runtime;
+	if (!build)
+		build = build_hint;
+	if (!build && wheel && wheel->requires_cuda_major) {
+		build = wheel->requires_cuda_major * 1000;
+		major_only = true;
+	}
+	j->build_cuda = build;
+	j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, build_words, adv,
+				      len);
+}
+
 /* why and advice for a failing or JIT object on target k. */
 static int describe_object(struct ws_object *o, size_t k, const struct ws_target *t, enum ws_verdict v,
 			   const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel, int build_hint)
@@ -494,20 +586,7 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 	if (!(j->why = ws_strdup(why)))
 		goto out;
 	if (v == WS_V_JIT) {
-		/* the driver and PTX that JIT needs: over every required container that JITs */
-		for (uint32_t i = 0; i < o->nfatbins; i++) {
-			const struct ws_entry *pe;
-			unsigned ma, mi;
-			if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != WS_V_JIT ||
-			    !(pe = picked_entry(&o->fatbins[i], t, opt->driver_cuda)))
-				continue;
-			ws_entry_isa(pe, &ma, &mi);
-			int need = ws_isa_need_cuda(ma, mi);
-			if (need > j->jit_driver_cuda && need < 100000)
-				j->jit_driver_cuda = need;
-			if (pe->arch > j->jit_from)
-				j->jit_from = pe->arch;
-		}
+		jit_needs(o, k, t, opt->driver_cuda);
 		rc = 0;
 		goto out;
 	}
@@ -517,65 +596,9 @@ static int describe_object(struct ws_object *o, size_t k, const struct ws_target
 		    o->fatbins[i].nkernels == 0)
 			j->reasons |= WS_R_KERNELS_ASSUMED;
 	if (v == WS_V_PTX_TOO_NEW) {
-		char c1[16], c2[16];
-		int need = 0;
-		for (size_t i = 0; i < nfb; i++)
-			for (uint32_t e = 0; e < fb[i]->nentries; e++) {
-				const struct ws_entry *en = &fb[i]->entries[e];
-				unsigned ma, mi;
-				if (ws_entry_verdict(en, t, opt->driver_cuda) != WS_V_PTX_TOO_NEW)
-					continue;
-				ws_entry_isa(en, &ma, &mi);
-				int c = ws_isa_need_cuda(ma, mi);
-				if (c > need)
-					need = c;
-			}
-		if (need > 0 && need < 100000)
-			snprintf(adv, sizeof adv, "a driver for CUDA >= %s (this one supports %s), or a build with "
-				 "SASS for %s", ws_cuda_str(need, c1, sizeof c1),
-				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
-		else
-			snprintf(adv, sizeof adv, "a newer driver (this one supports %s), or a build with SASS for %s",
-				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
+		ptx_too_new_advice(fb, nfb, t, opt->driver_cuda, adv, sizeof adv);
 	} else {
-		bool has_ptx = any_ptx(fb, nfb), major_only = false, from_isa = false;
-		unsigned im = 0, in = 0;
-		char words[96];
-		const char *build_words = NULL;
-		int build = build_cuda_of(o, &from_isa, &im, &in);
-		/* the PTX ISA is a lower bound: a firmer word comes first (the library's own name,
-		 * libx_cuda126.so; the pinned runtime), else the bound is named as one */
-		if (from_isa && o->alt_group && !o->alt_major_only && o->alt_cuda >= build) {
-			build = o->alt_cuda;
-			from_isa = false;
-		} else if (from_isa && wheel && wheel->requires_cuda_runtime >= build) {
-			build = wheel->requires_cuda_runtime;
-			from_isa = false;
-		}
-		if (from_isa) {
-			char c1[16];
-			int next = ws_isa_need_cuda(im, in + 1);   /* the first CUDA of the next ISA */
-			ws_cuda_str(build, c1, sizeof c1);
-			if (next > build && next - build <= 20 && next % 1000 / 10 == build % 1000 / 10 + 2)
-				snprintf(words, sizeof words, "%s or %d.%d (from its PTX ISA %u.%u)", c1, build / 1000,
-					 build % 1000 / 10 + 1, im, in);
-			else
-				snprintf(words, sizeof words, "%s or newer (from its PTX ISA %u.%u)", c1, im, in);
-			build_words = words;
-		}
-		if (!build && wheel && wheel->local)
-			build = ws_cuda_tag_parse(wheel->local, &major_only);
-		if (!build && wheel && wheel->requires_cuda_runtime)
-			build = wheel->requires_cuda_runtime;
-		if (!build)
-			build = build_hint;
-		if (!build && wheel && wheel->requires_cuda_major) {
-			build = wheel->requires_cuda_major * 1000;
-			major_only = true;
-		}
-		j->build_cuda = build;
-		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, build_words, adv,
-					      sizeof adv);
+		rebuild_advice(o, k, t, fb, nfb, wheel, build_hint, adv, sizeof adv);
 	}
 	if (!(j->advice = ws_strdup(adv)))
 		goto out;
