@@ -292,6 +292,90 @@ static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *w
 				 (unsigned long long)declared, sz);
 }
 
+/* An image's JSON member, told by its first bytes: they start the text kept for the check
+ * (over when the member is larger than max, or memory is short). */
+static void keep_head_as_text(struct mread *m, size_t max)
+{
+	m->text_max = max;
+	if (m->nhead > max)
+		m->text_over = true;
+	else if ((m->text = malloc(m->nhead + 1))) {
+		memcpy(m->text, m->head, m->nhead);
+		m->text[m->ntext = m->nhead] = 0;
+	} else {
+		m->text_over = true;
+	}
+}
+
+/* A member that is an archive, opened as a source and driven one level down (a layer of an
+ * image is not a level). where (len bytes) is rewritten in the driver's way for a zip's
+ * member. True when its members were driven. */
+static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *rd, enum ws_pack pk, const char *name,
+			 char *where, size_t len, int level, bool layer)
+{
+	struct ws_artifact *a = d->a;
+	bool zip_style = m->zip_style, archive = false;
+	struct ws_err e = { 0 };
+	if (zip_style) {
+		/* a zip always named what goes wrong in an archive it holds in the
+		 * driver's way, and counted the archive as one member scanned */
+		ws_fmt(where, len, "%s!%s", d->label, m->shown);
+		m->zip_style = false;
+		a->members_scanned++;
+	}
+	struct ws_source *src = ws_archive_open_reader(rd, pk, &e);
+	if (!src) {
+		if (!m->failed)
+			ws_artifact_fail(a, where, e.code, "%s", e.msg);
+	} else {
+		size_t nl = strlen(name);
+		char *prefix = ws_malloc(nl + 2);
+		if (prefix) {
+			memcpy(prefix, name, nl);
+			memcpy(prefix + nl, "!", 2);
+			a->members_scanned += !zip_style;
+			archive = true;
+			d->layer_levels += layer;
+			ws_drive_source(d, src, prefix, level + 1);
+			d->layer_levels -= layer;
+			free(prefix);
+		}
+		ws_source_close(src);
+	}
+	return archive;
+}
+
+/* A sequential source's member read to its end: its digest, text and size told to the
+ * package check or the image check that asked for them. */
+static void tell_checks(struct ws_drive *d, struct mread *m, const char *name, const char *where, bool img_hash,
+			size_t img_text, bool archive)
+{
+	struct ws_artifact *a = d->a;
+	char hex[WS_DIGEST_MAX * 2 + 1] = "";
+	if (m->dg) {
+		uint8_t md[WS_DIGEST_MAX];
+		size_t dl = ws_digest_final(m->dg, md);
+		if (dl && dl <= 32) {
+			ws_hex(md, dl, hex);
+			ws_pkgcheck_digest(d->check, name, hex, m->got);
+		}
+	}
+	if (img_text) {
+		ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, m->text,
+				   m->ntext, m->text_over);
+		m->text = NULL;
+	} else if (img_hash) {
+		ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, NULL, 0, false);
+	} else if (m->text_max) {
+		if (m->text_over)
+			ws_artifact_fail(a, where, WS_E_LIMIT, "too large to read as a package manifest");
+		else if (m->text) {
+			ws_pkgcheck_text(d->check, a, d->label, name, m->text, m->ntext);
+			m->text = NULL;
+		}
+	}
+}
+
 /* One member: counted, hashed, sniffed and scanned or opened as a nested source. out is
  * NULL for a sequential source's member (the package checks are told here), else a
  * random-access member's (its task tells them, in member order, once merged). */
@@ -342,17 +426,8 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	}
 	/* an image's JSON is told by its first bytes: a blob may be a manifest or a layer */
 	size_t img_text = level == 1 && !m->text_max && !out ? ws_imgcheck_wants_text(d->image, name, m->head, m->nhead) : 0;
-	if (img_text) {
-		m->text_max = img_text;
-		if (m->nhead > img_text)
-			m->text_over = true;
-		else if ((m->text = malloc(m->nhead + 1))) {
-			memcpy(m->text, m->head, m->nhead);
-			m->text[m->ntext = m->nhead] = 0;
-		} else {
-			m->text_over = true;
-		}
-	}
+	if (img_text)
+		keep_head_as_text(m, img_text);
 	bool archive = false;
 	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	bool sniff = !m->failed && !(out && out->hash_only);
@@ -362,33 +437,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	if (pk != WS_PACK_NONE && out && !out->nest) {
 		/* left alone: a source that reads no archives inside (an installed file) */
 	} else if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
-		struct ws_err e = { 0 };
-		if (zip_style) {
-			/* a zip always named what goes wrong in an archive it holds in the
-			 * driver's way, and counted the archive as one member scanned */
-			ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
-			m->zip_style = false;
-			a->members_scanned++;
-		}
-		struct ws_source *src = ws_archive_open_reader(&rd, pk, &e);
-		if (!src) {
-			if (!m->failed)
-				ws_artifact_fail(a, where, e.code, "%s", e.msg);
-		} else {
-			size_t nl = strlen(name);
-			char *prefix = ws_malloc(nl + 2);
-			if (prefix) {
-				memcpy(prefix, name, nl);
-				memcpy(prefix + nl, "!", 2);
-				a->members_scanned += !zip_style;
-				archive = true;
-				d->layer_levels += layer;
-				ws_drive_source(d, src, prefix, level + 1);
-				d->layer_levels -= layer;
-				free(prefix);
-			}
-			ws_source_close(src);
-		}
+		archive = drive_nested(d, m, &rd, pk, name, where, sizeof where, level, layer);
 	} else if (pk != WS_PACK_NONE) {
 		/* a bounded walk: never opened, and never taken for "no device code" (a
 		 * compressed file of any name may hold a library, "libx.so.gz") */
@@ -434,29 +483,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			ws_imgcheck_member(d->image, a, d->label, name, "", m->got, archive, NULL, 0, false);
 		rc = -2;
 	} else if (!out) {
-		char hex[WS_DIGEST_MAX * 2 + 1] = "";
-		if (m->dg) {
-			uint8_t md[WS_DIGEST_MAX];
-			size_t dl = ws_digest_final(m->dg, md);
-			if (dl && dl <= 32) {
-				ws_hex(md, dl, hex);
-				ws_pkgcheck_digest(d->check, name, hex, m->got);
-			}
-		}
-		if (img_text) {
-			ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, m->text,
-					   m->ntext, m->text_over);
-			m->text = NULL;
-		} else if (img_hash) {
-			ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, NULL, 0, false);
-		} else if (m->text_max) {
-			if (m->text_over)
-				ws_artifact_fail(a, where, WS_E_LIMIT, "too large to read as a package manifest");
-			else if (m->text) {
-				ws_pkgcheck_text(d->check, a, d->label, name, m->text, m->ntext);
-				m->text = NULL;
-			}
-		}
+		tell_checks(d, m, name, where, img_hash, img_text, archive);
 	}
 	if (!out)
 		ws_digest_free(m->dg);
