@@ -891,6 +891,203 @@ int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct
 
 /* ---- the run -------------------------------------------------------------------- */
 
+/* --live with no driver, or with no device of any target: nothing can be measured (said
+ * once here), and the run never passes. */
+static bool live_measures_nothing(const struct runner *R)
+{
+	if (!R->cfg->live)
+		return false;
+	if (!R->live)
+		return true;
+	bool none = true;
+	for (size_t t = 0; R->live_info.target_device && t < R->nt; t++)
+		none &= R->live_info.target_device[t] < 0;
+	if (none)
+		fprintf(stderr, "wheelscan: --live: the CUDA driver found no device of the GPUs named; nothing can "
+			"be measured, so the prediction is not checked\n");
+	return none;
+}
+
+/* What must exist before the sandbox, which opens and creates no file: the inputs' absolute
+ * paths and the store's descriptors, standard input's spool, the SIGBUS guard, the --sbom-in
+ * document; then the sandbox itself. 0, or the exit status to end the run with. */
+static int prepare_sandbox(struct runner *R, struct ws_inputs *in)
+{
+	const struct ws_config *cfg = R->cfg;
+	if (R->db) {
+		for (size_t i = 0; i < in->n; i++)
+			if (!in->v[i].from_tree && strcmp(in->v[i].path, "-") != 0)
+				in->v[i].abs_path = realpath(in->v[i].path, NULL);
+		int fds[8];
+		ws_sandbox_keep_store(fds, ws_db_descriptors(R->db, fds, sizeof fds / sizeof *fds));
+	}
+	/* standard input's spool is made now: the sandbox creates no file */
+	for (size_t i = 0; i < in->n; i++)
+		if (!in->v[i].from_tree && !strcmp(in->v[i].path, "-") && spool_open() >= 0)
+			ws_sandbox_keep_spool(stdin_spool);
+	/* A file cut short while it is mapped must not end the scan with SIGBUS. */
+	if (ws_filemap_guard() < 0)
+		fprintf(stderr, "wheelscan: warning: cannot catch SIGBUS (%s): a file that shrinks while "
+			"it is read will end the scan\n", strerror(errno));
+	if (cfg->sbom_in && ws_cdx_load_bom(cfg->sbom_in) < 0)
+		return WS_EXIT_INPUT;
+	if (cfg->sandbox && enter_sandbox(cfg, in, R->live != NULL) < 0)
+		return WS_EXIT_USAGE;
+	return 0;
+}
+
+/* A finished job, in input order: its errors on stderr, the exit status they and its
+ * findings make (status is the run's so far), its report and its store row; then freed. */
+static int report_job(struct runner *R, struct job *j, struct ws_report *rep, int status)
+{
+	if (!j->res.a) {
+		fprintf(stderr, "wheelscan: out of memory scanning '%s'\n", ws_q_text(j->in->path));
+		return 3;
+	}
+	for (uint32_t e = 0; e < j->res.a->nerrors; e++) {
+		const struct ws_error *er = &j->res.a->errors[e];
+		fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(er->where), ws_q_text(er->message));
+		if (ws_errcode_status(er->code) > status)
+			status = ws_errcode_status(er->code);
+	}
+	if (!j->res.a->nerrors && j->res.findings.n && status == 0)
+		status = 1;
+	ws_report_artifact(rep, &j->res);
+	store_result(R, j);
+	ws_artifact_free(j->res.a);
+	j->res.a = NULL;
+	ws_findings_free(&j->res.findings);
+	return status;
+}
+
+/* No input to judge: said, and a check (a gate was asked for) fails; status is the run's so far. */
+static int nothing_judged(const struct ws_config *cfg, const struct ws_inputs *in, int status)
+{
+	bool check = cfg->nrequire || cfg->require_ptx || cfg->ntargets || cfg->live || cfg->gpu_auto_asked;
+	if (in->nlisted)
+		fprintf(stderr, "wheelscan: nothing was judged: share %u/%u of the %zu inputs is empty\n",
+			cfg->shard_k, cfg->shard_n, in->nlisted);
+	else {
+		fprintf(stderr, "wheelscan: nothing was judged: no input files%s\n",
+			check ? ", so the check fails" : "");
+		if (check && status == 0)
+			status = WS_EXIT_CHECK;
+	}
+	return status;
+}
+
+/* The store's run closed: what is gone marked (only after a whole tree), the counts said,
+ * and a store that failed makes the exit status WS_EXIT_INPUT. */
+static int store_end(struct runner *R, const struct ws_inputs *in, int status)
+{
+	const struct ws_config *cfg = R->cfg;
+	R->counts.skipped = in->nskipped;
+	/* only a whole tree says what is gone: not operands, lists, a failed store, or a
+	 * walk that could not read some directory (its files are not gone) */
+	bool marks = cfg->ndirs > 0 && cfg->npaths == 0 && !cfg->files_from && !R->db_failed;
+	for (size_t i = 0; i < in->n; i++)
+		marks &= !in->v[i].error;
+	if (!R->db_failed && ws_db_run_end(R->db, &R->counts, status, marks, cfg) < 0)
+		store_failed(R);
+	if (R->db_failed)
+		status = WS_EXIT_INPUT;
+	else if (!cfg->quiet)
+		fprintf(stderr, "wheelscan: store %s: %zu files read, %llu scanned, %llu from the store, "
+			"%llu added, %llu changed, %llu removed\n", ws_q_text(cfg->db), atomic_load(&R->files_read),
+			(unsigned long long)R->counts.scanned, (unsigned long long)R->counts.reused,
+			(unsigned long long)R->counts.added, (unsigned long long)R->counts.changed,
+			(unsigned long long)R->counts.removed);
+	ws_db_close(R->db);
+	return status;
+}
+
+/* The store opened and its run begun; false (said on stderr) when it cannot be. */
+static bool store_begin(struct runner *R, bool coverage_mode)
+{
+	char err[1200];
+	if (!(R->db = ws_db_open(R->cfg->db, true, false, err, sizeof err)) ||
+	    ws_db_run_begin(R->db, R->cfg, R->targets, R->nt, coverage_mode) < 0) {
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(R->db ? ws_db_error(R->db) : err));
+		return false;
+	}
+	return true;
+}
+
+/* One job per input, in input order. */
+static bool make_jobs(struct runner *R, struct ws_inputs *in)
+{
+	R->njobs = in->n;
+	R->jobs = ws_calloc(in->n ? in->n : 1, sizeof *R->jobs);
+	if (!R->jobs)
+		return false;
+	for (size_t i = 0; i < in->n; i++) {
+		R->jobs[i].R = R;
+		R->jobs[i].in = &in->v[i];
+		R->total_bytes += in->v[i].size;
+	}
+	return true;
+}
+
+/* Whether the progress bar is drawn (asked for, or stderr is a terminal), and its clock. */
+static bool progress_begin(struct runner *R, size_t ninputs)
+{
+	const struct ws_config *cfg = R->cfg;
+	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
+					       && ninputs > 0);
+	R->progress_tty = isatty(STDERR_FILENO);
+	if (!R->progress_tty) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		R->progress_last = now.tv_sec;           /* the first plain line after 10 s */
+	}
+	return progress;
+}
+
+/* The jobs on the pool, each reported as soon as it and those before it are done. */
+static int run_jobs(struct runner *R, const struct ws_inputs *in, struct ws_report *rep, bool progress, int status)
+{
+	/* Files go to the pool in input order, at most `window` ahead of the report: memory
+	 * holds that many finished artifacts at most, whatever the number of inputs. */
+	R->pool = ws_pool_new(R->cfg->jobs);
+	R->decoders = ws_decoders_new();
+	size_t width = (size_t)ws_pool_width(R->pool), window = width == 1 ? 1 : 2 * width, added = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		for (; added < in->n && added < i + window; added++) {
+			store_prepare(R, &R->jobs[added]);
+			ws_group_init(&R->jobs[added].g, NULL);
+			ws_pool_add(R->pool, &R->jobs[added].g, file_task, &R->jobs[added]);
+		}
+		R->queued_from = i;
+		R->queued_to = added;
+		/* the store's batch is held through a short wait, committed before a long one */
+		if (R->db && !R->db_failed && !ws_group_wait_ms(R->pool, &R->jobs[i].g, 20) && ws_db_idle(R->db) < 0)
+			store_failed(R);
+		if (progress)
+			while (!ws_group_wait_ms(R->pool, &R->jobs[i].g, 200))
+				draw_progress(R, false);
+		else
+			ws_group_wait(R->pool, &R->jobs[i].g);
+		if (progress && R->progress_tty)
+			fprintf(stderr, "\r\033[K");
+		status = report_job(R, &R->jobs[i], rep, status);
+	}
+	ws_pool_free(R->pool);
+	ws_decoders_free(R->decoders);
+	return status;
+}
+
+/* The jobs, and what the live check kept of them. */
+static void free_jobs(struct runner *R)
+{
+	free(R->jobs);
+	free(R->live_info.target_device);
+	for (size_t i = 0; i < R->nseen; i++) {
+		free(R->seen[i].live);
+		free(R->seen[i].live_nojit);
+	}
+	free(R->seen);
+}
+
 int ws_run(struct ws_config *cfg)
 {
 	struct runner R = {.cfg = cfg, .targets = cfg->targets, .nt = cfg->ntargets,
@@ -915,15 +1112,7 @@ int ws_run(struct ws_config *cfg)
 	}
 	R.remedy.driver_cuda = R.driver_cuda;     /* the live driver's, when one was found */
 	/* --live that can measure nothing (no driver, or no device of any target) never passes */
-	bool live_failed = cfg->live && !R.live;
-	if (cfg->live && R.live) {
-		live_failed = true;
-		for (size_t t = 0; R.live_info.target_device && t < R.nt; t++)
-			live_failed &= R.live_info.target_device[t] < 0;
-		if (live_failed)
-			fprintf(stderr, "wheelscan: --live: the CUDA driver found no device of the GPUs named; nothing can "
-				"be measured, so the prediction is not checked\n");
-	}
+	bool live_failed = live_measures_nothing(&R);
 	if (bare && (!R.live || R.nt == 0)) {
 		R.nt = ws_coverage_targets(coverage);
 		R.targets = coverage;
@@ -935,10 +1124,7 @@ int ws_run(struct ws_config *cfg)
 	/* The store is opened (and its -wal and -shm files created) before the sandbox,
 	 * which refuses to create files; writing to the open descriptors stays allowed. */
 	if (cfg->db) {
-		char err[1200];
-		if (!(R.db = ws_db_open(cfg->db, true, false, err, sizeof err)) ||
-		    ws_db_run_begin(R.db, cfg, R.targets, R.nt, coverage_mode) < 0) {
-			fprintf(stderr, "wheelscan: store %s\n", ws_q_text(R.db ? ws_db_error(R.db) : err));
+		if (!store_begin(&R, coverage_mode)) {
 			ws_db_close(R.db);
 			ws_live_close(R.live);
 			free(auto_targets);
@@ -958,54 +1144,25 @@ int ws_run(struct ws_config *cfg)
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
 	 * before the pool's threads start. The live check's spawner and workers were forked
 	 * above and stay outside it: the driver needs its devices. */
-	if (R.db) {
-		for (size_t i = 0; i < in.n; i++)
-			if (!in.v[i].from_tree && strcmp(in.v[i].path, "-") != 0)
-				in.v[i].abs_path = realpath(in.v[i].path, NULL);
-		int fds[8];
-		ws_sandbox_keep_store(fds, ws_db_descriptors(R.db, fds, sizeof fds / sizeof *fds));
-	}
-	/* standard input's spool is made now: the sandbox creates no file */
-	for (size_t i = 0; i < in.n; i++)
-		if (!in.v[i].from_tree && !strcmp(in.v[i].path, "-") && spool_open() >= 0)
-			ws_sandbox_keep_spool(stdin_spool);
-	/* A file cut short while it is mapped must not end the scan with SIGBUS. */
-	if (ws_filemap_guard() < 0)
-		fprintf(stderr, "wheelscan: warning: cannot catch SIGBUS (%s): a file that shrinks while "
-			"it is read will end the scan\n", strerror(errno));
-	if (cfg->sbom_in && ws_cdx_load_bom(cfg->sbom_in) < 0) {
+	int prc = prepare_sandbox(&R, &in);
+	if (prc != 0) {
 		ws_inputs_free(&in);
 		ws_db_close(R.db);
 		ws_live_close(R.live);
 		free(auto_targets);
 		ws_builds_free(&R.builds);
-		return WS_EXIT_INPUT;
-	}
-	if (cfg->sandbox && enter_sandbox(cfg, &in, R.live != NULL) < 0) {
-		ws_inputs_free(&in);
-		ws_db_close(R.db);
-		ws_live_close(R.live);
-		free(auto_targets);
-		ws_builds_free(&R.builds);
-		return WS_EXIT_USAGE;
+		return prc;
 	}
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
 		ws_sandbox_selftest(in.n ? in.v[0].path : NULL);
 	for (size_t i = 0; i < in.nskipped; i++)
 		fprintf(stderr, "wheelscan: skipped %s\n", ws_q_text(in.skipped[i]));
 
-	R.njobs = in.n;
-	R.jobs = ws_calloc(in.n ? in.n : 1, sizeof *R.jobs);
-	if (!R.jobs) {
+	if (!make_jobs(&R, &in)) {
 		fprintf(stderr, "wheelscan: out of memory\n");
 		ws_inputs_free(&in);
 		ws_builds_free(&R.builds);
 		return 3;
-	}
-	for (size_t i = 0; i < in.n; i++) {
-		R.jobs[i].R = &R;
-		R.jobs[i].in = &in.v[i];
-		R.total_bytes += in.v[i].size;
 	}
 	pthread_mutex_init(&R.live_mu, NULL);
 
@@ -1015,61 +1172,10 @@ int ws_run(struct ws_config *cfg)
 				.live = R.live_info.tried && !coverage_mode ? &R.live_info : NULL,
 				.remedy = R.remedy.builds ? &R.remedy : NULL};
 	rep.color = cfg->color == 1 || (cfg->color == -1 && isatty(STDOUT_FILENO));
-	bool progress = cfg->progress == 1 || (cfg->progress == -1 && isatty(STDERR_FILENO) && !cfg->quiet
-					       && in.n > 0);
-	R.progress_tty = isatty(STDERR_FILENO);
-	if (!R.progress_tty) {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		R.progress_last = now.tv_sec;            /* the first plain line after 10 s */
-	}
+	bool progress = progress_begin(&R, in.n);
 	ws_report_begin(&rep);
 
-	/* Files go to the pool in input order, at most `window` ahead of the report: memory
-	 * holds that many finished artifacts at most, whatever the number of inputs. */
-	R.pool = ws_pool_new(cfg->jobs);
-	R.decoders = ws_decoders_new();
-	size_t width = (size_t)ws_pool_width(R.pool), window = width == 1 ? 1 : 2 * width, added = 0;
-	for (size_t i = 0; i < in.n; i++) {
-		for (; added < in.n && added < i + window; added++) {
-			store_prepare(&R, &R.jobs[added]);
-			ws_group_init(&R.jobs[added].g, NULL);
-			ws_pool_add(R.pool, &R.jobs[added].g, file_task, &R.jobs[added]);
-		}
-		R.queued_from = i;
-		R.queued_to = added;
-		/* the store's batch is held through a short wait, committed before a long one */
-		if (R.db && !R.db_failed && !ws_group_wait_ms(R.pool, &R.jobs[i].g, 20) && ws_db_idle(R.db) < 0)
-			store_failed(&R);
-		if (progress)
-			while (!ws_group_wait_ms(R.pool, &R.jobs[i].g, 200))
-				draw_progress(&R, false);
-		else
-			ws_group_wait(R.pool, &R.jobs[i].g);
-		if (progress && R.progress_tty)
-			fprintf(stderr, "\r\033[K");
-		struct job *j = &R.jobs[i];
-		if (!j->res.a) {
-			fprintf(stderr, "wheelscan: out of memory scanning '%s'\n", ws_q_text(j->in->path));
-			status = 3;
-			continue;
-		}
-		for (uint32_t e = 0; e < j->res.a->nerrors; e++) {
-			const struct ws_error *er = &j->res.a->errors[e];
-			fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(er->where), ws_q_text(er->message));
-			if (ws_errcode_status(er->code) > status)
-				status = ws_errcode_status(er->code);
-		}
-		if (!j->res.a->nerrors && j->res.findings.n && status == 0)
-			status = 1;
-		ws_report_artifact(&rep, &j->res);
-		store_result(&R, j);
-		ws_artifact_free(j->res.a);
-		j->res.a = NULL;
-		ws_findings_free(&j->res.findings);
-	}
-	ws_pool_free(R.pool);
-	ws_decoders_free(R.decoders);
+	status = run_jobs(&R, &in, &rep, progress, status);
 	if (progress && in.n)
 		draw_progress(&R, true);
 	ws_report_end(&rep);
@@ -1079,47 +1185,14 @@ int ws_run(struct ws_config *cfg)
 		status = WS_EXIT_INPUT;          /* --sbom-in could not be read: nothing annotated */
 	/* A check that judged nothing passes nothing: say so, and fail it. An empty share of a
 	 * list that is not empty (--shard) is no failure: the other shares judge the inputs. */
-	if (in.n == 0) {
-		bool check = cfg->nrequire || cfg->require_ptx || cfg->ntargets || cfg->live || cfg->gpu_auto_asked;
-		if (in.nlisted)
-			fprintf(stderr, "wheelscan: nothing was judged: share %u/%u of the %zu inputs is empty\n",
-				cfg->shard_k, cfg->shard_n, in.nlisted);
-		else {
-			fprintf(stderr, "wheelscan: nothing was judged: no input files%s\n",
-				check ? ", so the check fails" : "");
-			if (check && status == 0)
-				status = WS_EXIT_CHECK;
-		}
-	}
+	if (in.n == 0)
+		status = nothing_judged(cfg, &in, status);
 	if ((auto_failed || live_failed) && status != WS_EXIT_INPUT)
 		status = WS_EXIT_NO_GPU;         /* --gpu auto or --live never passes without a GPU to judge */
-	if (R.db) {
-		R.counts.skipped = in.nskipped;
-		/* only a whole tree says what is gone: not operands, lists, a failed store, or a
-		 * walk that could not read some directory (its files are not gone) */
-		bool marks = cfg->ndirs > 0 && cfg->npaths == 0 && !cfg->files_from && !R.db_failed;
-		for (size_t i = 0; i < in.n; i++)
-			marks &= !in.v[i].error;
-		if (!R.db_failed && ws_db_run_end(R.db, &R.counts, status, marks, cfg) < 0)
-			store_failed(&R);
-		if (R.db_failed)
-			status = WS_EXIT_INPUT;
-		else if (!cfg->quiet)
-			fprintf(stderr, "wheelscan: store %s: %zu files read, %llu scanned, %llu from the store, "
-				"%llu added, %llu changed, %llu removed\n", ws_q_text(cfg->db), atomic_load(&R.files_read),
-				(unsigned long long)R.counts.scanned, (unsigned long long)R.counts.reused,
-				(unsigned long long)R.counts.added, (unsigned long long)R.counts.changed,
-				(unsigned long long)R.counts.removed);
-		ws_db_close(R.db);
-	}
+	if (R.db)
+		status = store_end(&R, &in, status);
 	ws_report_free(&rep);
-	free(R.jobs);
-	free(R.live_info.target_device);
-	for (size_t i = 0; i < R.nseen; i++) {
-		free(R.seen[i].live);
-		free(R.seen[i].live_nojit);
-	}
-	free(R.seen);
+	free_jobs(&R);
 	free(auto_targets);
 	ws_live_close(R.live);
 	ws_inputs_free(&in);
