@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "wheelscan.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 
 #define WS_BUILD_MAX_ARCHS 48
 #define WS_BUILDS_MAX_ROWS 100000

@@ -8,7 +8,7 @@
 
 #include "wheelscan.h"
 #include "ws_checks.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 
 enum ws_format { WS_FMT_TEXT, WS_FMT_JSON, WS_FMT_JSONL, WS_FMT_MARKDOWN, WS_FMT_CYCLONEDX, WS_FMT_HTML,
                  WS_FMT_SARIF, WS_FMT_GITHUB };
@@ -91,10 +91,7 @@ bool ws_cli_add_dir(struct ws_config *cfg, const char *dir);
  * add to the command line's. Returns 0, or -1 with a message in err (a usage error). */
 int ws_config_read(struct ws_config *cfg, const char *file, bool cli_require, char *err, size_t errlen);
 
-/* Shell completion from the option table (src/completion.c): "bash", "zsh" or "fish";
- * false for another shell. */
-bool ws_completion_print(FILE *f, const char *shell);
-/* The option table, for completion.c: names, whether each takes an argument, its help. */
+/* One row of cli.c's option table: names, whether it takes an argument, its help. */
 struct ws_option {
 	const char *name;
 	int val;               /* short option letter, or OPT_* */
@@ -102,7 +99,10 @@ struct ws_option {
 	const char *arg;       /* argument name for --help */
 	const char *help;
 };
-const struct ws_option *ws_cli_options(size_t *n);
+/* Shell completion from the option table opt[0..n) (src/completion.c; cli.c passes its
+ * table, so completion.c needs nothing of cli.c): "bash", "zsh" or "fish"; false for
+ * another shell. */
+bool ws_completion_print(FILE *f, const char *shell, const struct ws_option *opt, size_t n);
 /* --version -v: the libraries this build uses, ISA-L, the sandbox's parts, the commit. */
 void ws_version_print(FILE *f, bool verbose);
 

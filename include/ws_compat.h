@@ -1,4 +1,4 @@
-/* ws_compat.h - the compatibility rules (pure: no I/O; ws_gpus_print is report_gpus.c's):
+/* ws_compat.h - the compatibility rules (pure: no I/O; the names they decide in are ws_vocab.h's):
  * compat.c (tables, entry and container verdicts), judge.c (roles, roll-ups), explain.c (sentences):
  * target GPUs, driver versions, per-entry / per-container verdicts, explanations
  * and advice. Sources of every rule and table: doc/compat-rules.md. */
@@ -11,28 +11,8 @@
 #include <stdio.h>
 
 #include "wheelscan.h"
+#include "ws_vocab.h"
 
-/* Most targets one --gpu list may name (bounds the allocation). */
-#define WS_MAX_TARGETS 64
-
-/* One GPU to judge for. */
-struct ws_target {
-	char name[16];     /* "sm_120": the key of JSON "verdicts" */
-	uint16_t cc;       /* major*10+minor, e.g. 120 */
-	char label[48];    /* "GeForce RTX 5090", or "" when given as a number */
-};
-
-/* One row of the built-in GPU table. */
-struct ws_gpu {
-	uint16_t cc;
-	const char *name;     /* display name, "GeForce RTX 5090" */
-	const char *aliases;  /* extra accepted names separated by '|', or NULL */
-	const char *segment;  /* "datacenter", "geforce", "workstation", "jetson", "desktop" */
-};
-
-/* The GPU table, in CC order. */
-size_t ws_gpu_count(void);
-const struct ws_gpu *ws_gpu_at(size_t i);
 /* The distinct compute capabilities of the GPU table, in CC order, as targets (name
  * "sm_XY", no label), at most max; returns how many. */
 size_t ws_table_ccs(struct ws_target *out, size_t max);
@@ -40,8 +20,6 @@ size_t ws_table_ccs(struct ws_target *out, size_t max);
  * "newer GPUs", a CC past the newest (what PTX buys). out holds WS_MAX_TARGETS; returns
  * how many. */
 size_t ws_coverage_targets(struct ws_target *out);
-/* Architecture name of a CC ("Blackwell", "Ada Lovelace"), "" if unknown. */
-const char *ws_cc_family(unsigned cc);
 
 /* Parses one --gpu item: "sm_120", "sm_90a" (judged as sm_90), "compute_86", "12.0", "120",
  * "9.0", or a GPU name from the table (case-insensitive; spaces, dashes, underscores and the
@@ -52,15 +30,11 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 /* Parses a comma-separated list into *out (malloc'd, free() it), count in *n. Duplicate
  * CCs are kept once. -1 + err on the first bad item or an empty list. */
 int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, char *err, size_t errlen);
-/* --list-gpus: the table, one line per CC (report_gpus.c). */
-void ws_gpus_print(FILE *f);
 
 /* --driver: a CUDA version ("12.8", "13", "12.4.1") or a driver version ("570.124.06",
  * "570", "R570") -> the CUDA version it supports as 1000*major+10*minor (12080).
  * -1 + err on a bad value. */
 int ws_driver_parse(const char *s, char *err, size_t errlen);
-/* Writes a CUDA version (12080) as "12.8" into buf; returns buf. */
-char *ws_cuda_str(int cuda, char *buf, size_t len);
 
 /* Minimum CUDA version whose driver JITs PTX ISA major.minor; 0 if the ISA is not in the
  * table (newer than any known, or a gap). ISAs older than the table map to its first row. */
@@ -81,20 +55,10 @@ enum ws_verdict ws_entry_verdict(const struct ws_entry *e, const struct ws_targe
 enum ws_verdict ws_fatbin_verdict(const struct ws_fatbin *f, const struct ws_target *t, int driver_cuda);
 /* Worst-of roll-up: NO_IMAGE > PTX_TOO_NEW > JIT > COMPATIBLE > NATIVE > NONE. */
 enum ws_verdict ws_verdict_worst(enum ws_verdict a, enum ws_verdict b);
-/* "native", "compatible", "jit", "ptx-too-new", "no-image", "none". */
-const char *ws_verdict_name(enum ws_verdict v);
-/* True for the verdicts that fail a --gpu gate (no-image, ptx-too-new). */
-int ws_verdict_fails(enum ws_verdict v);
 
 /* False only for a container that provably holds no kernels (nvcc's device-link output):
  * none listed, no container error, every entry decoded with known kernels. */
 bool ws_fatbin_has_kernels(const struct ws_fatbin *f);
-/* Severity for roll-ups: NONE = OTHER_GPU < NATIVE < COMPATIBLE < JIT < PTX_TOO_NEW < NO_IMAGE. */
-int ws_verdict_rank(enum ws_verdict v);
-/* The entry's a/f marker ('a', 'f' or 0): the decoder's, else the PTX ".target" suffix. */
-char ws_entry_suffix(const struct ws_entry *e);
-/* The PTX ISA of a PTX entry: the ".version" line, else the entry header's version. */
-void ws_entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor);
 /* The CUDA driver a PTX ISA needs for the rules: a gap in the table takes the next newer
  * row, newer than the table is INT_MAX, ISA 0.0 (not recorded) is 0. */
 int ws_isa_need_cuda(unsigned major, unsigned minor);
@@ -106,8 +70,6 @@ int ws_driver_branch_for(int cuda);
 /* ---- bundled run-time compilers (src/core/jitc.c) ---- */
 /* Which bundled compiler a member path names (Triton's ptxas or ptxas-blackwell). */
 enum ws_jitc ws_jitc_of_member(const char *member);
-/* "triton-ptxas", "triton-ptxas-blackwell" (JSON's jit_compiler.kind), "none". */
-const char *ws_jitc_name(enum ws_jitc k);
 /* The CUDA release (12040) in "Cuda compilation tools, release 12.4" within p[0..n); 0 if
  * the bytes hold none. A match cut off at n is not found: callers overlap their chunks. */
 int ws_jitc_find_release(const uint8_t *p, size_t n);
@@ -144,13 +106,6 @@ bool ws_object_link_only(const struct ws_object *o);
  * a link input with kernels (what its link will contain). --require-ptx and --baseline
  * look at these. Needs ws_judge's roles. */
 bool ws_fatbin_carries_code(const struct ws_fatbin *f, bool link_only);
-/* A failing object that does not fail its artifact: an alternative of a group in which
- * another variant runs on target t (the one the user's CUDA runtime picks). */
-bool ws_object_excused(const struct ws_artifact *a, const struct ws_object *o, size_t t);
-/* Name of a reason bit ("nothing-serves", ...); NULL for an unknown bit. */
-const char *ws_reason_name(uint32_t bit);
-/* Name of a role ("required", "other-gpu", "link-input", "no-kernels"). */
-const char *ws_role_name(enum ws_role r);
 
 /* One line on why the worst of these containers gets its verdict for t, e.g.
  * "newest SASS sm_90, no PTX; sm_120 needs SASS sm_120 or PTX <= compute_120". */

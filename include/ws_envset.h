@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "wheelscan.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 
 struct ws_remedy_ctx;
 

@@ -83,7 +83,7 @@ void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char
  * file, a link, a whiteout ".wh.NAME", an opaque directory's ".wh..wh..opq"), as keyed
  * hashes: once the images are known, an object in a layer whose path a later layer of
  * every image that holds it replaces or deletes is not in the image's final filesystem,
- * and is moved out of the judged objects into a->superseded. */
+ * and is moved out of the judged objects into a->superseded (src/image_layers.c). */
 void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *path, bool dir);
 /* Once the members are read: when the archive is an image (manifest.json, or oci-layout),
  * sets a->type "image" and a->images, and records what does not hold (digests, sizes,
@@ -91,6 +91,8 @@ void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *pat
  * walk stopped at a limit says nothing of blobs it did not reach). */
 void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete);
 void ws_imgcheck_free(struct ws_imgcheck *c);
+
+/* ---- an OCI layout directory (src/image_layout.c) -------------------------------------- */
 
 struct ws_scan_opts;
 /* An OCI image layout directory (holding oci-layout) as one artifact of type "image". */

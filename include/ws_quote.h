@@ -88,4 +88,12 @@ void ws_quote_release(void);
  * or a character that would not fit whole: for messages built in fixed buffers. Returns buf. */
 char *ws_q_text_into(char *buf, size_t len, const char *s, size_t n);
 
+/* Copies a string from a file (at most n bytes, to a NUL) into buf for a message, escaped
+ * as text (controls and stray bytes as \xNN...; UTF-8 kept), cut before an escape that
+ * would not fit. */
+void ws_sanitize(char *buf, size_t len, const char *s, size_t n);
+/* Copies a NUL-padded (and space-padded) string field of at most max bytes from a
+ * file: trailing blanks dropped, escaped as text. NULL when empty. */
+char *ws_strdup_field(const char *s, size_t max);
+
 #endif

@@ -16,6 +16,8 @@ struct ws_remedy_ctx;
  * stderr), or -1 when --builds names a table that cannot be read. */
 int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg);
 
+/* Standard input's spool (made once, before the sandbox): its descriptor, or -1 (scan_path.c). */
+int ws_stdin_spool_open(void);
 /* Scans one file (plain or zip) into a fresh artifact; never NULL unless out of memory. */
 struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 				 const struct ws_scan_opts *so, uint64_t *progress);

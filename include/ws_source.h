@@ -13,12 +13,13 @@
  *     -> ws_drive_source: each member in turn         src/source.c
  *        ws_drive_random: members as tasks on the pool, largest first, each runner with
  *                         its own handle; results merged back in member order
- *        -> drive_member: limits (atomic, every level), the digest the package check
+ *                                                     src/source_random.c
+ *        -> ws_drive_member: limits (atomic, every level), the digest the package check
  *           wants, sniff
  *           -> ws_scan_stream                          an ELF, PE, cubin, fatbin, PTX, ar
  *           -> a nested source, one level deep         a wheel, zip, tar, deb in a tarball
  *        -> package checks: md5sums, paths.json (pkgcheck.c), RECORD (recordcheck.c),
- *           image digests (source_image.c)
+ *           image digests (source_image.c), what later layers hide (image_layers.c)
  *     -> the artifact, reported in input order by run.c
  *
  * A format's own rules stay in its source: a zip's CRC-32 and declared sizes are checked

@@ -54,14 +54,6 @@ uint64_t ws_hash64(const void *p, size_t n);
 
 /* snprintf into a fixed buffer, always terminated; returns buf. */
 char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Copies a string from a file (at most n bytes, to a NUL) into buf for a message, escaped
- * as text (ws_quote.h: controls and stray bytes as \xNN...; UTF-8 kept), cut before an
- * escape that would not fit. */
-void ws_sanitize(char *buf, size_t len, const char *s, size_t n);
-
-/* Copies a NUL-padded (and space-padded) string field of at most max bytes from a
- * file: trailing blanks dropped, escaped as text (ws_quote.h). NULL when empty. */
-char *ws_strdup_field(const char *s, size_t max);
 
 /* Reads a whole regular file of at most max bytes, NUL-terminated, length in *len; NULL
  * (errno set; EFBIG when too large or not a regular file) otherwise. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ws_cli.h"
+#include "ws_compat.h"
 #include "ws_quote.h"
 #include "ws_util.h"
 
@@ -74,12 +75,6 @@ static const struct ws_option options[] = {
 	{"completion", OPT_COMPLETION, required_argument, "SHELL", "print the completion script for bash, zsh or fish"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
-
-const struct ws_option *ws_cli_options(size_t *n)
-{
-	*n = NOPTIONS;
-	return options;
-}
 
 void ws_cli_help(FILE *f)
 {
@@ -271,10 +266,16 @@ static int abbreviated(int argc, char **argv)
 	return 0;
 }
 
-int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
+/* What the options leave for after the loop: values judged once all are read. */
+struct parsed {
+	const char *gpu, *require, *config, *completion;
+	bool no_config, version;
+	char format_opt[48];            /* the option that chose the format, for conflicts */
+};
+
+/* getopt_long's tables from the option table: lo holds NOPTIONS + 1, shorts 3 * NOPTIONS + 2. */
+static void getopt_tables(struct option *lo, char *shorts)
 {
-	struct option lo[NOPTIONS + 1];
-	char shorts[3 * NOPTIONS + 2];
 	size_t ns = 0;
 	shorts[ns++] = ':';          /* a missing argument is ':', told apart from an unknown option */
 	for (size_t i = 0; i < NOPTIONS; i++) {
@@ -287,265 +288,275 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	}
 	shorts[ns] = '\0';
 	lo[NOPTIONS] = (struct option){0};
+}
 
-	memset(cfg, 0, sizeof *cfg);
-	if (abbreviated(argc, argv))
-		return 2;
+/* What holds before any option: everything verified and sandboxed, one job per CPU (64 at most). */
+static void set_defaults(struct ws_config *cfg)
+{
 	cfg->want_kernels = cfg->verify = cfg->sandbox = true;
 	cfg->progress = cfg->color = -1;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cfg->jobs = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
 	ws_limits_default(&cfg->lim);
-	const char *gpu = NULL, *require = NULL, *config = NULL, *completion = NULL;
-	bool no_config = false, version = false;
-	char format_opt[48] = "";            /* the option that chose the format, for conflicts */
+}
+
+/* An option that sets a flag or keeps its argument as it is; false when c is not one. */
+static bool take_flag(int c, struct ws_config *cfg, struct parsed *p)
+{
+	switch (c) {
+	case OPT_FILES_FROM: cfg->files_from = optarg; break;
+	case OPT_GPU: p->gpu = optarg; break;
+	case OPT_LIST_GPUS: cfg->list_gpus = true; break;
+	case OPT_REQUIRE: p->require = optarg; break;
+	case OPT_STRICT: cfg->strict = true; break;
+	case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;
+	case OPT_KERNELS: cfg->kernels = true; break;
+	case OPT_BASELINE: cfg->baseline = optarg; break;
+	case OPT_NO_REGRESS: cfg->no_regress = true; break;
+	case OPT_SBOM_IN: cfg->sbom_in = optarg; break;
+	case 'v': cfg->verbose++; break;
+	case 'q': cfg->quiet = true; break;
+	case OPT_NO_VERIFY: cfg->verify = false; break;
+	case OPT_NO_KERNELS: cfg->want_kernels = false; break;
+	case OPT_LIVE: cfg->live = true; break;
+	case OPT_LIVE_NOJIT: cfg->live = cfg->live_nojit = true; break;
+	case OPT_ENV: cfg->env = true; break;
+	case OPT_PROGRESS: cfg->progress = 1; break;
+	case OPT_NO_PROGRESS: cfg->progress = 0; break;
+	case OPT_NO_SANDBOX: cfg->sandbox = false; break;
+	case OPT_DB: cfg->db = optarg; break;
+	case OPT_VERIFY_DB: cfg->verify_db = true; break;
+	case OPT_REPORT: cfg->db_report = true; break;
+	case OPT_SINCE: cfg->since = optarg; break;
+	case OPT_MERGE: cfg->db_merge = true; break;
+	case OPT_BUILDS: cfg->builds = optarg; break;
+	case OPT_SUGGEST: cfg->suggest = optarg; break;
+	case OPT_COMPLETION: p->completion = optarg; break;
+	case OPT_CONFIG: p->config = optarg; break;
+	case OPT_NO_CONFIG: p->no_config = true; break;
+	case 'V': p->version = true; break;         /* printed after all options: -v may follow */
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* --json, --jsonl or --format NAME: the format, unless another option chose another. */
+static int choose_format(int c, struct ws_config *cfg, struct parsed *p)
+{
+	enum ws_format f;
+	if (c == OPT_JSON) f = WS_FMT_JSON;
+	else if (c == OPT_JSONL) f = WS_FMT_JSONL;
+	else if (!strcmp(optarg, "text")) f = WS_FMT_TEXT;
+	else if (!strcmp(optarg, "json")) f = WS_FMT_JSON;
+	else if (!strcmp(optarg, "jsonl")) f = WS_FMT_JSONL;
+	else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) f = WS_FMT_MARKDOWN;
+	else if (!strcmp(optarg, "cyclonedx")) f = WS_FMT_CYCLONEDX;
+	else if (!strcmp(optarg, "html")) f = WS_FMT_HTML;
+	else if (!strcmp(optarg, "sarif")) f = WS_FMT_SARIF;
+	else if (!strcmp(optarg, "github")) f = WS_FMT_GITHUB;
+	else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx, html, sarif, github)", optarg);
+	/* two different formats is a mistake to name, not a choice to guess */
+	char this_opt[48];
+	snprintf(this_opt, sizeof this_opt, "--%s%s%.32s", option_of(c)->name, c == OPT_FORMAT ? " " : "",
+		 c == OPT_FORMAT ? optarg : "");
+	if (p->format_opt[0] && f != cfg->format)
+		return usage_error("%s and %s conflict: choose one output format", p->format_opt, this_opt);
+	cfg->format = f;
+	snprintf(p->format_opt, sizeof p->format_opt, "%s", this_opt);
+	return 0;
+}
+
+/* --jobs N: 1 to 256. */
+static int parse_jobs(struct ws_config *cfg, const char *arg)
+{
+	char *end;
+	long j = strtol(arg, &end, 10);
+	if (*end || j < 1 || j > 256)
+		return usage_error("invalid --jobs '%s' (1 to 256)", arg);
+	cfg->jobs = (int)j;
+	return 0;
+}
+
+/* --shard K/N: this run judges share K of N. */
+static int parse_shard(struct ws_config *cfg, const char *arg)
+{
+	unsigned k, n;
+	char extra;
+	if (sscanf(arg, "%u/%u%c", &k, &n, &extra) != 2 || n == 0 || k == 0 || k > n)
+		return usage_error("invalid --shard '%s' (K/N with 1 <= K <= N)", arg);
+	cfg->shard_k = k;
+	cfg->shard_n = n;
+	return 0;
+}
+
+/* --live-budget SECONDS: 1 to 86400. */
+static int parse_live_budget(struct ws_config *cfg, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || v == 0 || v > 86400 || arg[0] == '-')
+		return usage_error("invalid --live-budget '%s' (seconds, 1 to 86400)", arg);
+	cfg->live_budget_s = (unsigned)v;
+	return 0;
+}
+
+/* --select WS101,WS103: the checks to keep. */
+static int select_checks(struct ws_config *cfg, const char *arg)
+{
 	char err[512];
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-		uint64_t sz;
-		switch (c) {
-		case 'r':
-			if (!push(&cfg->dirs, &cfg->ndirs, optarg))
-				return usage_error("%s", "out of memory");
-			break;
-		case OPT_FILES_FROM: cfg->files_from = optarg; break;
-		case OPT_GPU: gpu = optarg; break;
-		case OPT_DRIVER:
-			if ((cfg->driver_cuda = ws_driver_parse(optarg, err, sizeof err)) < 0)
-				return usage_error("%s", err);
-			cfg->driver_given = true;
-			break;
-		case OPT_LIST_GPUS: cfg->list_gpus = true; break;
-		case OPT_REQUIRE: require = optarg; break;
-		case OPT_STRICT: cfg->strict = true; break;
-		case OPT_PYTHON:
-			/* "--python /usr/bin/python3.12" is optional_argument's trap: the name would be
-			 * scanned as a file and the default python3's packages judged instead */
-			if (!optarg && optind < argc && argv[optind][0] != '-' && names_interpreter(argv[optind]))
-				return usage_error("--python takes its interpreter after '=': did you mean --python=%s?",
-						   argv[optind]);
-			if (!optarg && optind < argc && argv[optind][0] != '-' && venv_python(argv[optind], err, sizeof err))
-				return usage_error("--python takes its interpreter after '=': did you mean --python=%s?", err);
-			cfg->python = optarg ? optarg : "python3";
-			break;
-		case OPT_REQUIRE_PTX: cfg->require_ptx = true; break;
-		case OPT_KERNELS: cfg->kernels = true; break;
-		case OPT_BASELINE: cfg->baseline = optarg; break;
-		case OPT_NO_REGRESS: cfg->no_regress = true; break;
-		case OPT_JSON:
-		case OPT_JSONL:
-		case OPT_FORMAT: {
-			enum ws_format f;
-			if (c == OPT_JSON) f = WS_FMT_JSON;
-			else if (c == OPT_JSONL) f = WS_FMT_JSONL;
-			else if (!strcmp(optarg, "text")) f = WS_FMT_TEXT;
-			else if (!strcmp(optarg, "json")) f = WS_FMT_JSON;
-			else if (!strcmp(optarg, "jsonl")) f = WS_FMT_JSONL;
-			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md")) f = WS_FMT_MARKDOWN;
-			else if (!strcmp(optarg, "cyclonedx")) f = WS_FMT_CYCLONEDX;
-			else if (!strcmp(optarg, "html")) f = WS_FMT_HTML;
-			else if (!strcmp(optarg, "sarif")) f = WS_FMT_SARIF;
-			else if (!strcmp(optarg, "github")) f = WS_FMT_GITHUB;
-			else return usage_error("unknown format '%s' (text, json, jsonl, markdown, cyclonedx, html, sarif, github)", optarg);
-			/* two different formats is a mistake to name, not a choice to guess */
-			char this_opt[48];
-			snprintf(this_opt, sizeof this_opt, "--%s%s%.32s", option_of(c)->name, c == OPT_FORMAT ? " " : "",
-				 c == OPT_FORMAT ? optarg : "");
-			if (format_opt[0] && f != cfg->format)
-				return usage_error("%s and %s conflict: choose one output format", format_opt, this_opt);
-			cfg->format = f;
-			snprintf(format_opt, sizeof format_opt, "%s", this_opt);
-			break;
-		}
-		case OPT_DETAIL: {
-			enum ws_detail d = WS_DETAIL_ARTIFACT;
-			while (d <= WS_DETAIL_ENTRY && strcmp(optarg, ws_detail_name(d)))
-				d++;
-			if (d > WS_DETAIL_ENTRY)
-				return usage_error("unknown --detail '%s' (artifact, object, container, entry)", optarg);
-			cfg->detail = d;
-			break;
-		}
-		case OPT_SBOM_IN: cfg->sbom_in = optarg; break;
-		case 'v': cfg->verbose++; break;
-		case 'q': cfg->quiet = true; break;
-		case 'j': {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-			if (*end || j < 1 || j > 256)
-				return usage_error("invalid --jobs '%s' (1 to 256)", optarg);
-			cfg->jobs = (int)j;
-			break;
-		}
-		case OPT_SHARD: {
-			unsigned k, n;
-			char extra;
-			if (sscanf(optarg, "%u/%u%c", &k, &n, &extra) != 2 || n == 0 || k == 0 || k > n)
-				return usage_error("invalid --shard '%s' (K/N with 1 <= K <= N)", optarg);
-			cfg->shard_k = k;
-			cfg->shard_n = n;
-			break;
-		}
-		case OPT_NO_VERIFY: cfg->verify = false; break;
-		case OPT_NO_KERNELS: cfg->want_kernels = false; break;
-		case OPT_LIVE: cfg->live = true; break;
-		case OPT_LIVE_NOJIT: cfg->live = cfg->live_nojit = true; break;
-		case OPT_LIVE_BUDGET: {
-			char *end;
-			errno = 0;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || v == 0 || v > 86400 || optarg[0] == '-')
-				return usage_error("invalid --live-budget '%s' (seconds, 1 to 86400)", optarg);
-			cfg->live_budget_s = (unsigned)v;
-			break;
-		}
-		case OPT_ENV: cfg->env = true; break;
-		case OPT_PROGRESS: cfg->progress = 1; break;
-		case OPT_NO_PROGRESS: cfg->progress = 0; break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "auto")) cfg->color = -1;
-			else if (!strcmp(optarg, "always")) cfg->color = 1;
-			else if (!strcmp(optarg, "never")) cfg->color = 0;
-			else return usage_error("invalid --color '%s' (auto, always, never)", optarg);
-			break;
-		case OPT_NO_SANDBOX: cfg->sandbox = false; break;
-		case OPT_DB: cfg->db = optarg; break;
-		case OPT_VERIFY_DB: cfg->verify_db = true; break;
-		case OPT_REPORT: cfg->db_report = true; break;
-		case OPT_SINCE: cfg->since = optarg; break;
-		case OPT_MERGE: cfg->db_merge = true; break;
-		case OPT_BUILDS: cfg->builds = optarg; break;
-		case OPT_SUGGEST: cfg->suggest = optarg; break;
-		case OPT_MAX_ENTRY:
-			if (!(sz = parse_size(optarg)))
-				return bad_size(c, optarg);
-			cfg->lim.max_entry_bytes = sz;
-			break;
-		case OPT_MAX_MEMBER:
-			if (!(sz = parse_size(optarg)))
-				return bad_size(c, optarg);
-			cfg->lim.max_member_bytes = sz;
-			break;
-		case OPT_MAX_TOTAL:
-			if (!(sz = parse_size(optarg)))
-				return bad_size(c, optarg);
-			cfg->lim.max_total_bytes = sz;
-			break;
-		case 'h':
-			ws_cli_help(stdout);
-			return 1;
-		case 'V': version = true; break;         /* printed after all options: -v may follow */
-		case OPT_COMPLETION: completion = optarg; break;
-		case OPT_IGNORE:
-			if (ws_check_rules_ignore(&cfg->rules, optarg, err, sizeof err) < 0)
-				return usage_error("%s", err);
-			break;
-		case OPT_SELECT: {
-			/* a list: WS101,WS103 */
-			char *list = ws_strdup(optarg);
-			if (!list)
-				return usage_error("%s", "out of memory");
-			int bad = 0;
-			for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save))
-				bad = ws_check_rules_select(&cfg->rules, tok, err, sizeof err) < 0;
-			free(list);
-			if (bad || !cfg->rules.any_selected)
-				return usage_error("%s", bad ? err : "--select needs a check ID (WS101-WS105)");
-			break;
-		}
-		case OPT_CONFIG: config = optarg; break;
-		case OPT_NO_CONFIG: no_config = true; break;
-		case ':': {
-			const struct ws_option *o = option_of(optopt);
-			if (o && o->val < 256)
-				return usage_error("-%c (--%s) requires an argument", o->val, o->name);
-			return usage_error("--%s requires an argument", o ? o->name : "?");
-		}
-		default:
-			if (optopt && optopt < 256)
-				return usage_error("invalid option '-%c'", optopt);
-			return usage_error("unrecognized or ambiguous option '%s'", argv[optind - 1]);
-		}
-	}
-	if (version) {
-		ws_version_print(stdout, cfg->verbose > 0);
-		return 1;
-	}
-	if (completion) {
-		if (!ws_completion_print(stdout, completion))
-			return usage_error("no completion for shell '%s' (bash, zsh, fish)", completion);
-		return 1;
-	}
-	if (cfg->list_gpus) {
-		ws_gpus_print(stdout);
-		return 1;
-	}
-	if (config && no_config)
-		return usage_error("%s", "--config and --no-config conflict");
-	/* GitHub Actions: annotations beside the text, unless a format was chosen */
-	if (!format_opt[0] && getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true"))
-		cfg->annotate = true;
-	for (int i = optind; i < argc; i++)
-		if (!push(&cfg->paths, &cfg->npaths, argv[i]))
+	/* a list: WS101,WS103 */
+	char *list = ws_strdup(arg);
+	if (!list)
+		return usage_error("%s", "out of memory");
+	int bad = 0;
+	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save))
+		bad = ws_check_rules_select(&cfg->rules, tok, err, sizeof err) < 0;
+	free(list);
+	if (bad || !cfg->rules.any_selected)
+		return usage_error("%s", bad ? err : "--select needs a check ID (WS101-WS105)");
+	return 0;
+}
+
+/* An option whose argument is parsed (or that ends the parse: --help, a bad option):
+ * 0 to go on, else what ws_cli_parse returns. */
+static int take_value(int c, int argc, char **argv, struct ws_config *cfg, struct parsed *p)
+{
+	uint64_t sz;
+	char err[512];
+	switch (c) {
+	case 'r':
+		if (!push(&cfg->dirs, &cfg->ndirs, optarg))
 			return usage_error("%s", "out of memory");
-	if (gpu) {
-		/* "auto" may stand beside names: --gpu auto,sm_120 */
-		/* the names other than "auto" are copied to rest; the tokens come from a copy of
-		 * their own (compacting in place let strtok_r run past the end of the string) */
-		char *rest = ws_strdup(gpu), *toks = ws_strdup(gpu);
-		size_t w = 0, gl = strlen(gpu);
-		if (!rest || !toks) {
-			free(rest);
-			free(toks);
-			return usage_error("%s", "out of memory");
-		}
-		if (!gl || gpu[0] == ',' || gpu[gl - 1] == ',' || strstr(gpu, ",,")) {
-			/* an empty item: let the list parser name the problem */
-			ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err);
-			free(rest);
-			free(toks);
+		break;
+	case OPT_DRIVER:
+		if ((cfg->driver_cuda = ws_driver_parse(optarg, err, sizeof err)) < 0)
 			return usage_error("%s", err);
-		}
-		for (char *save = NULL, *tok = strtok_r(toks, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			while (*tok == ' ')
-				tok++;
-			if (!strcasecmp(tok, "auto")) {
-				cfg->gpu_auto = cfg->gpu_auto_asked = true;
-				continue;
-			}
-			size_t n = strlen(tok);
-			memmove(rest + w, tok, n);
-			w += n;
-			rest[w++] = ',';
-		}
-		if (w)
-			rest[w - 1] = '\0';
-		else
-			rest[0] = '\0';
-		free(toks);
-		int bad = (w || !cfg->gpu_auto) &&
-			  ws_targets_parse_list(rest, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0;
+		cfg->driver_given = true;
+		break;
+	case OPT_PYTHON:
+		/* "--python /usr/bin/python3.12" is optional_argument's trap: the name would be
+		 * scanned as a file and the default python3's packages judged instead */
+		if (!optarg && optind < argc && argv[optind][0] != '-' && names_interpreter(argv[optind]))
+			return usage_error("--python takes its interpreter after '=': did you mean --python=%s?",
+					   argv[optind]);
+		if (!optarg && optind < argc && argv[optind][0] != '-' && venv_python(argv[optind], err, sizeof err))
+			return usage_error("--python takes its interpreter after '=': did you mean --python=%s?", err);
+		cfg->python = optarg ? optarg : "python3";
+		break;
+	case OPT_JSON:
+	case OPT_JSONL:
+	case OPT_FORMAT:
+		return choose_format(c, cfg, p);
+	case OPT_DETAIL: {
+		enum ws_detail d = WS_DETAIL_ARTIFACT;
+		while (d <= WS_DETAIL_ENTRY && strcmp(optarg, ws_detail_name(d)))
+			d++;
+		if (d > WS_DETAIL_ENTRY)
+			return usage_error("unknown --detail '%s' (artifact, object, container, entry)", optarg);
+		cfg->detail = d;
+		break;
+	}
+	case 'j':
+		return parse_jobs(cfg, optarg);
+	case OPT_SHARD:
+		return parse_shard(cfg, optarg);
+	case OPT_LIVE_BUDGET:
+		return parse_live_budget(cfg, optarg);
+	case OPT_COLOR:
+		if (!strcmp(optarg, "auto")) cfg->color = -1;
+		else if (!strcmp(optarg, "always")) cfg->color = 1;
+		else if (!strcmp(optarg, "never")) cfg->color = 0;
+		else return usage_error("invalid --color '%s' (auto, always, never)", optarg);
+		break;
+	case OPT_MAX_ENTRY:
+		if (!(sz = parse_size(optarg)))
+			return bad_size(c, optarg);
+		cfg->lim.max_entry_bytes = sz;
+		break;
+	case OPT_MAX_MEMBER:
+		if (!(sz = parse_size(optarg)))
+			return bad_size(c, optarg);
+		cfg->lim.max_member_bytes = sz;
+		break;
+	case OPT_MAX_TOTAL:
+		if (!(sz = parse_size(optarg)))
+			return bad_size(c, optarg);
+		cfg->lim.max_total_bytes = sz;
+		break;
+	case 'h':
+		ws_cli_help(stdout);
+		return 1;
+	case OPT_IGNORE:
+		if (ws_check_rules_ignore(&cfg->rules, optarg, err, sizeof err) < 0)
+			return usage_error("%s", err);
+		break;
+	case OPT_SELECT:
+		return select_checks(cfg, optarg);
+	case ':': {
+		const struct ws_option *o = option_of(optopt);
+		if (o && o->val < 256)
+			return usage_error("-%c (--%s) requires an argument", o->val, o->name);
+		return usage_error("--%s requires an argument", o ? o->name : "?");
+	}
+	default:
+		if (optopt && optopt < 256)
+			return usage_error("invalid option '-%c'", optopt);
+		return usage_error("unrecognized or ambiguous option '%s'", argv[optind - 1]);
+	}
+	return 0;
+}
+
+/* --gpu LIST: "auto" may stand beside names (--gpu auto,sm_120); the names are parsed
+ * as targets. */
+static int parse_gpus(struct ws_config *cfg, const char *gpu)
+{
+	char err[512];
+	/* the names other than "auto" are copied to rest; the tokens come from a copy of
+	 * their own (compacting in place let strtok_r run past the end of the string) */
+	char *rest = ws_strdup(gpu), *toks = ws_strdup(gpu);
+	size_t w = 0, gl = strlen(gpu);
+	if (!rest || !toks) {
 		free(rest);
-		if (bad)
-			return usage_error("%s", err);
+		free(toks);
+		return usage_error("%s", "out of memory");
 	}
-	/* standard input is read once: a second "-" (or "-" beside --files-from -) would scan
-	 * what the first left, nothing */
-	size_t nstdin = (cfg->files_from && !strcmp(cfg->files_from, "-")) + (cfg->baseline && !strcmp(cfg->baseline, "-"));
-	for (size_t i = 0; i < cfg->npaths; i++)
-		nstdin += !strcmp(cfg->paths[i], "-");
-	if (nstdin > 1)
-		return usage_error("%s", "standard input ('-') can be read only once: name it once, and not "
-				   "beside --files-from - or --baseline -");
-	if (require && ws_targets_parse_list(require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)
+	if (!gl || gpu[0] == ',' || gpu[gl - 1] == ',' || strstr(gpu, ",,")) {
+		/* an empty item: let the list parser name the problem */
+		ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err);
+		free(rest);
+		free(toks);
 		return usage_error("%s", err);
-	/* the configuration of a project: not for the commands that judge no inputs */
-	if (!no_config && !cfg->env && !cfg->suggest && !cfg->db_merge &&
-	    ws_config_read(cfg, config, require != NULL, err, sizeof err) < 0)
+	}
+	for (char *save = NULL, *tok = strtok_r(toks, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (!strcasecmp(tok, "auto")) {
+			cfg->gpu_auto = cfg->gpu_auto_asked = true;
+			continue;
+		}
+		size_t n = strlen(tok);
+		memmove(rest + w, tok, n);
+		w += n;
+		rest[w++] = ',';
+	}
+	if (w)
+		rest[w - 1] = '\0';
+	else
+		rest[0] = '\0';
+	free(toks);
+	int bad = (w || !cfg->gpu_auto) &&
+		  ws_targets_parse_list(rest, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0;
+	free(rest);
+	if (bad)
 		return usage_error("%s", err);
-	if (cfg->config_path && cfg->verbose)
-		fprintf(stderr, "wheelscan: settings from [tool.wheelscan] of '%s'\n", ws_q_text(cfg->config_path));
+	return 0;
+}
+
+/* Options that cannot go together, or that need another. */
+static int check_conflicts(const struct ws_config *cfg)
+{
 	if (cfg->no_regress && !cfg->baseline)
 		return usage_error("%s", "--no-regress needs --baseline");
 	if (cfg->baseline && cfg->npaths + cfg->ndirs != 1)
@@ -569,9 +580,78 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
 	    !cfg->python)
 		return usage_error("%s", "no input files");
+	return 0;
+}
+
+int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
+{
+	struct option lo[NOPTIONS + 1];
+	char shorts[3 * NOPTIONS + 2];
+	getopt_tables(lo, shorts);
+
+	memset(cfg, 0, sizeof *cfg);
+	if (abbreviated(argc, argv))
+		return 2;
+	set_defaults(cfg);
+	struct parsed p = { 0 };
+	char err[512];
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (take_flag(c, cfg, &p))
+			continue;
+		int rc = take_value(c, argc, argv, cfg, &p);
+		if (rc)
+			return rc;
+	}
+	if (p.version) {
+		ws_version_print(stdout, cfg->verbose > 0);
+		return 1;
+	}
+	if (p.completion) {
+		if (!ws_completion_print(stdout, p.completion, options, NOPTIONS))
+			return usage_error("no completion for shell '%s' (bash, zsh, fish)", p.completion);
+		return 1;
+	}
+	if (cfg->list_gpus) {
+		ws_gpus_print(stdout);
+		return 1;
+	}
+	if (p.config && p.no_config)
+		return usage_error("%s", "--config and --no-config conflict");
+	/* GitHub Actions: annotations beside the text, unless a format was chosen */
+	if (!p.format_opt[0] && getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true"))
+		cfg->annotate = true;
+	for (int i = optind; i < argc; i++)
+		if (!push(&cfg->paths, &cfg->npaths, argv[i]))
+			return usage_error("%s", "out of memory");
+	if (p.gpu) {
+		int rc = parse_gpus(cfg, p.gpu);
+		if (rc)
+			return rc;
+	}
+	/* standard input is read once: a second "-" (or "-" beside --files-from -) would scan
+	 * what the first left, nothing */
+	size_t nstdin = (cfg->files_from && !strcmp(cfg->files_from, "-")) + (cfg->baseline && !strcmp(cfg->baseline, "-"));
+	for (size_t i = 0; i < cfg->npaths; i++)
+		nstdin += !strcmp(cfg->paths[i], "-");
+	if (nstdin > 1)
+		return usage_error("%s", "standard input ('-') can be read only once: name it once, and not "
+				   "beside --files-from - or --baseline -");
+	if (p.require && ws_targets_parse_list(p.require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)
+		return usage_error("%s", err);
+	/* the configuration of a project: not for the commands that judge no inputs */
+	if (!p.no_config && !cfg->env && !cfg->suggest && !cfg->db_merge &&
+	    ws_config_read(cfg, p.config, p.require != NULL, err, sizeof err) < 0)
+		return usage_error("%s", err);
+	if (cfg->config_path && cfg->verbose)
+		fprintf(stderr, "wheelscan: settings from [tool.wheelscan] of '%s'\n", ws_q_text(cfg->config_path));
+	int rc = check_conflicts(cfg);
+	if (rc)
+		return rc;
 	/* --sbom-in writes a CycloneDX BOM: the format it implies, or the one given */
-	if (cfg->sbom_in && format_opt[0] && cfg->format != WS_FMT_CYCLONEDX)
-		return usage_error("--sbom-in and %s conflict: --sbom-in writes a CycloneDX BOM", format_opt);
+	if (cfg->sbom_in && p.format_opt[0] && cfg->format != WS_FMT_CYCLONEDX)
+		return usage_error("--sbom-in and %s conflict: --sbom-in writes a CycloneDX BOM", p.format_opt);
 	if (cfg->sbom_in)
 		cfg->format = WS_FMT_CYCLONEDX;
 	if ((cfg->format == WS_FMT_CYCLONEDX || cfg->format == WS_FMT_HTML) && (cfg->baseline || cfg->env || cfg->suggest))

@@ -159,10 +159,8 @@ static void fish(FILE *f, const struct ws_option *opt, size_t n)
 	}
 }
 
-bool ws_completion_print(FILE *f, const char *shell)
+bool ws_completion_print(FILE *f, const char *shell, const struct ws_option *opt, size_t n)
 {
-	size_t n;
-	const struct ws_option *opt = ws_cli_options(&n);
 	if (!strcmp(shell, "bash"))
 		bash(f, opt, n);
 	else if (!strcmp(shell, "zsh"))

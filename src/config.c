@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ws_cli.h"
+#include "ws_compat.h"
 #include "ws_quote.h"
 #include "ws_toml.h"
 #include "ws_util.h"

@@ -308,6 +308,75 @@ static bool first_visit(struct ws_strpool *done, const char *dir, size_t len, bo
 	return idx == n;
 }
 
+/* The files of no distribution below an environment: one input per first directory below
+ * it (owner 2); a loose file at the top stays an input of its own. False when out of memory. */
+static bool group_loose(struct ws_inputs *in, size_t first, uint8_t *owner, char **site_of, struct ws_inputs *add_in)
+{
+	/* loose files: grouped by their first directory below the environment; only the last
+	 * group grows, files_cap is the room in its files */
+	uint32_t files_cap = 0;
+	for (size_t k = first; k < in->n; k++) {
+		const char *site = site_of[k - first];
+		if (owner[k - first] || !site)
+			continue;
+		size_t sl = strlen(site);
+		const char *rest = in->v[k].path + sl + 1;
+		const char *slash = strchr(rest, '/');
+		if (!slash)
+			continue;                    /* a loose file at the top stays a file of its own */
+		size_t gl = (size_t)(slash - in->v[k].path);
+		struct ws_input *g = add_in->n ? &add_in->v[add_in->n - 1] : NULL;
+		if (!g || g->kind != WS_INPUT_LOOSE || strlen(g->path) != gl || strncmp(g->path, in->v[k].path, gl)) {
+			char *gp = ws_strndup(in->v[k].path, gl);
+			if (!gp || !add(add_in, gp, 0)) {
+				free(gp);
+				return false;
+			}
+			free(gp);
+			g = &add_in->v[add_in->n - 1];
+			g->kind = WS_INPUT_LOOSE;
+			files_cap = 0;
+			if (!(g->site = ws_strdup(site)))
+				return false;
+		}
+		if (g->nfiles >= UINT32_MAX - 1 ||
+		    !ws_grow((void **)&g->files, &files_cap, (uint32_t)g->nfiles + 1, sizeof *g->files))
+			return false;
+		char **f = g->files;
+		if (!(f[g->nfiles] = ws_strdup(in->v[k].path)))
+			return false;
+		g->nfiles++;
+		g->size += in->v[k].size;
+		owner[k - first] = 2;
+	}
+	return true;
+}
+
+/* The tree's inputs in->v[first..] replaced: the files left, then the distributions and
+ * groups of add_in (moved), sorted. False when out of memory. */
+static bool merge_groups(struct ws_inputs *in, size_t first, const uint8_t *owner, struct ws_inputs *add_in)
+{
+	/* the tree's inputs: files left, then the distributions and groups, sorted again; the
+	 * other conda records are inputs of their own (they were marked 3 by an earlier one) */
+	size_t w = first;
+	for (size_t k = first; k < in->n; k++) {
+		if (owner[k - first])
+			input_clear(&in->v[k]);
+		else
+			in->v[w++] = in->v[k];
+	}
+	in->n = w;
+	for (size_t k = 0; k < add_in->n; k++) {
+		if (!ws_grow((void **)&in->v, &in->cap, (uint32_t)in->n + 1, sizeof *in->v))
+			return false;
+		in->v[in->n++] = add_in->v[k];
+		memset(&add_in->v[k], 0, sizeof add_in->v[k]);
+	}
+	if (in->n - first > 1)
+		qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
+	return true;
+}
+
 /* Turns the files of in->v[first..] (sorted) that belong to Python environments into one
  * input per installed distribution and one per directory of files no RECORD owns. */
 static int group_environments(struct ws_inputs *in, size_t first)
@@ -410,61 +479,8 @@ static int group_environments(struct ws_inputs *in, size_t first)
 		if (oom)
 			goto out;
 	}
-	/* loose files: grouped by their first directory below the environment; only the last
-	 * group grows, files_cap is the room in its files */
-	uint32_t files_cap = 0;
-	for (size_t k = first; k < in->n; k++) {
-		const char *site = site_of[k - first];
-		if (owner[k - first] || !site)
-			continue;
-		size_t sl = strlen(site);
-		const char *rest = in->v[k].path + sl + 1;
-		const char *slash = strchr(rest, '/');
-		if (!slash)
-			continue;                    /* a loose file at the top stays a file of its own */
-		size_t gl = (size_t)(slash - in->v[k].path);
-		struct ws_input *g = add_in.n ? &add_in.v[add_in.n - 1] : NULL;
-		if (!g || g->kind != WS_INPUT_LOOSE || strlen(g->path) != gl || strncmp(g->path, in->v[k].path, gl)) {
-			char *gp = ws_strndup(in->v[k].path, gl);
-			if (!gp || !add(&add_in, gp, 0)) {
-				free(gp);
-				goto out;
-			}
-			free(gp);
-			g = &add_in.v[add_in.n - 1];
-			g->kind = WS_INPUT_LOOSE;
-			files_cap = 0;
-			if (!(g->site = ws_strdup(site)))
-				goto out;
-		}
-		if (g->nfiles >= UINT32_MAX - 1 ||
-		    !ws_grow((void **)&g->files, &files_cap, (uint32_t)g->nfiles + 1, sizeof *g->files))
-			goto out;
-		char **f = g->files;
-		if (!(f[g->nfiles] = ws_strdup(in->v[k].path)))
-			goto out;
-		g->nfiles++;
-		g->size += in->v[k].size;
-		owner[k - first] = 2;
-	}
-	/* the tree's inputs: files left, then the distributions and groups, sorted again; the
-	 * other conda records are inputs of their own (they were marked 3 by an earlier one) */
-	size_t w = first;
-	for (size_t k = first; k < in->n; k++) {
-		if (owner[k - first])
-			input_clear(&in->v[k]);
-		else
-			in->v[w++] = in->v[k];
-	}
-	in->n = w;
-	for (size_t k = 0; k < add_in.n; k++) {
-		if (!ws_grow((void **)&in->v, &in->cap, (uint32_t)in->n + 1, sizeof *in->v))
-			goto out;
-		in->v[in->n++] = add_in.v[k];
-		memset(&add_in.v[k], 0, sizeof add_in.v[k]);
-	}
-	if (in->n - first > 1)
-		qsort(in->v + first, in->n - first, sizeof *in->v, cmp_input);
+	if (!group_loose(in, first, owner, site_of, &add_in) || !merge_groups(in, first, owner, &add_in))
+		goto out;
 	rc = 0;
 out:
 	for (size_t k = 0; k < add_in.n; k++)

@@ -13,6 +13,7 @@
 
 #include "ws_env.h"
 #include "ws_pkgcheck.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 

@@ -3,61 +3,11 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "ws_compat.h"
+#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_util.h"
 #include <string.h>
-
-int ws_coverage_class(enum ws_verdict v)
-{
-	switch (v) {
-	case WS_V_NATIVE: case WS_V_COMPATIBLE: return WS_COV_RUNS;
-	case WS_V_JIT: return WS_COV_JIT;
-	case WS_V_NO_IMAGE: case WS_V_PTX_TOO_NEW: return WS_COV_FAILS;
-	default: return WS_COV_NONE;
-	}
-}
-
-size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, int cls, char *buf, size_t len)
-{
-	size_t n = 0, pos = 0, ntable = r->ntargets ? r->ntargets - 1 : 0;   /* the last is "newer GPUs" */
-	if (len)
-		buf[0] = 0;
-	for (size_t i = 0; v && i < ntable; i++) {
-		if (ws_coverage_class(v[i]) != cls)
-			continue;
-		size_t e = i;
-		while (e + 1 < ntable && ws_coverage_class(v[e + 1]) == cls)
-			e++;
-		unsigned a = r->targets[i].cc, b = r->targets[e].cc;
-		const char *fa = ws_cc_family(a), *fb = ws_cc_family(b);
-		int w;
-		if (a == b)
-			w = snprintf(buf + pos, len - pos, "%s%u.%u (%s)", pos ? ", " : "", a / 10, a % 10, fa);
-		else if (!strcmp(fa, fb))
-			w = snprintf(buf + pos, len - pos, "%s%u.%u-%u.%u (%s)", pos ? ", " : "", a / 10, a % 10,
-				     b / 10, b % 10, fa);
-		else
-			w = snprintf(buf + pos, len - pos, "%s%u.%u-%u.%u (%s-%s)", pos ? ", " : "", a / 10, a % 10,
-				     b / 10, b % 10, fa, fb);
-		if (w < 0 || (size_t)w >= len - pos)
-			break;
-		pos += (size_t)w;
-		n += e - i + 1;
-		i = e;
-	}
-	return n;
-}
-
-const char *ws_where(const char *path, const char *where, char *buf, size_t len)
-{
-	size_t pl = strlen(path);
-	if (!strncmp(where, path, pl) && (where[pl] == '\0' || where[pl] == ' ' || where[pl] == '!'))
-		return where;
-	snprintf(buf, len, "%s!%s", path, where);
-	return buf;
-}
 
 void ws_report_begin(struct ws_report *r)
 {
@@ -67,41 +17,6 @@ void ws_report_begin(struct ws_report *r)
 		ws_sarif_begin(r);
 	else if (r->cfg->format == WS_FMT_CYCLONEDX)
 		ws_cdx_begin(r);
-}
-
-bool ws_report_gates(const struct ws_report *r)
-{
-	const struct ws_config *c = r->cfg;
-	return c->nrequire || c->require_ptx || c->live || (r->ntargets && !r->coverage);
-}
-
-bool ws_gate_line(const struct ws_report *r, char *buf, size_t len)
-{
-	const char *noun = r->gate_not_wheels ? "artifact" : "wheel";
-	size_t n = r->nartifacts;
-	if (n == 0) {
-		snprintf(buf, len, "gate: FAILED \u2014 nothing was judged");
-		return false;
-	}
-	if (!r->gate_failed && !r->live_mismatches) {
-		if (r->gate_ignored)
-			snprintf(buf, len, "gate: passed (%zu %s%s, %zu finding%s ignored)", n, noun, n == 1 ? "" : "s",
-				 r->gate_ignored, r->gate_ignored == 1 ? "" : "s");
-		else
-			snprintf(buf, len, "gate: passed (%zu %s%s)", n, noun, n == 1 ? "" : "s");
-		return true;
-	}
-	/* "2 of 3 wheels, 13 findings, 1 error, 2 ignored": each count only when there is one */
-	char findings[48] = "", errors[48] = "", ignored[48] = "";
-	if (r->gate_findings || !r->gate_errors)
-		snprintf(findings, sizeof findings, ", %zu finding%s", r->gate_findings, r->gate_findings == 1 ? "" : "s");
-	if (r->gate_errors)
-		snprintf(errors, sizeof errors, ", %zu error%s", r->gate_errors, r->gate_errors == 1 ? "" : "s");
-	if (r->gate_ignored)
-		snprintf(ignored, sizeof ignored, ", %zu ignored", r->gate_ignored);
-	snprintf(buf, len, "gate: FAILED \u2014 %zu of %zu %s%s%s%s%s", r->gate_failed ? r->gate_failed : n, n, noun,
-		 n == 1 ? "" : "s", findings, errors, ignored);
-	return false;
 }
 
 static void add_row(struct ws_report *r, const struct ws_result *res)

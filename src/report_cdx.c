@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_compat.h"
+#include "ws_vocab.h"
 #include "ws_json.h"
 #include "ws_quote.h"
 #include "ws_report.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws_compat.h"
+#include "ws_vocab.h"
 
 void ws_gpus_print(FILE *f)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ws_builds.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_util.h"

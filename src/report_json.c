@@ -5,7 +5,7 @@
 
 #include "ws_builds.h"
 #include "ws_checks.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 #include "ws_decode.h"
 #include "ws_live.h"
 #include "ws_quote.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "ws_checks.h"
-#include "ws_compat.h"
+#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 

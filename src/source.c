@@ -1,8 +1,8 @@
 /* source.c - the one driver over sources that yield members: limits, package checksums,
  * sniffing, and dispatch of each member to the object scanner or, for an archive inside
- * an archive, to a nested source one level deep; a random-access source's members as
- * tasks on the pool, merged in member order. Also tells archive formats by their first
- * bytes and by name, and scans tar-family, deb and conda files and streams. */
+ * an archive, to a nested source one level deep. Also tells archive formats by their first
+ * bytes and by name. A random-access source's members run as tasks (source_random.c); a
+ * tar-family, deb or conda file is opened and driven by source_pack.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,21 +11,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drive.h"
 #include "ws_image.h"
 #include "ws_pkgcheck.h"
+#include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 #include "ws_zipstream.h"
 
-#define SCRATCH ((size_t)256 << 10)
-#define NAME_SHOWN 160
 #define MAX_LEVEL 2                  /* the artifact's own members, and one nested archive */
-
-/* From source_archive.c: the top source of a file, hashing what it reads. */
-struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-					    bool hash, struct ws_err *err);
-bool ws_archive_file_digest(struct ws_source *src, char hex[65]);
 
 /* ---- formats by content and by name -------------------------------------------------- */
 
@@ -263,20 +258,11 @@ void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_sc
 	}
 }
 
-/* What a random-access member's task lends drive_member and gets back from it. */
-struct mout {
-	struct ws_digest *dg;          /* the digest the package check wants (the task's), or NULL */
-	bool hashed;                   /* the source feeds dg itself */
-	bool drain;                    /* read to the end even when nothing scans it (a check) */
-	bool zip_style, hash_only, nest;
-	bool end, failed;              /* how the stream ended */
-};
-
 /* The limit message of one member whose size field declares more than the limit: it is
  * refused before a byte is inflated, so it says "declares" (stop_at_limit says "inflates
  * past" of what was read). */
-static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown, bool zip_style,
-			uint64_t declared, bool file)
+void ws_drive_member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown,
+			  bool zip_style, uint64_t declared, bool file)
 {
 	char sz[48];
 	ws_fmt_size(sz, sizeof sz, d->lim.max_member_bytes);
@@ -291,11 +277,95 @@ static void member_over(struct ws_drive *d, struct ws_artifact *a, const char *w
 				 (unsigned long long)declared, sz);
 }
 
+/* An image's JSON member, told by its first bytes: they start the text kept for the check
+ * (over when the member is larger than max, or memory is short). */
+static void keep_head_as_text(struct mread *m, size_t max)
+{
+	m->text_max = max;
+	if (m->nhead > max)
+		m->text_over = true;
+	else if ((m->text = malloc(m->nhead + 1))) {
+		memcpy(m->text, m->head, m->nhead);
+		m->text[m->ntext = m->nhead] = 0;
+	} else {
+		m->text_over = true;
+	}
+}
+
+/* A member that is an archive, opened as a source and driven one level down (a layer of an
+ * image is not a level). where (len bytes) is rewritten in the driver's way for a zip's
+ * member. True when its members were driven. */
+static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *rd, enum ws_pack pk, const char *name,
+			 char *where, size_t len, int level, bool layer)
+{
+	struct ws_artifact *a = d->a;
+	bool zip_style = m->zip_style, archive = false;
+	struct ws_err e = { 0 };
+	if (zip_style) {
+		/* a zip always named what goes wrong in an archive it holds in the
+		 * driver's way, and counted the archive as one member scanned */
+		ws_fmt(where, len, "%s!%s", d->label, m->shown);
+		m->zip_style = false;
+		a->members_scanned++;
+	}
+	struct ws_source *src = ws_archive_open_reader(rd, pk, &e);
+	if (!src) {
+		if (!m->failed)
+			ws_artifact_fail(a, where, e.code, "%s", e.msg);
+	} else {
+		size_t nl = strlen(name);
+		char *prefix = ws_malloc(nl + 2);
+		if (prefix) {
+			memcpy(prefix, name, nl);
+			memcpy(prefix + nl, "!", 2);
+			a->members_scanned += !zip_style;
+			archive = true;
+			d->layer_levels += layer;
+			ws_drive_source(d, src, prefix, level + 1);
+			d->layer_levels -= layer;
+			free(prefix);
+		}
+		ws_source_close(src);
+	}
+	return archive;
+}
+
+/* A sequential source's member read to its end: its digest, text and size told to the
+ * package check or the image check that asked for them. */
+static void tell_checks(struct ws_drive *d, struct mread *m, const char *name, const char *where, bool img_hash,
+			size_t img_text, bool archive)
+{
+	struct ws_artifact *a = d->a;
+	char hex[WS_DIGEST_MAX * 2 + 1] = "";
+	if (m->dg) {
+		uint8_t md[WS_DIGEST_MAX];
+		size_t dl = ws_digest_final(m->dg, md);
+		if (dl && dl <= 32) {
+			ws_hex(md, dl, hex);
+			ws_pkgcheck_digest(d->check, name, hex, m->got);
+		}
+	}
+	if (img_text) {
+		ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, m->text,
+				   m->ntext, m->text_over);
+		m->text = NULL;
+	} else if (img_hash) {
+		ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, NULL, 0, false);
+	} else if (m->text_max) {
+		if (m->text_over)
+			ws_artifact_fail(a, where, WS_E_LIMIT, "too large to read as a package manifest");
+		else if (m->text) {
+			ws_pkgcheck_text(d->check, a, d->label, name, m->text, m->ntext);
+			m->text = NULL;
+		}
+	}
+}
+
 /* One member: counted, hashed, sniffed and scanned or opened as a nested source. out is
  * NULL for a sequential source's member (the package checks are told here), else a
  * random-access member's (its task tells them, in member order, once merged). */
-static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level,
-			uint8_t *scratch, struct mout *out)
+int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level,
+		    uint8_t *scratch, struct mout *out)
 {
 	struct ws_artifact *a = d->a;
 	bool zip_style = out && out->zip_style;
@@ -306,7 +376,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	else
 		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
 	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, a, where, nb, zip_style, size, false);
+		ws_drive_member_over(d, a, where, nb, zip_style, size, false);
 		if (!out)
 			d->stopped = true;
 		return -1;
@@ -341,17 +411,8 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	}
 	/* an image's JSON is told by its first bytes: a blob may be a manifest or a layer */
 	size_t img_text = level == 1 && !m->text_max && !out ? ws_imgcheck_wants_text(d->image, name, m->head, m->nhead) : 0;
-	if (img_text) {
-		m->text_max = img_text;
-		if (m->nhead > img_text)
-			m->text_over = true;
-		else if ((m->text = malloc(m->nhead + 1))) {
-			memcpy(m->text, m->head, m->nhead);
-			m->text[m->ntext = m->nhead] = 0;
-		} else {
-			m->text_over = true;
-		}
-	}
+	if (img_text)
+		keep_head_as_text(m, img_text);
 	bool archive = false;
 	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	bool sniff = !m->failed && !(out && out->hash_only);
@@ -361,33 +422,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 	if (pk != WS_PACK_NONE && out && !out->nest) {
 		/* left alone: a source that reads no archives inside (an installed file) */
 	} else if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
-		struct ws_err e = { 0 };
-		if (zip_style) {
-			/* a zip always named what goes wrong in an archive it holds in the
-			 * driver's way, and counted the archive as one member scanned */
-			ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
-			m->zip_style = false;
-			a->members_scanned++;
-		}
-		struct ws_source *src = ws_archive_open_reader(&rd, pk, &e);
-		if (!src) {
-			if (!m->failed)
-				ws_artifact_fail(a, where, e.code, "%s", e.msg);
-		} else {
-			size_t nl = strlen(name);
-			char *prefix = ws_malloc(nl + 2);
-			if (prefix) {
-				memcpy(prefix, name, nl);
-				memcpy(prefix + nl, "!", 2);
-				a->members_scanned += !zip_style;
-				archive = true;
-				d->layer_levels += layer;
-				ws_drive_source(d, src, prefix, level + 1);
-				d->layer_levels -= layer;
-				free(prefix);
-			}
-			ws_source_close(src);
-		}
+		archive = drive_nested(d, m, &rd, pk, name, where, sizeof where, level, layer);
 	} else if (pk != WS_PACK_NONE) {
 		/* a bounded walk: never opened, and never taken for "no device code" (a
 		 * compressed file of any name may hold a library, "libx.so.gz") */
@@ -433,29 +468,7 @@ static int drive_member(struct ws_drive *d, const char *name, struct ws_reader *
 			ws_imgcheck_member(d->image, a, d->label, name, "", m->got, archive, NULL, 0, false);
 		rc = -2;
 	} else if (!out) {
-		char hex[WS_DIGEST_MAX * 2 + 1] = "";
-		if (m->dg) {
-			uint8_t md[WS_DIGEST_MAX];
-			size_t dl = ws_digest_final(m->dg, md);
-			if (dl && dl <= 32) {
-				ws_hex(md, dl, hex);
-				ws_pkgcheck_digest(d->check, name, hex, m->got);
-			}
-		}
-		if (img_text) {
-			ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, m->text,
-					   m->ntext, m->text_over);
-			m->text = NULL;
-		} else if (img_hash) {
-			ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, NULL, 0, false);
-		} else if (m->text_max) {
-			if (m->text_over)
-				ws_artifact_fail(a, where, WS_E_LIMIT, "too large to read as a package manifest");
-			else if (m->text) {
-				ws_pkgcheck_text(d->check, a, d->label, name, m->text, m->ntext);
-				m->text = NULL;
-			}
-		}
+		tell_checks(d, m, name, where, img_hash, img_text, archive);
 	}
 	if (!out)
 		ws_digest_free(m->dg);
@@ -537,7 +550,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}
-		if (drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent) {
+		if (ws_drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent) {
 			if (level == 1)
 				ws_pkgcheck_incomplete(d->check);
 			break;                           /* the source cannot go past a broken member */
@@ -558,399 +571,4 @@ void ws_drive_finish(struct ws_drive *d)
 	ws_pkgcheck_finish(d->check, d->a, d->label);
 	ws_pkgcheck_free(d->check);
 	d->check = NULL;
-}
-
-/* ---- whole files and streams ------------------------------------------------------------ */
-
-static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		     bool hash, bool stream, const struct ws_scan_opts *so, uint64_t *progress)
-{
-	uint32_t nerr0 = a->nerrors;
-	struct ws_err e = { 0 };
-	struct ws_drive d;
-	a->type = ws_pack_type(kind);
-	ws_drive_init(&d, a, so);
-	d.progress = progress;
-	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, hash, &e);
-	if (!src) {
-		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
-		return -1;
-	}
-	if (stream)
-		d.input_src = src;
-	d.check = ws_pkgcheck_new(kind, a->path);
-	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
-		d.image = ws_imgcheck_new();
-	ws_drive_source(&d, src, "", 1);
-	if (hash && (d.stopped || !ws_archive_file_digest(src, a->sha256)))
-		a->sha256[0] = 0;
-	if (!a->size)
-		a->size = ws_archive_bytes_read(src);
-	ws_drive_finish(&d);
-	ws_source_close(src);
-	return a->nerrors > nerr0 ? -1 : 0;
-}
-
-/* The file's sha256 as a task beside the walk (the walk's thread decompresses and scans). */
-struct file_hash {
-	const char *path;
-	char hex[65];
-	int rc;
-};
-
-static void hash_task(void *arg)
-{
-	struct file_hash *h = arg;
-	char err[WS_ERRMAX];
-	int fd = open(h->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	h->rc = fd < 0 ? -1 : ws_sha256_fd(fd, h->hex, NULL, err, sizeof err);
-	if (fd >= 0)
-		close(fd);
-}
-
-int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind, const struct ws_scan_opts *so,
-		      uint64_t *progress)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	if (fstat(fd, &st) == 0)
-		a->size = (uint64_t)st.st_size;
-	/* an archive larger than all its members may inflate to passes the total limit
-	 * anyway; refused unread, a sparse 20 GiB .tar is not hashed whole first */
-	uint64_t max = so && so->lim ? so->lim->max_total_bytes : (uint64_t)32 << 30;
-	if (a->size > max) {
-		char sz[48];
-		ws_artifact_fail(a, path, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
-				 " (--max-total-size): not read", (unsigned long long)a->size, ws_fmt_size(sz, sizeof sz, max));
-		close(fd);
-		return -1;
-	}
-	struct file_hash fh = { .path = path, .rc = -1 };
-	struct ws_group g;
-	bool beside = so && so->pool && ws_pool_width(so->pool) > 1;
-	if (beside) {
-		ws_group_init(&g, so->group);
-		ws_pool_add(so->pool, &g, hash_task, &fh);
-	}
-	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, false, so, progress);
-	if (beside) {
-		ws_group_wait(so->pool, &g);
-		if (fh.rc == 0)
-			memcpy(a->sha256, fh.hex, sizeof a->sha256);
-	}
-	if (!a->sha256[0]) {
-		/* the walk stopped early: the file's digest is still the file's */
-		char err[WS_ERRMAX];
-		if (lseek(fd, 0, SEEK_SET) != 0 || ws_sha256_fd(fd, a->sha256, NULL, err, sizeof err) != 0)
-			a->sha256[0] = 0;
-	}
-	close(fd);
-	return rc;
-}
-
-int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		    const struct ws_scan_opts *so)
-{
-	return pack_scan(a, fd, head, nhead, kind, true, true, so, NULL);
-}
-
-/* ---- random-access sources: members as tasks, merged in member order ---------------------- */
-
-#define RUNNERS_MAX 64
-
-/* What one member's task left, merged into the artifact in member order. */
-struct rres {
-	struct ws_artifact *tmp;       /* its objects and errors */
-	enum ws_member_state state;
-	uint8_t md[WS_DIGEST_MAX];
-	size_t dl;                     /* 0: no digest */
-	uint64_t got;                  /* bytes read */
-	uint64_t scanned, inflated;    /* tmp's counts, once an empty tmp is freed */
-};
-
-struct rjob {
-	struct ws_drive *d;
-	struct ws_rsource *s;
-	struct ws_pool *pool;
-	struct ws_group runners;       /* the runners, and under them what their scans spawn */
-	struct rres *res;
-	uint32_t *task;                /* member indices, largest first */
-	uint32_t ntask, next;
-	struct ws_group beside;        /* the source's steps beside the members, as fillers */
-};
-
-static bool skipped(const struct ws_rsource *s, uint32_t i)
-{
-	return (s->skip && s->skip[i]) || (s->same_as && s->same_as[i] != UINT32_MAX);
-}
-
-/* One member on runner h (NULL when the runner could not open one: herr says why). */
-static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint32_t i, uint8_t *scratch)
-{
-	struct ws_drive *d = j->d;
-	struct ws_rsource *s = j->s;
-	struct rres *r = &j->res[i];
-	const char *name = s->names[i];
-	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
-	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED))
-		return;                                /* the total limit: the rest is skipped */
-	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
-	if (!t)
-		return;
-	t->path = d->a->path;                  /* borrowed: the scanner names errors with it */
-	t->budget = d->scan.budget;            /* members together hold one artifact's errors */
-	t->max_errors = d->lim.max_artifact_errors;
-	ws_sanitize(nb, sizeof nb, name, strlen(name));
-	if (s->zip_style)
-		ws_fmt(where, sizeof where, "%s", d->label);
-	else
-		ws_fmt(where, sizeof where, "%s!%s", d->label, nb);
-	if (ws_path_escapes(name, s->windows_names))
-		ws_artifact_error(t, d->label, "member name '%s' escapes the archive", nb);
-	if (!h) {
-		if (s->zip_style)
-			ws_artifact_fail(t, where, herr->code, "cannot read member '%s': %s", nb, herr->msg);
-		else
-			ws_artifact_fail(t, where, herr->code, "%s", herr->msg);
-		return;
-	}
-	uint64_t size = s->size ? s->size[i] : UINT64_MAX;
-	if (size != UINT64_MAX && size > d->lim.max_member_bytes) {
-		member_over(d, t, where, nb, s->zip_style, size, s->stored_members);
-		return;
-	}
-	const char *algo = ws_pkgcheck_algo(d->check, name);
-	struct ws_digest *dg = !algo ? NULL : strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
-	if (algo && !dg) {
-		ws_artifact_fail(t, where, WS_E_MEMORY, "out of memory");
-		return;
-	}
-	struct ws_member m = { 0 };
-	struct ws_err e = { 0 };
-	int rc = s->ops->open(s, h, i, dg, &m, &e);
-	if (rc > 0 && s->stored_members && m.size != UINT64_MAX)
-		ws_budget_add_input(d->scan.budget, m.size);    /* before it is decoded */
-	if (rc == 0) {
-		r->state = WS_MEMBER_ABSENT;
-		ws_digest_free(dg);
-		return;
-	}
-	if (rc < 0) {
-		ws_artifact_fail(t, where, e.code ? e.code : WS_E_IO, "%s", e.code ? e.msg : "cannot open");
-		ws_digest_free(dg);
-		return;
-	}
-	struct mout o = { .dg = dg, .hashed = m.hashed, .drain = s->drain || d->check, .zip_style = s->zip_style,
-			  .hash_only = s->hash_only && s->hash_only[i], .nest = s->nest };
-	struct ws_drive md = *d;               /* the member's own walk; totals stay the root's */
-	md.a = t;
-	md.stopped = false;
-	bool over = m.size != UINT64_MAX && m.size > d->lim.max_member_bytes;
-	if (over)
-		member_over(d, t, where, nb, s->zip_style, m.size, s->stored_members);
-	else
-		drive_member(&md, name, &m.rd, m.size, 1, scratch, &o);
-	struct ws_err ce = { 0 };
-	bool checked = s->ops->close(s, h, &ce) == 0;   /* after it the source no longer feeds dg */
-	if (!checked)
-		ws_artifact_fail(t, where, ce.code, "%s", ce.msg);
-	if (!over && o.end && !o.failed && checked) {
-		r->state = WS_MEMBER_READ;
-		if (dg && !(r->dl = ws_digest_final(dg, r->md)))
-			r->state = WS_MEMBER_UNREAD;
-	}
-	r->got = t->bytes_inflated;
-	ws_digest_free(dg);
-}
-
-struct runner {
-	struct rjob *j;
-	bool first;
-};
-
-/* Takes tasks off the shared list until none are left; opens its handle on first use. */
-static void run_tasks(void *arg)
-{
-	struct runner *w = arg;
-	struct rjob *j = w->j;
-	struct ws_rsource *s = j->s;
-	void *h = NULL;
-	bool tried = false;
-	struct ws_err herr = { 0 };
-	uint8_t *scratch = NULL;
-	for (;;) {
-		uint32_t k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-		if (k >= j->ntask)
-			break;
-		uint32_t i = j->task[k];
-		if (!tried) {
-			tried = true;
-			h = s->ops->runner_open(s, w->first, &j->d->scan, &herr);
-			if (h && !(scratch = ws_malloc(SCRATCH))) {
-				s->ops->runner_close(s, h);
-				h = NULL;
-				ws_err_set(&herr, WS_E_MEMORY, "out of memory");
-			}
-		}
-		run_member(j, h, &herr, i, scratch);
-		/* most members leave nothing to merge but counts: their 300-byte artifact goes
-		 * now, not after the last member (100,000 members held 30 MB of them) */
-		struct rres *r = &j->res[i];
-		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors) {
-			r->scanned = r->tmp->members_scanned;
-			r->inflated = r->tmp->bytes_inflated;
-			r->tmp->path = NULL;
-			ws_artifact_free(r->tmp);
-			r->tmp = NULL;
-		}
-	}
-	if (h)
-		s->ops->runner_close(s, h);
-	free(scratch);
-}
-
-static int cmp_task(const void *x, const void *y, void *ctx)
-{
-	const struct rjob *j = ctx;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	uint64_t sa = j->s->cost[a], sb = j->s->cost[b];
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
-/* The source's work beside the members, a step at a time, queued as a filler after each
- * step so that it runs where the members leave a thread idle; where it cannot be queued
- * (no threads, a full queue) the steps go on here. */
-static void beside_steps(void *arg)
-{
-	struct rjob *j = arg;
-	while (j->s->ops->beside_step(j->s))
-		if (ws_pool_add_filler(j->pool, &j->beside, beside_steps, j))
-			return;
-}
-
-/* Moves a member's objects and errors into the artifact, then tells the package check. */
-static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *res, uint32_t i)
-{
-	struct ws_artifact *a = d->a;
-	struct rres *r = &res[i];
-	if (s->skip && s->skip[i])
-		return;
-	if (r->tmp) {
-		struct ws_artifact *t = r->tmp;
-		for (uint32_t k = 0; k < t->nobjects; k++) {
-			struct ws_object *o = ws_artifact_add_object(a);
-			if (!o) {
-				ws_object_clear(&t->objects[k]);
-				continue;
-			}
-			*o = t->objects[k];
-		}
-		free(t->objects);
-		t->objects = NULL;
-		t->nobjects = 0;
-		for (uint32_t k = 0; k < t->nerrors; k++)
-			ws_artifact_fail(a, t->errors[k].where, t->errors[k].code, "%s", t->errors[k].message);
-		/* a zip counts a member that holds an archive once, whatever it holds */
-		if (s->zip_style && t->members_scanned > 1)
-			t->members_scanned = 1;
-		a->members_scanned += t->members_scanned;
-		a->bytes_inflated += t->bytes_inflated;
-		t->path = NULL;
-		ws_artifact_free(t);
-		r->tmp = NULL;
-	} else {
-		a->members_scanned += s->zip_style && r->scanned > 1 ? 1 : r->scanned;
-		a->bytes_inflated += r->inflated;
-	}
-	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
-	ws_pkgcheck_member(d->check, a, d->label, s->names[i], v->state, v->md, v->dl, v->got);
-}
-
-int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
-{
-	struct ws_artifact *a = d->a;
-	uint32_t nerr0 = a->nerrors;
-	struct rjob j = { .d = d, .s = s, .pool = d->scan.pool };
-	if (__atomic_add_fetch(&d->root->members, s->n, __ATOMIC_RELAXED) > d->lim.max_members) {
-		ws_artifact_fail(a, d->label, WS_E_LIMIT, "archive holds more than the limit of %u members", d->lim.max_members);
-		d->stopped = true;
-		return -1;
-	}
-	j.res = s->n ? ws_calloc(s->n, sizeof *j.res) : NULL;
-	j.task = ws_calloc((size_t)s->n + 1, sizeof *j.task);
-	if ((s->n && !j.res) || !j.task) {
-		ws_artifact_fail(a, d->label, WS_E_MEMORY, "out of memory");
-		free(j.res);
-		free(j.task);
-		return -1;
-	}
-	if (!j.pool)
-		j.pool = ws_pool_new(1);             /* no threads: everything in place */
-	ws_group_init(&j.runners, d->scan.group);
-	/* the members' payload tasks hang below this source's runners */
-	struct ws_drive rd = *d;
-	rd.scan.pool = j.pool;
-	rd.scan.group = &j.runners;
-	rd.scan.lim = &d->lim;
-	j.d = &rd;
-	rd.root = d->root;
-	for (uint32_t i = 0; i < s->n; i++)
-		if (!skipped(s, i))
-			j.task[j.ntask++] = i;
-	/* largest first: the long members start early and the threads finish together; with
-	 * one thread, member order */
-	int runners = ws_pool_width(j.pool);
-	if (runners > 1 && s->cost)
-		qsort_r(j.task, j.ntask, sizeof *j.task, cmp_task, &j);
-	if ((uint32_t)runners > j.ntask)
-		runners = j.ntask ? (int)j.ntask : 1;
-	/* a runner costs its own handle (a zip's: its whole directory again, 330 bytes a
-	 * member): one per 16 MiB to read at least, where the sizes are known */
-	if (runners > 1 && s->cost) {
-		uint64_t total = 0;
-		for (uint32_t k = 0; k < j.ntask; k++)
-			total += s->cost[j.task[k]] < ((uint64_t)1 << 40) ? s->cost[j.task[k]] : (uint64_t)1 << 40;
-		uint64_t want = 1 + total / ((uint64_t)16 << 20);
-		if (want < (uint64_t)runners)
-			runners = (int)want;
-	}
-	if (runners > RUNNERS_MAX)
-		runners = RUNNERS_MAX;
-	struct runner w[RUNNERS_MAX];
-	for (int t = 1; t < runners; t++) {
-		w[t] = (struct runner){ .j = &j };
-		ws_pool_add(j.pool, &j.runners, run_tasks, &w[t]);
-	}
-	ws_group_init(&j.beside, &j.runners);
-	if (s->ops->beside_step && !ws_pool_add_filler(j.pool, &j.beside, beside_steps, &j))
-		beside_steps(&j);
-	w[0] = (struct runner){ .j = &j, .first = true };
-	run_tasks(&w[0]);
-	ws_group_wait(j.pool, &j.runners);
-	ws_group_wait(j.pool, &j.beside);
-	/* merged in member order: the output does not depend on --jobs */
-	for (uint32_t i = 0; i < s->n; i++)
-		merge_member(d, s, j.res, i);
-	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)) {
-		d->stopped = true;
-		if (s->zip_style) {
-			char sz[48];
-			ws_artifact_fail(a, d->label, WS_E_LIMIT, "archive inflates past the %s total limit; members after it were skipped",
-					  ws_fmt_size(sz, sizeof sz, d->lim.max_total_bytes));
-		}
-	}
-	for (uint32_t i = 0; i < s->n; i++)
-		if (j.res[i].tmp) {
-			j.res[i].tmp->path = NULL;
-			ws_artifact_free(j.res[i].tmp);
-		}
-	free(j.res);
-	free(j.task);
-	return a->nerrors > nerr0 ? -1 : 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"

@@ -10,77 +10,19 @@
  * descriptor's size with the blob's, and every layer must be a blob of the archive that
  * read as a tarball. A layer is a wrapper, not a level of nesting: a wheel in a layer is
  * read (src/source.c). A directory layout is read through the files source
- * (source_files.c) and the same driver. */
+ * (source_files.c) and the same driver (image_layout.c); what later layers replace or
+ * delete is image_layers.c's. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ws_image.h"
+#include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
 
-#define NAME_SHOWN 160
-#define LAYOUT_MAX 4096                     /* oci-layout: {"imageLayoutVersion": "1.0.0"} */
-/* what one archive's manifests may make us follow: each descriptor costs a lookup, each
- * layer an entry in the report, and an index may name itself many times over */
-#define IMAGES_MAX 1000
-/* Names (tags) kept per image (a 4 MiB manifest.json can tag one config 90,000 times),
- * the longest name kept (docker refuses a reference over 255 bytes) and the bytes of
- * names kept per archive: an index named many times over names every image under it
- * each time, and every name is a copy in the report. */
-#define NAMES_MAX 256
-#define NAME_LEN_MAX 255
-#define NAME_BYTES_MAX ((size_t)1 << 20)
-#define FOLLOW_MAX 100000
-#define FAILS_SHOWN 32
-/* Names kept of layers' entries that hide lower layers' (keyed hashes, 16 bytes or so
- * each); the member limit bounds them too. Past it, nothing is taken for superseded. */
-#define HIDING_MAX ((uint32_t)1 << 22)
-#define JSON_TOTAL_MAX ((size_t)16 << 20)   /* blobs' JSON parsed and kept, all of them */
-#define BLOBS "blobs/sha256/"
-
-struct blob {
-	char *name;                    /* the member: "blobs/sha256/<hex>", "<id>/layer.tar" */
-	char hex[65];                  /* sha256 as read; "" when the member could not be read */
-	uint64_t size;
-	bool archive;                  /* opened as a tarball */
-	bool over;                     /* JSON past the limit */
-	struct ws_imgdoc *doc;         /* parsed JSON, or NULL */
-	char *doc_err;                 /* why its JSON did not parse */
-	int32_t user;                  /* 1 + the first image that uses it, 0 none */
-	bool said;                     /* what is wrong with it was said once */
-};
-
-struct ws_imgcheck {
-	struct blob *v;
-	uint32_t n, cap;
-	bool layout, saw_index, saw_docker;
-	bool have_index, have_docker;
-	struct ws_imgdoc index;
-	struct ws_docker_manifest docker;
-	/* the walk after the members */
-	struct ws_artifact *a;
-	const char *label;
-	bool complete;
-	uint32_t followed;             /* descriptors and layers followed, all images */
-	bool over;                     /* FOLLOW_MAX was reached and said */
-	uint32_t nfail;                /* image errors said: a few dozen tell the story */
-	size_t json_total;             /* bytes of blob JSON parsed (JSON_TOTAL_MAX) */
-	/* keyed sets, so that a name or a manifest is placed in one lookup however many */
-	struct ws_strpool by_manifest;  /* manifest digests: image of each in image_of */
-	struct ws_strpool by_config;    /* config digests: the first image of each in image_of_config */
-	struct ws_strpool names;        /* "<image index> <name>": every name given, hashes only */
-	uint32_t *image_of, *image_of_config;
-	uint32_t image_of_cap, image_of_config_cap;
-	size_t name_bytes;              /* NAME_BYTES_MAX */
-	bool long_said, names_said;
-	/* "<layer>\n<path>" of every layer entry that replaces or deletes a path (a file, a
-	 * link, a whiteout's target), and of every opaque directory: hashes only */
-	struct ws_strpool hides, opaque, dirs;  /* dirs: a directory hides a lower file of its path */
-	bool hides_over;
-};
+#include "image_check.h"
 
 struct ws_imgcheck *ws_imgcheck_new(void)
 {
@@ -88,71 +30,6 @@ struct ws_imgcheck *ws_imgcheck_new(void)
 	if (c)
 		c->names.hash_only = c->hides.hash_only = c->opaque.hash_only = c->dirs.hash_only = true;
 	return c;
-}
-
-/* "<layer>\n<path>" into key (false when it does not fit: such a path is never hidden) */
-static bool hide_key(char *key, size_t len, const char *layer, size_t ll, const char *path, size_t pl)
-{
-	if (ll + 1 + pl >= len)
-		return false;
-	memcpy(key, layer, ll);
-	key[ll] = '\n';
-	memcpy(key + ll + 1, path, pl);
-	key[ll + 1 + pl] = 0;
-	return true;
-}
-
-static void hide(struct ws_imgcheck *c, struct ws_strpool *p, const char *layer, size_t ll, const char *path, size_t pl)
-{
-	char key[8192];
-	if (c->hides.n + c->opaque.n + c->dirs.n >= HIDING_MAX) {
-		c->hides_over = true;
-		return;
-	}
-	if (hide_key(key, sizeof key, layer, ll, path, pl) && ws_strpool_intern(p, key, ll + 1 + pl) == UINT32_MAX)
-		c->hides_over = true;            /* out of memory: claim nothing hidden */
-}
-
-void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *path, bool dir)
-{
-	if (!c || !path)
-		return;
-	size_t ll = strlen(layer);
-	if (ll && layer[ll - 1] == '!')
-		ll--;
-	while (*path == '/')                    /* "/usr/lib/x" and "usr/lib/x" are one path */
-		path++;
-	size_t pl = strlen(path);
-	while (pl > 1 && path[pl - 1] == '/')
-		pl--;
-	if (!pl)
-		return;
-	const char *slash = memrchr(path, '/', pl);
-	size_t dl = slash ? (size_t)(slash - path) : 0;        /* the entry's directory */
-	const char *base = slash ? slash + 1 : path;
-	size_t bl = pl - (size_t)(base - path);
-	if (bl >= 4 && !memcmp(base, ".wh.", 4)) {
-		/* overlayfs' whiteouts as the OCI image spec writes them: ".wh..wh..opq" hides the
-		 * directory's lower contents, ".wh.NAME" deletes NAME; other ".wh..wh." names are
-		 * aufs' own bookkeeping */
-		if (bl == 12 && !memcmp(base, ".wh..wh..opq", 12)) {
-			hide(c, &c->opaque, layer, ll, path, dl);
-		} else if (bl > 4 && !(bl >= 8 && !memcmp(base, ".wh..wh.", 8))) {
-			char target[8192];
-			if (pl < sizeof target) {
-				memcpy(target, path, dl);
-				size_t tl = dl;
-				if (dl)
-					target[tl++] = '/';
-				memcpy(target + tl, base + 4, bl - 4);
-				tl += bl - 4;
-				hide(c, &c->hides, layer, ll, target, tl);
-			}
-		}
-		return;
-	}
-	/* a directory merges with the one below, and hides a file of its own path */
-	hide(c, dir ? &c->dirs : &c->hides, layer, ll, path, pl);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -632,143 +509,6 @@ static void check_digests(struct ws_imgcheck *c)
 	}
 }
 
-/* Lookups of layer entries one archive's supersession pass may make (a hostile archive may
- * name one layer in 1000 images of 100 layers each): past it, the objects left are judged. */
-#define HIDE_LOOKUPS_MAX ((uint64_t)20 << 20)
-
-/* Where each layer sits in each image: the layer's member names (pool index) lead to a
- * chain of (image, position) refs, the last position of a layer in an image only (a layer
- * applied twice lays its files down again). */
-struct layer_refs {
-	struct ws_strpool names;
-	uint32_t *head;                /* names index -> first ref + 1, 0: none */
-	uint32_t *image, *pos, *next;  /* per ref; next: ref + 1 */
-	uint32_t n;
-	uint64_t lookups;
-};
-
-/* Whether a layer of im after position k hides path p (pl bytes): replaces or deletes it
- * or a directory above it, or makes a directory above it opaque. */
-static bool hidden_above(const struct ws_imgcheck *c, struct layer_refs *r, const struct ws_image *im, uint32_t k,
-			 const char *p, size_t pl)
-{
-	char key[8192];
-	for (uint32_t j = k + 1; j < im->nlayers; j++) {
-		const char *ln = im->layers[j].member;
-		size_t ll = strlen(ln);
-		r->lookups++;
-		if (hide_key(key, sizeof key, ln, ll, p, pl) && ws_strpool_find(&c->dirs, key, ll + 1 + pl) != UINT32_MAX)
-			return true;                        /* a directory where the file was */
-		for (size_t n = pl; n; ) {
-			/* p itself, then each directory above it */
-			r->lookups += 2;
-			if (hide_key(key, sizeof key, ln, ll, p, n) && ws_strpool_find(&c->hides, key, ll + 1 + n) != UINT32_MAX)
-				return true;
-			const char *up = memrchr(p, '/', n);
-			n = up ? (size_t)(up - p) : 0;
-			if (hide_key(key, sizeof key, ln, ll, p, n) && ws_strpool_find(&c->opaque, key, ll + 1 + n) != UINT32_MAX)
-				return true;
-		}
-	}
-	return false;
-}
-
-/* An object in a layer that no image holding the layer keeps: a later layer of each
- * replaces or deletes its path. Images that do not hold the layer do not count; a layer
- * no image names keeps its objects. */
-static bool superseded(const struct ws_imgcheck *c, struct layer_refs *r, const struct ws_artifact *a, const char *member)
-{
-	const char *bang = strchr(member, '!');
-	if (!bang || !bang[1])
-		return false;
-	uint32_t li = ws_strpool_find(&r->names, member, (size_t)(bang - member));
-	if (li == UINT32_MAX || !r->head[li])
-		return false;
-	const char *p = bang + 1;
-	while (*p == '/')
-		p++;
-	const char *end = strchr(p, '!');                    /* a wheel's member: its wheel's path */
-	size_t pl = end ? (size_t)(end - p) : strlen(p);
-	for (uint32_t f = r->head[li]; f; f = r->next[f - 1])
-		if (!hidden_above(c, r, &a->images[r->image[f - 1]], r->pos[f - 1], p, pl))
-			return false;                       /* this image keeps it */
-	return true;
-}
-
-static bool index_layers(struct layer_refs *r, const struct ws_artifact *a)
-{
-	uint64_t total = 0;
-	for (uint32_t i = 0; i < a->nimages; i++)
-		total += a->images[i].nlayers;
-	if (total >= UINT32_MAX / 4)
-		return false;
-	uint32_t t = (uint32_t)total ? (uint32_t)total : 1;
-	r->head = ws_calloc(t, sizeof *r->head);
-	r->image = ws_calloc(t, sizeof *r->image);
-	r->pos = ws_calloc(t, sizeof *r->pos);
-	r->next = ws_calloc(t, sizeof *r->next);
-	if (!r->head || !r->image || !r->pos || !r->next)
-		return false;
-	for (uint32_t i = 0; i < a->nimages; i++) {
-		const struct ws_image *im = &a->images[i];
-		for (uint32_t k = im->nlayers; k-- > 0;) {          /* last position first */
-			const char *m = im->layers[k].member;
-			uint32_t li = ws_strpool_intern(&r->names, m, strlen(m));
-			if (li == UINT32_MAX)
-				return false;
-			if (r->head[li] && r->image[r->head[li] - 1] == i)
-				continue;                   /* a later position of this image is in */
-			r->image[r->n] = i;
-			r->pos[r->n] = k;
-			r->next[r->n] = r->head[li];
-			r->head[li] = ++r->n;
-		}
-	}
-	return true;
-}
-
-/* Moves the objects of no image's final filesystem out of a->objects, into a->superseded. */
-static void drop_superseded(struct ws_imgcheck *c, struct ws_artifact *a)
-{
-	if (!c->hides.n && !c->opaque.n && !c->dirs.n)
-		return;
-	if (c->hides_over) {
-		ws_artifact_fail(a, c->label, WS_E_LIMIT, "layers hold more than %u entries that replace or delete files: "
-				  "every layer's objects are judged, also those a later layer hides", HIDING_MAX);
-		return;
-	}
-	struct layer_refs r = { 0 };
-	if (!index_layers(&r, a)) {
-		ws_artifact_fail(a, c->label, WS_E_MEMORY, "out of memory: every layer's objects are judged, also those "
-				  "a later layer hides");
-	} else {
-		uint32_t w = 0;
-		for (uint32_t i = 0; i < a->nobjects; i++) {
-			struct ws_object *o = &a->objects[i];
-			if (r.lookups > HIDE_LOOKUPS_MAX) {
-				if (r.lookups != UINT64_MAX)
-					ws_artifact_fail(a, c->label, WS_E_LIMIT, "the layers' replaced and deleted files take more "
-							  "than %llu lookups: the objects left are judged, also those a later layer hides",
-							  (unsigned long long)HIDE_LOOKUPS_MAX);
-				r.lookups = UINT64_MAX;
-			} else if (o->member && superseded(c, &r, a, o->member) &&
-				   ws_strv_push(&a->superseded, &a->nsuperseded, o->member)) {
-				ws_object_clear(o);
-				continue;
-			}
-			if (w != i)
-				a->objects[w] = *o;
-			w++;
-		}
-		a->nobjects = w;
-	}
-	ws_strpool_free(&r.names);
-	free(r.head);
-	free(r.image);
-	free(r.pos);
-	free(r.next);
-}
-
 void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete)
 {
 	if (!c || !(c->saw_docker || c->layout))
@@ -788,7 +528,7 @@ void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char
 	if (c->have_docker)
 		docker_images(c, &cap);
 	check_digests(c);
-	drop_superseded(c, a);
+	ws_imgcheck_drop_superseded(c, a);
 }
 
 void ws_imgcheck_free(struct ws_imgcheck *c)
@@ -816,43 +556,4 @@ void ws_imgcheck_free(struct ws_imgcheck *c)
 	if (c->have_docker)
 		ws_docker_manifest_free(&c->docker);
 	free(c);
-}
-
-/* ---- an OCI layout directory -------------------------------------------------------------- */
-
-bool ws_image_is_layout(const char *dir)
-{
-	char p[4096];
-	struct stat st;
-	if (strlen(dir) + sizeof "/oci-layout" > sizeof p)
-		return false;
-	ws_fmt(p, sizeof p, "%s/oci-layout", dir);
-	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress)
-{
-	uint32_t nerr0 = a->nerrors;
-	struct ws_err e = { 0 };
-	struct ws_drive d;
-	a->type = "image";
-	ws_drive_init(&d, a, so);
-	(void)progress;                             /* the files source counts no compressed bytes */
-	/* every regular file below dir, sorted, no link followed: oci-layout, index.json and
-	 * blobs/sha256/<hex> are its members as they are a tarball's */
-	struct ws_source *src = ws_dir_open(dir, d.lim.max_members, &e);
-	if (!src) {
-		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
-		return -1;
-	}
-	if (!(d.image = ws_imgcheck_new())) {
-		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
-		ws_source_close(src);
-		return -1;
-	}
-	ws_drive_source(&d, src, "", 1);
-	a->size = a->bytes_inflated;                /* the bytes of its files */
-	ws_drive_finish(&d);
-	ws_source_close(src);
-	return a->nerrors > nerr0 ? -1 : 0;
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_zipstream.h"
 

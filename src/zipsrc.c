@@ -316,6 +316,66 @@ static bool list_members(struct job *j)
 	return true;
 }
 
+/* Opens the archive for libzip into j->za; on failure records why on j->a (a better reason
+ * than libzip's where one is known), with the file's sha256 still taken when wanted. */
+static bool open_archive(struct job *j, const struct ws_zsrc *src)
+{
+	struct ws_artifact *a = j->a;
+	char err[WS_ERRMAX];
+	struct ws_err oe = {0};
+	j->za = ws_zip_open_source(src, ZIP_CHECKCONS, &oe);
+	if (j->za)
+		return true;
+	uint64_t got = 0;
+	char sz[32];
+	char dup[NAME_SHOWN];
+	/* a better reason than libzip's replaces its */
+	if (ws_zip_truncated(src, &got)) {   /* "not a zip archive" would blame the wrong thing */
+		oe.code = 0;
+		ws_err_set(&oe, WS_E_FORMAT, "truncated or incomplete (%s; the zip directory is missing)",
+			   ws_fmt_human(sz, sizeof sz, got));
+	} else if (ws_zip_duplicate_name(src, dup, sizeof dup)) {   /* libzip: "File already exists" */
+		oe.code = 0;
+		ws_err_set(&oe, WS_E_FORMAT, "duplicate member name '%s'", dup);
+	}
+	ws_artifact_fail(a, j->label, oe.code, "%s", oe.msg);
+	if (j->o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+		a->sha256[0] = '\0';
+	return false;
+}
+
+/* The members, read by the driver as tasks (RECORD checked as they pass), and the file's
+ * sha256 taken in the same pass when wanted. */
+static void drive_members(struct job *j, const struct ws_scan_opts *so)
+{
+	struct ws_artifact *a = j->a;
+	char err[WS_ERRMAX];
+	j->s = (struct ws_rsource){ .ops = j->o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = j, .n = (uint32_t)j->n,
+				    .names = j->names, .size = j->size, .cost = j->cost, .skip = j->dir,
+				    .windows_names = true, .nest = j->o.nested, .drain = j->o.verify_record,
+				    .zip_style = true };
+	struct ws_drive d;
+	ws_drive_init(&d, a, so);
+	d.label = j->label;
+	d.scan_member = j->o.scan_member;
+	d.scan_member_ctx = j->o.scan_member_ctx;
+	if (j->have_rec && j->o.verify_record &&
+	    !(d.check = ws_pkgcheck_record(WS_RECORD_WHEEL, &j->rec, NULL, j->di)))
+		ws_artifact_fail(a, j->label, WS_E_MEMORY, "out of memory");
+	ws_drive_random(&d, &j->s);
+	if (j->o.hash_file) {
+		char hex[65];
+		if (!j->hash)                  /* the driver stopped before it began (a limit) */
+			while (zip_hash_step(&j->s))
+				;
+		if (ws_hash_steps_end(j->hash, hex, err, sizeof err) == 0)
+			memcpy(a->sha256, hex, sizeof a->sha256);
+		else
+			ws_artifact_fail(a, j->label, WS_E_IO, "cannot hash the file: %s", err);
+	}
+	ws_drive_finish(&d);
+}
+
 static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const struct ws_zip_opts *opt)
 {
 	struct job j = { .a = a, .src = *src };
@@ -359,26 +419,8 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 				 ws_fmt_size(sz, sizeof sz, lim.max_total_bytes));
 		goto out;
 	}
-	struct ws_err oe = {0};
-	j.za = ws_zip_open_source(src, ZIP_CHECKCONS, &oe);
-	if (!j.za) {
-		uint64_t got = 0;
-		char sz[32];
-		char dup[NAME_SHOWN];
-		/* a better reason than libzip's replaces its */
-		if (ws_zip_truncated(src, &got)) {   /* "not a zip archive" would blame the wrong thing */
-			oe.code = 0;
-			ws_err_set(&oe, WS_E_FORMAT, "truncated or incomplete (%s; the zip directory is missing)",
-				   ws_fmt_human(sz, sizeof sz, got));
-		} else if (ws_zip_duplicate_name(src, dup, sizeof dup)) {   /* libzip: "File already exists" */
-			oe.code = 0;
-			ws_err_set(&oe, WS_E_FORMAT, "duplicate member name '%s'", dup);
-		}
-		ws_artifact_fail(a, j.label, oe.code, "%s", oe.msg);
-		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
-			a->sha256[0] = '\0';
+	if (!open_archive(&j, src))
 		goto out;
-	}
 	zip_int64_t n = zip_get_num_entries(j.za, 0);
 	if (n < 0 || (uint64_t)n > lim.max_members) {
 		ws_artifact_fail(a, j.label, WS_E_LIMIT, "archive holds %lld members, more than the limit of %u", (long long)n,
@@ -402,30 +444,7 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	a->type = wheel ? "wheel" : "zip";
 	ws_zbuf_fini(&b);                    /* each runner keeps its own */
 
-	j.s = (struct ws_rsource){ .ops = j.o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = &j, .n = (uint32_t)j.n,
-				   .names = j.names, .size = j.size, .cost = j.cost, .skip = j.dir,
-				   .windows_names = true, .nest = j.o.nested, .drain = j.o.verify_record,
-				   .zip_style = true };
-	struct ws_drive d;
-	ws_drive_init(&d, a, &so);
-	d.label = j.label;
-	d.scan_member = j.o.scan_member;
-	d.scan_member_ctx = j.o.scan_member_ctx;
-	if (j.have_rec && j.o.verify_record &&
-	    !(d.check = ws_pkgcheck_record(WS_RECORD_WHEEL, &j.rec, NULL, j.di)))
-		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
-	ws_drive_random(&d, &j.s);
-	if (j.o.hash_file) {
-		char hex[65];
-		if (!j.hash)                   /* the driver stopped before it began (a limit) */
-			while (zip_hash_step(&j.s))
-				;
-		if (ws_hash_steps_end(j.hash, hex, err, sizeof err) == 0)
-			memcpy(a->sha256, hex, sizeof a->sha256);
-		else
-			ws_artifact_fail(a, j.label, WS_E_IO, "cannot hash the file: %s", err);
-	}
-	ws_drive_finish(&d);
+	drive_members(&j, &so);
 out:
 	for (zip_uint64_t i = 0; j.names && i < j.n; i++)
 		free(j.names[i]);

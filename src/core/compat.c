@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ws_compat.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 /* ---- tables ------------------------------------------------------------------------- */

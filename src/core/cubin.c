@@ -19,6 +19,7 @@
 
 #include "ws_decode.h"
 #include "ws_elf.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 #define EM_CUDA_ 190

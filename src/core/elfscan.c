@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "ws_elf.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 #define SHT_NOBITS_ 8

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws_compat.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 /* GPU name -> compute capability.

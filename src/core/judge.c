@@ -1,5 +1,7 @@
 /* judge.c - what each container is for, and the verdicts built on it: roles per target,
- * the object and artifact roll-ups, alternatives, reasons, explanations and advice.
+ * the object and artifact roll-ups, alternatives, reasons, explanations and advice. Three
+ * steps live beside it (judge_steps.h): the per-kernel gaps (judge_gaps.c), the sentences
+ * and advice (judge_advice.c), the groups of alternatives (alternatives.c).
  *
  * A container is usually one translation unit. Whether a library fails on a GPU depends on
  * the containers it loads there, and libraries differ: most build every unit for one arch
@@ -63,6 +65,7 @@
 #include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_util.h"
+#include "judge_steps.h"
 
 /* Target-independent facts about one container, computed once per object. */
 struct shape {
@@ -78,11 +81,6 @@ struct shape {
 #define HELPER_KERNELS 20u
 /* Step b's bound: the containers that only JIT are at most 1 in MINORITY_SHARE. */
 #define MINORITY_SHARE 20u
-
-static bool loadable_entry(const struct ws_entry *e)
-{
-	return !e->opaque && (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX);
-}
 
 static enum ws_role static_role(const struct ws_fatbin *f)
 {
@@ -136,26 +134,6 @@ static unsigned prepare_shapes(const struct ws_object *o, struct shape *shapes)
 	}
 	return max_major;
 }
-
-static bool serves(enum ws_verdict v)
-{
-	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT || v == WS_V_PTX_TOO_NEW;
-}
-
-static bool kernels_all_known(const struct ws_fatbin *f)
-{
-	for (uint32_t i = 0; i < f->nentries; i++)
-		if (loadable_entry(&f->entries[i]) && (!f->entries[i].kernels_known || f->entries[i].error))
-			return false;
-	return true;
-}
-
-/* What rule 4 found: the serving helpers' kernels and the oldest arch of the rest. */
-struct helper {
-	uint32_t kernels;
-	uint16_t from;             /* the oldest arch of the rest built for newer GPUs, 0 if none */
-	uint16_t upto;             /* the newest arch of the rest built for older GPUs, 0 if none */
-};
 
 /* Rule 4: only a helper serves t; every other container with kernels was built wholly for
  * other GPUs, newer (its oldest entry above t) or older (its newest below: a library built
@@ -255,377 +233,6 @@ static enum ws_verdict judge_pass(const struct pass *p, enum ws_role *roles, enu
 	return worst;
 }
 
-/* ---- per-kernel gaps -------------------------------------------------------------- */
-
-/* The entry the driver loads from f for t (doc/compat-rules.md §2: the best SASS, else the
- * newest PTX it can JIT), or NULL. */
-static const struct ws_entry *picked_entry(const struct ws_fatbin *f, const struct ws_target *t, int driver_cuda)
-{
-	const struct ws_entry *best = NULL;
-	int best_rank = 0;
-	for (uint32_t i = 0; i < f->nentries; i++) {
-		const struct ws_entry *e = &f->entries[i];
-		enum ws_verdict v = ws_entry_verdict(e, t, driver_cuda);
-		int r = v == WS_V_NATIVE ? 3 : v == WS_V_COMPATIBLE ? 2 : v == WS_V_JIT ? 1 : 0;
-		if (r && (r > best_rank || (r == best_rank && e->arch > best->arch))) {
-			best = e;
-			best_rank = r;
-		}
-	}
-	return best;
-}
-
-/* Kernels that f's other images hold and the picked one lacks, as pool indices in *gap.
- * mark is a zeroed scratch array of the pool's size, left zeroed. */
-static int find_gap(const struct ws_object *o, const struct ws_fatbin *f, const struct ws_entry *pick,
-		    uint8_t *mark, struct ws_gap *gap)
-{
-	int rc = 0;
-	uint32_t cap = 0;
-	for (uint32_t k = 0; k < pick->nkernels; k++)
-		if (pick->kernels[k] < o->kernels.n)
-			mark[pick->kernels[k]] = 1;
-	for (uint32_t i = 0; i < f->nentries && rc == 0; i++) {
-		const struct ws_entry *e = &f->entries[i];
-		if (e == pick || !loadable_entry(e))
-			continue;
-		for (uint32_t k = 0; k < e->nkernels; k++) {
-			uint32_t x = e->kernels[k];
-			if (x >= o->kernels.n || mark[x])
-				continue;
-			if (!ws_grow((void **)&gap->kernels, &cap, gap->n + 1u, sizeof *gap->kernels)) {
-				rc = -1;
-				break;
-			}
-			gap->kernels[gap->n++] = x;
-			mark[x] = 2;
-		}
-	}
-	for (uint32_t k = 0; k < pick->nkernels; k++)
-		if (pick->kernels[k] < o->kernels.n)
-			mark[pick->kernels[k]] = 0;
-	for (uint32_t k = 0; k < gap->n; k++)
-		mark[gap->kernels[k]] = 0;
-	return rc;
-}
-
-/* Fills f->gaps[k] for every container the object needs on target k. */
-static int judge_gaps(struct ws_object *o, size_t k, const struct ws_target *t, int driver_cuda,
-		      uint8_t **mark, size_t nt)
-{
-	for (uint32_t i = 0; i < o->nfatbins; i++) {
-		struct ws_fatbin *f = &o->fatbins[i];
-		if (f->roles[k] != WS_ROLE_REQUIRED || !serves(f->verdicts[k]) || f->nentries < 2 ||
-		    !kernels_all_known(f))
-			continue;
-		const struct ws_entry *pick = picked_entry(f, t, driver_cuda);
-		if (!pick)
-			continue;
-		if (!*mark && !(*mark = ws_calloc(o->kernels.n ? o->kernels.n : 1, 1)))
-			return -1;
-		if (!f->gaps && !(f->gaps = ws_calloc(nt, sizeof *f->gaps)))
-			return -1;
-		if (find_gap(o, f, pick, *mark, &f->gaps[k]) < 0)
-			return -1;
-		o->judged[k].kernel_gaps += f->gaps[k].n;
-	}
-	if (o->judged[k].kernel_gaps)
-		o->judged[k].reasons |= WS_R_KERNEL_GAPS;
-	return 0;
-}
-
-/* ---- sentences -------------------------------------------------------------------- */
-
-/* The arch list of a container, "sm_50+sm_60+compute_50", in entry order as the decoder
- * named them, without repeats. A repeat is looked for among the names already written
- * (a few dozen fit), so a hostile container of 4,096 entries costs 4,096 short scans. */
-static void arch_list(const struct ws_fatbin *f, char *buf, size_t len)
-{
-	const char *seen[32];
-	size_t nseen = 0, pos = 0;
-	buf[0] = 0;
-	for (uint32_t i = 0; i < f->nentries && pos + 1 < len && nseen < 32; i++) {
-		const char *n = f->entries[i].name;
-		bool dup = false;
-		for (size_t j = 0; j < nseen && !dup; j++)
-			dup = !strcmp(seen[j], n);
-		if (dup)
-			continue;
-		int w = snprintf(buf + pos, len - pos, "%s%s", pos ? "+" : "", n);
-		if (w < 0 || (size_t)w >= len - pos)
-			break;
-		pos += (size_t)w;
-		seen[nseen++] = n;
-	}
-}
-
-struct group {
-	char key[160];
-	uint32_t first;            /* container index of the first member */
-	uint32_t n;
-};
-
-static int cmp_group_key(const void *x, const void *y)
-{
-	return strcmp(((const struct group *)x)->key, ((const struct group *)y)->key);
-}
-
-static int cmp_group_size(const void *x, const void *y)
-{
-	const struct group *a = x, *b = y;
-	if (a->n != b->n)
-		return a->n > b->n ? -1 : 1;
-	return a->first < b->first ? -1 : a->first > b->first;
-}
-
-/* The CUDA version an object was built with: the newest toolkit its cubins name (ptxas'
- * producer note, the .note.nv.cuinfo of CUDA 13), else the newest CUDA its PTX ISA needs,
- * which is only a lower bound (*from_isa: ISA 8.5 is written by 12.5 and 12.6, and clang
- * writes ISAs of its own); 0 if neither says. (A library can carry PTX of an older ISA than
- * its toolkit: cuFFT 12 from CUDA 13.0 has ISA 7.0, so the notes come first.) */
-static int build_cuda_of(const struct ws_object *o, bool *from_isa, unsigned *isa_major, unsigned *isa_minor)
-{
-	int note = 0, isa = 0;
-	for (uint32_t i = 0; i < o->nfatbins; i++)
-		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++) {
-			const struct ws_entry *en = &o->fatbins[i].entries[e];
-			if (en->kind == WS_KIND_SASS && en->toolkit) {
-				int c = en->toolkit / 10 * 1000 + en->toolkit % 10 * 10;
-				if (c > note)
-					note = c;
-			} else if (en->kind == WS_KIND_PTX && !en->opaque) {
-				unsigned ma, mi;
-				ws_entry_isa(en, &ma, &mi);
-				int c = ws_ptx_isa_min_cuda(ma, mi);
-				if (c > isa) {
-					isa = c;
-					*isa_major = ma;
-					*isa_minor = mi;
-				}
-			}
-		}
-	*from_isa = !note && isa;
-	return note ? note : isa;
-}
-
-static bool any_ptx(const struct ws_fatbin *const *fb, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		for (uint32_t e = 0; e < fb[i]->nentries; e++)
-			if (fb[i]->entries[e].kind == WS_KIND_PTX && !fb[i]->entries[e].opaque)
-				return true;
-	return false;
-}
-
-/* why and advice for a failing or JIT object on target k. */
-static int describe_object(struct ws_object *o, size_t k, const struct ws_target *t, enum ws_verdict v,
-			   const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel, int build_hint)
-{
-	struct ws_judgement *j = &o->judged[k];
-	char why[768], adv[384], list[160];
-	size_t ng = 0, nmembers = 0;
-	struct group *g = NULL;
-	const struct ws_fatbin **fb = NULL;
-	int rc = -1;
-
-	if (j->reasons & WS_R_DRIVER_GPU) {
-		char c1[16], c2[16];
-		int first = ws_first_toolkit_for_arch(t->cc, 0);
-		snprintf(why, sizeof why, "a driver for CUDA %s cannot run %s at all: that GPU needs CUDA %s or newer",
-			 ws_cuda_str(opt->driver_cuda, c1, sizeof c1), t->name, ws_cuda_str(first, c2, sizeof c2));
-		snprintf(adv, sizeof adv, "install a driver for CUDA >= %s (R%d or newer); no rebuild helps with "
-			 "this driver", c2, ws_driver_branch_for(first));
-		j->why = ws_strdup(why);
-		j->advice = ws_strdup(adv);
-		return j->why && j->advice ? 0 : -1;
-	}
-	if (!ws_verdict_fails(v) && v != WS_V_JIT)
-		return 0;
-	/* The containers that decide the verdict, grouped by arch list: the largest group is
-	 * described, the others counted. */
-	g = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *g);
-	fb = ws_calloc(o->nfatbins ? o->nfatbins : 1, sizeof *fb);
-	if (!g || !fb)
-		goto out;
-	for (uint32_t i = 0; i < o->nfatbins; i++) {
-		if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != v)
-			continue;
-		arch_list(&o->fatbins[i], g[ng].key, sizeof g[ng].key);
-		g[ng].first = i;
-		g[ng].n = 1;
-		ng++;
-	}
-	nmembers = ng;
-	if (ng == 0) {
-		rc = 0;
-		goto out;
-	}
-	qsort(g, ng, sizeof *g, cmp_group_key);
-	size_t w = 0;
-	for (size_t i = 0; i < ng; i++) {
-		if (w && !strcmp(g[w - 1].key, g[i].key)) {
-			g[w - 1].n++;
-			if (g[i].first < g[w - 1].first)
-				g[w - 1].first = g[i].first;
-		} else {
-			g[w++] = g[i];
-		}
-	}
-	ng = w;
-	qsort(g, ng, sizeof *g, cmp_group_size);
-	size_t nfb = 0;
-	for (uint32_t i = 0; i < o->nfatbins; i++) {
-		if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != v)
-			continue;
-		arch_list(&o->fatbins[i], list, sizeof list);
-		if (!strcmp(list, g[0].key))
-			fb[nfb++] = &o->fatbins[i];
-	}
-	char expl[512];
-	ws_explain(fb, nfb, t, opt->driver_cuda, expl, sizeof expl);
-	size_t pos = (size_t)snprintf(why, sizeof why, "%u of %u containers with kernels", g[0].n, j->with_kernels);
-	if (ng > 1 && pos < sizeof why)
-		pos += (size_t)snprintf(why + pos, sizeof why - pos, " (%s)", g[0].key);
-	if (pos < sizeof why)
-		pos += (size_t)snprintf(why + pos, sizeof why - pos, ": %s", expl);
-	if (ng > 1 && pos < sizeof why)
-		snprintf(why + pos, sizeof why - pos, "; %zu more in %zu other arch list%s", nmembers - g[0].n,
-			 ng - 1, ng == 2 ? "" : "s");
-	if (!(j->why = ws_strdup(why)))
-		goto out;
-	if (v == WS_V_JIT) {
-		/* the driver and PTX that JIT needs: over every required container that JITs */
-		for (uint32_t i = 0; i < o->nfatbins; i++) {
-			const struct ws_entry *pe;
-			unsigned ma, mi;
-			if (o->fatbins[i].roles[k] != WS_ROLE_REQUIRED || o->fatbins[i].verdicts[k] != WS_V_JIT ||
-			    !(pe = picked_entry(&o->fatbins[i], t, opt->driver_cuda)))
-				continue;
-			ws_entry_isa(pe, &ma, &mi);
-			int need = ws_isa_need_cuda(ma, mi);
-			if (need > j->jit_driver_cuda && need < 100000)
-				j->jit_driver_cuda = need;
-			if (pe->arch > j->jit_from)
-				j->jit_from = pe->arch;
-		}
-		rc = 0;
-		goto out;
-	}
-	/* kernels were assumed, not read, in a failing container (--no-kernels) */
-	for (uint32_t i = 0; i < o->nfatbins; i++)
-		if (o->fatbins[i].roles[k] == WS_ROLE_REQUIRED && ws_verdict_fails(o->fatbins[i].verdicts[k]) &&
-		    o->fatbins[i].nkernels == 0)
-			j->reasons |= WS_R_KERNELS_ASSUMED;
-	if (v == WS_V_PTX_TOO_NEW) {
-		char c1[16], c2[16];
-		int need = 0;
-		for (size_t i = 0; i < nfb; i++)
-			for (uint32_t e = 0; e < fb[i]->nentries; e++) {
-				const struct ws_entry *en = &fb[i]->entries[e];
-				unsigned ma, mi;
-				if (ws_entry_verdict(en, t, opt->driver_cuda) != WS_V_PTX_TOO_NEW)
-					continue;
-				ws_entry_isa(en, &ma, &mi);
-				int c = ws_isa_need_cuda(ma, mi);
-				if (c > need)
-					need = c;
-			}
-		if (need > 0 && need < 100000)
-			snprintf(adv, sizeof adv, "a driver for CUDA >= %s (this one supports %s), or a build with "
-				 "SASS for %s", ws_cuda_str(need, c1, sizeof c1),
-				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
-		else
-			snprintf(adv, sizeof adv, "a newer driver (this one supports %s), or a build with SASS for %s",
-				 ws_cuda_str(opt->driver_cuda, c2, sizeof c2), t->name);
-	} else {
-		bool has_ptx = any_ptx(fb, nfb), major_only = false, from_isa = false;
-		unsigned im = 0, in = 0;
-		char words[96];
-		const char *build_words = NULL;
-		int build = build_cuda_of(o, &from_isa, &im, &in);
-		/* the PTX ISA is a lower bound: a firmer word comes first (the library's own name,
-		 * libx_cuda126.so; the pinned runtime), else the bound is named as one */
-		if (from_isa && o->alt_group && !o->alt_major_only && o->alt_cuda >= build) {
-			build = o->alt_cuda;
-			from_isa = false;
-		} else if (from_isa && wheel && wheel->requires_cuda_runtime >= build) {
-			build = wheel->requires_cuda_runtime;
-			from_isa = false;
-		}
-		if (from_isa) {
-			char c1[16];
-			int next = ws_isa_need_cuda(im, in + 1);   /* the first CUDA of the next ISA */
-			ws_cuda_str(build, c1, sizeof c1);
-			if (next > build && next - build <= 20 && next % 1000 / 10 == build % 1000 / 10 + 2)
-				snprintf(words, sizeof words, "%s or %d.%d (from its PTX ISA %u.%u)", c1, build / 1000,
-					 build % 1000 / 10 + 1, im, in);
-			else
-				snprintf(words, sizeof words, "%s or newer (from its PTX ISA %u.%u)", c1, im, in);
-			build_words = words;
-		}
-		if (!build && wheel && wheel->local)
-			build = ws_cuda_tag_parse(wheel->local, &major_only);
-		if (!build && wheel && wheel->requires_cuda_runtime)
-			build = wheel->requires_cuda_runtime;
-		if (!build)
-			build = build_hint;
-		if (!build && wheel && wheel->requires_cuda_major) {
-			build = wheel->requires_cuda_major * 1000;
-			major_only = true;
-		}
-		j->build_cuda = build;
-		j->reasons |= ws_advise_build(t, build, major_only, has_ptx, wheel ? wheel->local : NULL, build_words, adv,
-					      sizeof adv);
-	}
-	if (!(j->advice = ws_strdup(adv)))
-		goto out;
-	rc = 0;
-out:
-	free(g);
-	free(fb);
-	return rc;
-}
-
-static int describe_link_only(struct ws_object *o, size_t k)
-{
-	uint32_t link = 0;
-	for (uint32_t i = 0; i < o->nfatbins; i++)
-		link += o->fatbins[i].role == WS_ROLE_LINK_INPUT;
-	if (!link || link != o->nfatbins)
-		return 0;
-	o->judged[k].reasons |= WS_R_LINK_INPUTS_ONLY;
-	o->judged[k].why = ws_strdup("link inputs only (relocatable device code or LTO-IR): not loaded as they "
-				     "are, judged where they are linked");
-	return o->judged[k].why ? 0 : -1;
-}
-
-/* Rule 4's why, in place of the arch-list sentence: what the verdict rests on. */
-static int describe_helper(struct ws_judgement *j, const struct ws_target *t, const struct helper *h)
-{
-	char why[256], rest_s[96];
-	uint32_t rest = j->with_kernels - j->serving;
-	const char *s = rest == 1 ? "s" : "";
-	if (h->from && !h->upto)
-		snprintf(rest_s, sizeof rest_s, "start%s at sm_%u", s, h->from);
-	else if (!h->from)
-		snprintf(rest_s, sizeof rest_s, "stop%s at sm_%u", s, h->upto);
-	else
-		snprintf(rest_s, sizeof rest_s, "are built for sm_%u and older or sm_%u and newer", h->upto, h->from);
-	if (j->serving == 1)
-		snprintf(why, sizeof why, "only a helper container (1 of %u, %u kernel%s) has code for %s; the other "
-			 "%u %s", j->with_kernels, h->kernels, h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
-	else
-		snprintf(why, sizeof why, "only %u helper containers (%u of %u, %u kernel%s) have code for %s; the "
-			 "other %u %s", j->serving, j->serving, j->with_kernels, h->kernels,
-			 h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
-	char *w = ws_strdup(why);
-	if (!w)
-		return -1;
-	free(j->why);
-	j->why = w;
-	return 0;
-}
-
 /* ---- objects ---------------------------------------------------------------------- */
 
 static int judge_object(struct ws_object *o, const struct ws_target *t, size_t nt,
@@ -673,10 +280,10 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 			j->reasons |= WS_R_DRIVER_GPU;
 		}
 		o->verdicts[k] = v;
-		if (judge_gaps(o, k, &t[k], opt->driver_cuda, &mark, nt) < 0 ||
-		    describe_object(o, k, &t[k], v, opt, wheel, build_hint) < 0 ||
-		    (v == WS_V_NONE && describe_link_only(o, k) < 0) ||
-		    ((j->reasons & WS_R_HELPER_ONLY) && describe_helper(j, &t[k], &h) < 0)) {
+		if (ws_judge_gaps(o, k, &t[k], opt->driver_cuda, &mark, nt) < 0 ||
+		    ws_judge_describe_object(o, k, &t[k], v, opt, wheel, build_hint) < 0 ||
+		    (v == WS_V_NONE && ws_judge_describe_link_only(o, k) < 0) ||
+		    ((j->reasons & WS_R_HELPER_ONLY) && ws_judge_describe_helper(j, &t[k], &h) < 0)) {
 			free(roles);
 			free(verdicts);
 			goto out;
@@ -689,130 +296,6 @@ out:
 	free(shapes);
 	free(mark);
 	return rc;
-}
-
-/* ---- alternatives ----------------------------------------------------------------- */
-
-/* Finds a CUDA version token in a file name: "cuda118", "cu124", "cu12" standing alone
- * (not inside a longer word or number). Sets *at and *len to the digits. */
-static int cuda_token(const char *name, size_t *at, size_t *len, bool *major_only)
-{
-	for (size_t i = 0; name[i]; i++) {
-		if (tolower((unsigned char)name[i]) != 'c' || tolower((unsigned char)name[i + 1]) != 'u')
-			continue;
-		if (i > 0 && isalnum((unsigned char)name[i - 1]) && !isdigit((unsigned char)name[i - 1]))
-			continue;
-		size_t d = i + 2;
-		if (!strncasecmp(name + d, "da", 2))
-			d += 2;
-		size_t n = 0;
-		while (isdigit((unsigned char)name[d + n]))
-			n++;
-		if (n < 2 || n > 3 || isalpha((unsigned char)name[d + n]))
-			continue;
-		char tag[8];
-		snprintf(tag, sizeof tag, "cu%.*s", (int)n, name + d);
-		int v = ws_cuda_tag_parse(tag, major_only);
-		if (!v)
-			continue;
-		*at = d;
-		*len = n;
-		return v;
-	}
-	return 0;
-}
-
-struct alt_key {
-	char *key;
-	uint32_t obj;
-	int cuda;
-};
-
-static int cmp_alt(const void *x, const void *y)
-{
-	const struct alt_key *a = x, *b = y;
-	int c = strcmp(a->key, b->key);
-	if (c)
-		return c;
-	return a->cuda < b->cuda ? -1 : a->cuda > b->cuda;
-}
-
-static int find_alternatives(struct ws_artifact *a)
-{
-	struct alt_key *v = ws_calloc(a->nobjects ? a->nobjects : 1, sizeof *v);
-	size_t n = 0;
-	uint32_t alts_cap = a->nalts;        /* the room known to be in a->alts */
-	int rc = -1;
-	if (!v)
-		return -1;
-	for (uint32_t i = 0; i < a->nobjects; i++) {
-		struct ws_object *o = &a->objects[i];
-		size_t at, len;
-		bool major_only;
-		if (!o->member || !o->nfatbins)
-			continue;
-		const char *base = strrchr(o->member, '/');
-		base = base ? base + 1 : o->member;
-		int cuda = cuda_token(base, &at, &len, &major_only);
-		if (!cuda)
-			continue;
-		size_t off = (size_t)(base - o->member) + at;
-		char *key = ws_strdup(o->member);
-		if (!key)
-			goto out;
-		memset(key + off, '*', len);
-		memmove(key + off + 1, key + off + len, strlen(key + off + len) + 1);
-		v[n++] = (struct alt_key){key, i, cuda};
-		o->alt_cuda = cuda;
-		o->alt_major_only = major_only;
-	}
-	qsort(v, n, sizeof *v, cmp_alt);
-	for (size_t s = 0, e; s < n; s = e) {
-		bool distinct = false;
-		for (e = s + 1; e < n && !strcmp(v[e].key, v[s].key); e++)
-			distinct |= v[e].cuda != v[s].cuda;
-		if (!distinct)
-			continue;
-		if (!ws_grow((void **)&a->alts, &alts_cap, a->nalts + 1u, sizeof *a->alts))
-			goto out;
-		struct ws_altgroup *g = &a->alts[a->nalts];
-		memset(g, 0, sizeof *g);
-		if (!(g->objects = ws_calloc(e - s, sizeof *g->objects)))
-			goto out;
-		g->pattern = v[s].key;
-		v[s].key = NULL;
-		a->nalts++;
-		for (size_t x = s; x < e; x++) {
-			g->objects[g->n++] = v[x].obj;
-			a->objects[v[x].obj].alt_group = a->nalts;
-		}
-	}
-	rc = 0;
-out:
-	for (size_t i = 0; i < n; i++)
-		free(v[i].key);
-	free(v);
-	return rc;
-}
-
-/* The verdict of a group: the best variant's (one is loaded; the user's CUDA runtime picks
- * it). With a known driver, variants of a newer CUDA major than the driver's cannot load. */
-static enum ws_verdict group_verdict(const struct ws_artifact *a, const struct ws_altgroup *g, size_t k,
-				     int driver_cuda, uint32_t *best_obj)
-{
-	enum ws_verdict best = WS_V_NONE;
-	for (int pass = 0; pass < 2 && best == WS_V_NONE; pass++)
-		for (uint32_t i = 0; i < g->n; i++) {
-			const struct ws_object *o = &a->objects[g->objects[i]];
-			enum ws_verdict v = o->verdicts[k];
-			if (v == WS_V_NONE || (pass == 0 && driver_cuda > 0 && o->alt_cuda / 1000 > driver_cuda / 1000))
-				continue;
-			if (best == WS_V_NONE || ws_verdict_rank(v) <= ws_verdict_rank(best)) {
-				best = v;
-				*best_obj = g->objects[i];
-			}
-		}
-	return best;
 }
 
 /* ---- artifacts -------------------------------------------------------------------- */
@@ -903,7 +386,7 @@ static int set_aside(struct ws_artifact *a, size_t k, const struct ws_target *t)
 			if (f->roles[k] != WS_ROLE_REQUIRED)
 				continue;
 			if (!list[0])
-				arch_list(f, list, sizeof list);
+				ws_judge_arch_list(f, list, sizeof list);
 			f->roles[k] = WS_ROLE_OTHER_GPU;
 			f->verdicts[k] = WS_V_OTHER_GPU;
 			if (f->gaps) {
@@ -1074,7 +557,7 @@ static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size
 		size_t nused = 0;
 		for (uint32_t g = 0; g < a->nalts; g++) {
 			uint32_t best = 0;
-			a->alts[g].verdicts[k] = group_verdict(a, &a->alts[g], k, driver_cuda, &best);
+			a->alts[g].verdicts[k] = ws_judge_group_verdict(a, &a->alts[g], k, driver_cuda, &best);
 			if (a->alts[g].verdicts[k] != WS_V_NONE)
 				j->reasons |= WS_R_ALTERNATIVES;
 		}
@@ -1088,7 +571,7 @@ static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size
 				const struct ws_altgroup *g = &a->alts[o->alt_group - 1];
 				if (g->objects[0] != i)
 					continue;          /* a group counts once, by its first member */
-				ov = group_verdict(a, g, k, driver_cuda, &best);
+				ov = ws_judge_group_verdict(a, g, k, driver_cuda, &best);
 				if (ov == WS_V_NONE)
 					continue;
 				o = &a->objects[best];
@@ -1156,7 +639,7 @@ int ws_judge(struct ws_artifact *a, const struct ws_target *t, size_t nt, const 
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		for (uint32_t k = 0; k < a->objects[i].nfatbins; k++)
 			a->objects[i].fatbins[k].role = static_role(&a->objects[i].fatbins[k]);
-	if (find_alternatives(a) < 0)
+	if (ws_judge_find_alternatives(a) < 0)
 		return -1;
 	if (nt == 0)
 		return 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "ws_pe.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 #define SECTION_HEADER 40

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "ws_decode.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 
 static const char *skip_ws(const char *s, const char *end)

@@ -353,3 +353,25 @@ char *ws_q_text_into(char *buf, size_t len, const char *s, size_t n)
 	buf[o] = '\0';
 	return buf;
 }
+
+void ws_sanitize(char *buf, size_t len, const char *s, size_t n)
+{
+	ws_q_text_into(buf, len, s, strnlen(s, n));
+}
+
+char *ws_strdup_field(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (n == 0)
+		return NULL;
+	struct ws_buf b = { 0 };
+	ws_quote(&b, WS_Q_TEXT, s, n);
+	if (b.failed) {
+		ws_buf_free(&b);
+		return NULL;
+	}
+	char *r = realloc(b.p, b.len + 1);    /* an entry holds several: no slack kept */
+	return r ? r : b.p;
+}

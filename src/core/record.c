@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_zip.h"
 

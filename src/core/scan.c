@@ -6,7 +6,8 @@
  * trusting section names: CUDA's own libraries keep most of theirs in .ldata,
  * .rodata and .cask_resource (doc/fatbin-format.md (a)). Each container is then
  * labelled with the section that holds it, once the section table (which a
- * streamed ELF delivers last) is known.
+ * streamed ELF delivers last) is known. The containers' search and decoding are
+ * scan_fatbin.c's.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -18,64 +19,15 @@
 #include "ws_decodeq.h"
 #include "ws_elf.h"
 #include "ws_pe.h"
+#include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_window.h"
+#include "scan_state.h"
 
-#define SEARCH_CHUNK ((size_t)1 << 20)
 #define EM_CUDA_ 190
 #define AR_MAGIC "!<arch>\n"
 #define AR_HDR 60
 #define AR_MAX_LONGNAMES ((size_t)16 << 20)
-
-struct scan {
-	struct ws_artifact *a;
-	const struct ws_scan_opts *opt;
-	struct ws_limits lim;
-	struct ws_window *w;
-	const char *member;            /* the input's name inside its artifact, or NULL */
-	struct ws_decodeq *q;          /* payloads decoded on threads, or NULL: inline */
-	struct ws_decoder *dc;         /* inline decoding's, borrowed on first use */
-	struct ws_budget *budget;      /* the artifact's (opt's, or own below) */
-	struct ws_budget own;
-	bool want_release;             /* a bundled compiler's object: look for its release text */
-	int release;                   /* what was found (12040), 0 none yet */
-	uint64_t release_from;         /* searched for it up to here (each byte once) */
-};
-
-/* "path!member" (or "path") for error lines, into buf. */
-static const char *where(const struct scan *s, const char *obj, char *buf, size_t len)
-{
-	const char *path = s->a->path ? s->a->path : "";
-	if (obj)
-		ws_fmt(buf, len, "%s!%s", path, obj);
-	else
-		ws_fmt(buf, len, "%s", path);
-	return buf;
-}
-
-static void obj_fail(const struct scan *s, const struct ws_object *o, enum ws_errcode code, const char *msg)
-{
-	char wb[1024];
-	ws_artifact_fail(s->a, where(s, o ? o->member : s->member, wb, sizeof wb), code, "%s", msg);
-}
-
-static void obj_error(const struct scan *s, const struct ws_object *o, const char *msg)
-{
-	obj_fail(s, o, WS_E_FORMAT, msg);
-}
-
-/* A read that failed (the reader's error, now reported here with what was being read)
- * or came up short (the input is truncated). */
-static void window_error(const struct scan *s, const struct ws_object *o, const char *what)
-{
-	char msg[WS_ERRMAX + 64];
-	struct ws_err *e = s->w->err;
-	bool failed = s->w->failed && e->code;
-	ws_fmt(msg, sizeof msg, "%s: %s", what, failed ? e->msg : "unexpected end of data");
-	obj_fail(s, o, failed ? e->code : WS_E_FORMAT, msg);
-	if (failed)
-		e->reported = true;
-}
 
 const char *ws_content_name(enum ws_content c)
 {
@@ -184,357 +136,6 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n)
 	if (ws_pe_sniff(p, n))
 		return WS_CONTENT_PE;
 	return WS_CONTENT_OTHER;
-}
-
-/* ---- entries and containers ------------------------------------------------ */
-
-static struct ws_entry *add_entry(struct ws_fatbin *f, uint32_t *cap)
-{
-	if (!ws_grow((void **)&f->entries, cap, f->nentries + 1, sizeof *f->entries))
-		return NULL;
-	struct ws_entry *e = &f->entries[f->nentries++];
-	memset(e, 0, sizeof *e);
-	return e;
-}
-
-/* Most containers hold one to a dozen entries (cuFFT: 24,000 containers of one):
- * give back the room the array grew into. */
-static void shrink_entries(struct ws_fatbin *f, uint32_t cap)
-{
-	if (f->nentries && f->nentries < cap) {
-		struct ws_entry *e = realloc(f->entries, f->nentries * sizeof *e);
-		if (e)
-			f->entries = e;
-	}
-}
-
-static void entry_fail(const struct scan *s, struct ws_object *o, struct ws_entry *e,
-		       enum ws_errcode code, const char *msg)
-{
-	if (!e->error)
-		e->error = ws_strdup(msg);
-	obj_fail(s, o, code, msg);
-}
-
-static void entry_error(const struct scan *s, struct ws_object *o, struct ws_entry *e,
-			const char *msg)
-{
-	entry_fail(s, o, e, WS_E_FORMAT, msg);
-}
-
-/* Takes the bytes an entry decodes to (n) from the artifact's budget before it is
- * decoded. Spent: the entry is not decoded (its kernels stay unknown, never "none"), and
- * the first to find it spent records the one error about it, naming the artifact. */
-static bool budget_decode(struct scan *s, struct ws_entry *e, uint64_t n)
-{
-	/* a compressed entry takes what it decodes to, once that claim is possible (one that
-	 * is not is refused by the decoder, unread, with its own error) */
-	struct ws_err err = {0};
-	if (e->compression != WS_COMP_NONE) {
-		if (ws_payload_check(e, (size_t)n, &s->lim, &err) < 0)
-			return true;
-		n = e->uncompressed_size;
-	}
-	enum ws_budget_take t = ws_budget_decode(s->budget, &s->lim, n);
-	if (t == WS_BUDGET_OK)
-		return true;
-	if (t == WS_BUDGET_SPENT_NOW) {
-		ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
-				 "decoded entry bytes exceed %llu: a decompression bomb? the remaining entries were not decoded",
-				 (unsigned long long)ws_budget_decoded_max(s->budget, &s->lim));
-	}
-	if (!e->error)
-		e->error = ws_strdup("not decoded: the artifact's decoded-bytes limit is spent");
-	e->kernels_known = false;
-	return false;
-}
-
-/* Decodes a SASS or PTX payload for its kernels and version facts. */
-static void inspect_payload(struct scan *s, struct ws_object *o, struct ws_entry *e,
-			    const uint8_t *p, size_t n)
-{
-	struct ws_err err = {0};
-	if (!s->dc && !(s->dc = s->opt->offload ? s->opt->offload->take(s->opt->decoders) : ws_decoder_new())) {
-		entry_fail(s, o, e, WS_E_MEMORY, "out of memory for a decoder");
-		return;
-	}
-	if (ws_entry_inspect(s->dc, p, n, e, &o->kernels, &s->lim, &err) < 0)
-		entry_fail(s, o, e, err.code, err.msg);
-	ws_entry_finish(e);
-}
-
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	return (a > b) - (a < b);
-}
-
-/* Distinct kernels over all entries of a container. */
-static void count_kernels(struct ws_fatbin *f)
-{
-	size_t total = 0;
-	for (uint32_t i = 0; i < f->nentries; i++)
-		total += f->entries[i].nkernels;
-	f->nkernels = 0;
-	if (total == 0)
-		return;
-	uint32_t *all = ws_calloc(total, sizeof *all);
-	if (!all) {
-		f->nkernels = UINT32_MAX;              /* unknown, but not zero */
-		return;
-	}
-	size_t k = 0;
-	for (uint32_t i = 0; i < f->nentries; i++)
-		for (uint32_t j = 0; j < f->entries[i].nkernels; j++)
-			all[k++] = f->entries[i].kernels[j];
-	qsort(all, total, sizeof *all, cmp_u32);
-	for (size_t i = 0; i < total; i++)
-		if (i == 0 || all[i] != all[i - 1])
-			f->nkernels++;
-	free(all);
-}
-
-static void apply_decoded(struct scan *s, struct ws_object *o, bool wait);
-
-/* Decodes the container at `start` (already validated as a candidate) and
- * returns where the search should go on. */
-static uint64_t scan_container(struct scan *s, struct ws_object *o, uint64_t origin,
-			       uint64_t start, uint64_t limit)
-{
-	struct ws_err err = {0};
-	char msg[WS_ERRMAX + 64];
-	size_t got;
-	const uint8_t *p = ws_window_peek(s->w, start, WS_FATBIN_HEADER_SIZE, &got);
-	uint64_t fat, end;
-	if (!p || got < WS_FATBIN_HEADER_SIZE) {
-		window_error(s, o, "fatbin header");
-		return limit;
-	}
-	if (ws_fatbin_header(p, got, &fat, &err) < 0)
-		return start + 1;                       /* cannot happen after the candidate check */
-	if (!ws_add_u64(start + WS_FATBIN_HEADER_SIZE, fat, &end) || end > limit) {
-		obj_error(s, o, ws_fmt(msg, sizeof msg,
-				       "fatbin at offset %llu claims %llu bytes, past the end of the object",
-				       (unsigned long long)(start - origin), (unsigned long long)fat));
-		return start + WS_FATBIN_HEADER_SIZE;
-	}
-	if (o->nfatbins >= s->lim.max_containers) {
-		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "more than %u fatbin containers",
-				       s->lim.max_containers));
-		return limit;
-	}
-	enum ws_budget_take bt = ws_budget_container(s->budget, &s->lim);
-	if (bt != WS_BUDGET_OK) {
-		if (bt == WS_BUDGET_SPENT_NOW)
-			ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
-					 "more than %u fatbin containers in the artifact: the remaining containers were not read",
-					 s->lim.max_artifact_containers);
-		return limit;
-	}
-	struct ws_fatbin *f = ws_object_add_fatbin(o);
-	if (!f) {
-		obj_fail(s, o, WS_E_MEMORY, "out of memory");
-		return limit;
-	}
-	f->offset = start - origin;
-	f->size = end - start;
-	/* The live check needs the whole container: keep it in the window while decoding. */
-	bool keep = s->opt->on_container != NULL;
-	if (keep && (f->size > s->lim.max_entry_bytes ||
-		     !ws_window_peek(s->w, start, (size_t)f->size, &got) || got < f->size)) {
-		keep = false;
-		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "fatbin at offset %llu: cannot hold %llu bytes for the live check",
-				       (unsigned long long)f->offset, (unsigned long long)f->size));
-	}
-
-	uint32_t cap = 0;
-	uint64_t off = start + WS_FATBIN_HEADER_SIZE;
-	while (off < end) {
-		uint32_t hs;
-		uint64_t ps;
-		if (f->nentries >= s->lim.max_entries) {
-			ws_fmt(msg, sizeof msg, "fatbin at offset %llu has more than %u entries",
-			       (unsigned long long)f->offset, s->lim.max_entries);
-			goto bad;
-		}
-		p = ws_window_peek(s->w, off, WS_ENTRY_MIN_HEADER, &got);
-		if (!p || got < WS_ENTRY_MIN_HEADER) {
-			window_error(s, o, "fatbin entry header");
-			return limit;
-		}
-		err.code = 0;                           /* each entry has its own (a record keeps its first) */
-		if (ws_entry_peek(p, got, end - off, &hs, &ps, &err) < 0) {
-			ws_fmt(msg, sizeof msg, "fatbin at offset %llu, entry %u: %s",
-			       (unsigned long long)f->offset, f->nentries, err.msg);
-			goto bad;
-		}
-		p = ws_window_peek(s->w, off, hs, &got);
-		if (!p || got < hs) {
-			window_error(s, o, "fatbin entry header");
-			return limit;
-		}
-		enum ws_budget_take et = ws_budget_entry(s->budget, &s->lim);
-		if (et != WS_BUDGET_OK) {
-			if (et == WS_BUDGET_SPENT_NOW)
-				ws_artifact_fail(s->a, s->a->path ? s->a->path : "", WS_E_LIMIT,
-						 "more than %u fatbin entries in the artifact: the remaining entries were not read",
-						 s->lim.max_artifact_entries);
-			ws_fmt(msg, sizeof msg, "fatbin at offset %llu: entries after %u not read (the artifact's entry limit)",
-			       (unsigned long long)f->offset, f->nentries);
-			f->error = ws_strdup(msg);
-			shrink_entries(f, cap);
-			count_kernels(f);
-			return limit;
-		}
-		struct ws_entry *e = add_entry(f, &cap);
-		if (!e) {
-			obj_fail(s, o, WS_E_MEMORY, "out of memory");
-			return limit;
-		}
-		e->offset = off - start;
-		if (ws_entry_header(p, got, e, &err) < 0) {
-			entry_fail(s, o, e, err.code, err.msg);
-		} else if (!e->opaque && (s->opt->want_kernels || f->size <= WS_SMALL_CONTAINER) &&
-			   (e->kind == WS_KIND_SASS || e->kind == WS_KIND_PTX)) {
-			if (ps > s->lim.max_entry_bytes) {
-				entry_fail(s, o, e, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "%s: payload of %llu bytes exceeds the entry limit",
-							    e->name, (unsigned long long)ps));
-			} else {
-				p = ws_window_peek(s->w, off + hs, (size_t)ps, &got);
-				if (!p || got < ps) {
-					window_error(s, o, "fatbin entry payload");
-					return limit;
-				}
-				if (!budget_decode(s, e, ps))
-					;
-				else if (!s->q)
-					inspect_payload(s, o, e, p, (size_t)ps);
-				else if (s->opt->offload->push(s->q, (uint32_t)(f - o->fatbins), f->nentries - 1,
-							 e, p, (size_t)ps) < 0)
-					entry_error(s, o, e, "out of memory queueing a payload");
-			}
-		}
-		off += hs + ps;                         /* in bounds: checked by ws_entry_peek */
-		if (!keep)
-			ws_window_release(s->w, off);
-	}
-	shrink_entries(f, cap);
-	count_kernels(f);
-	apply_decoded(s, o, false);
-	if (keep && (p = ws_window_peek(s->w, start, (size_t)f->size, &got)) != NULL && got == f->size)
-		s->opt->on_container(s->opt->on_container_ctx, o, f, p, (size_t)f->size);
-	ws_window_release(s->w, end);
-	return end;
-bad:
-	shrink_entries(f, cap);
-	f->error = ws_strdup(msg);
-	obj_error(s, o, msg);
-	count_kernels(f);
-	return end;
-}
-
-/* Moves a decoded payload's facts into its entry. */
-static void apply_task(struct scan *s, struct ws_object *o, struct ws_decode_task *t)
-{
-	struct ws_entry *e = &o->fatbins[t->fatbin].entries[t->entry];
-	const struct ws_entry *r = &t->res;
-	e->content_size = r->content_size;
-	e->elf_sm = r->elf_sm;
-	e->relocatable = r->relocatable;
-	e->toolkit = r->toolkit;
-	e->ptx_major = r->ptx_major;
-	e->ptx_minor = r->ptx_minor;
-	memcpy(e->ptx_target, r->ptx_target, sizeof e->ptx_target);
-	e->kernels_known = r->kernels_known;
-	e->producer = t->res.producer;
-	e->tool_options = t->res.tool_options;
-	t->res.producer = t->res.tool_options = NULL;
-	if (r->nkernels && (e->kernels = ws_calloc(r->nkernels, sizeof *e->kernels)) != NULL) {
-		for (uint32_t k = 0; k < r->nkernels; k++) {
-			uint32_t idx = ws_strpool_adopt(&o->kernels, &t->names, r->kernels[k]);
-			if (idx == UINT32_MAX) {
-				struct ws_err over = {0};
-				if (o->kernels.over)
-					ws_kernel_names_over(e, &s->lim, &over);
-				entry_fail(s, o, e, o->kernels.over ? WS_E_LIMIT : WS_E_MEMORY,
-					   o->kernels.over ? over.msg : "out of memory listing kernels");
-				e->kernels_known = false;
-				break;
-			}
-			e->kernels[e->nkernels++] = idx;
-		}
-	}
-	if (t->rc < 0)
-		entry_fail(s, o, e, t->err.code ? t->err.code : WS_E_FORMAT, t->err.msg);
-	ws_entry_finish(e);
-}
-
-/* Merges what the pool's threads decoded for this object, in entry order: the tasks
- * already done (wait false, as the scan goes), or all of them (at the end). */
-static void apply_decoded(struct scan *s, struct ws_object *o, bool wait)
-{
-	struct ws_decode_task *t;
-	while (s->q && (t = s->opt->offload->next(s->q, wait)) != NULL) {
-		apply_task(s, o, t);
-		s->opt->offload->task_free(t);
-	}
-}
-
-static void finish_object(struct scan *s, struct ws_object *o)
-{
-	if (!s->q)
-		return;
-	apply_decoded(s, o, true);
-	for (uint32_t k = 0; k < o->nfatbins; k++)
-		count_kernels(&o->fatbins[k]);
-}
-
-/* Searches [from, to) for containers; stops early only on a read failure. */
-static int search_containers(struct scan *s, struct ws_object *o, uint64_t origin,
-			     uint64_t from, uint64_t to)
-{
-	uint64_t pos = from;
-	while (pos < to) {
-		uint64_t left = to - pos;
-		size_t chunk = left < SEARCH_CHUNK ? (size_t)left : SEARCH_CHUNK, got;
-		const uint8_t *p = ws_window_peek(s->w, pos, chunk + WS_FATBIN_PROBE_BYTES, &got);
-		if (!p) {
-			window_error(s, o, "read");
-			return -1;
-		}
-		if (got == 0)
-			break;                              /* end of a stream of unknown size */
-		size_t span = got < chunk ? got : chunk;
-		size_t hay = span + 3 <= got ? span + 3 : got;
-		/* each byte is searched once; the peek's overlap past the chunk holds the end of
-		 * a text that starts near its end */
-		if (s->want_release && !s->release && pos + got > s->release_from) {
-			size_t skip = s->release_from > pos ? (size_t)(s->release_from - pos) : 0;
-			s->release = ws_jitc_find_release(p + skip, got - skip);
-			s->release_from = pos + span;
-		}
-		const uint8_t *hit = ws_fatbin_find(p, hay);
-		if (!hit || (size_t)(hit - p) >= span) {
-			pos += span;
-			ws_window_release(s->w, pos);
-			if (got < chunk)
-				break;
-			continue;
-		}
-		uint64_t at = pos + (uint64_t)(hit - p);
-		size_t avail = got - (size_t)(hit - p);
-		if (to - at < avail)
-			avail = (size_t)(to - at);
-		if (ws_fatbin_candidate(hit, avail)) {
-			pos = scan_container(s, o, origin, at, to);
-			if (s->w->failed)
-				return -1;
-		} else {
-			pos = at + 1;
-		}
-		ws_window_release(s->w, pos);
-	}
-	return 0;
 }
 
 /* ---- what a name claims ------------------------------------------------------ */
@@ -660,45 +261,45 @@ static void read_sections(struct scan *s, struct ws_object *o, uint64_t origin, 
 	uint64_t at = origin + h->shoff, bytes;
 	const uint8_t *p = ws_window_peek(s->w, at, 64, &got);
 	if (!p || got < 64) {
-		obj_error(s, o, "section table lies past the end of the file");
+		ws_scan_obj_error(s, o, "section table lies past the end of the file");
 		return;
 	}
 	ws_elf_extended(p, h);
 	if (h->shnum > s->lim.max_sections) {
-		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "ELF claims %u sections (limit %u)", h->shnum,
+		ws_scan_obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "ELF claims %u sections (limit %u)", h->shnum,
 				       s->lim.max_sections));
 		return;
 	}
 	bytes = (uint64_t)h->shnum * 64;
 	if (!ws_in_bounds(h->shoff, bytes, limit - origin)) {
-		obj_error(s, o, "section table lies past the end of the file");
+		ws_scan_obj_error(s, o, "section table lies past the end of the file");
 		return;
 	}
 	p = ws_window_peek(s->w, at, (size_t)bytes, &got);
 	if (!p || got < bytes || ws_elf_sections(p, got, h, sec, &err) < 0) {
 		if (p && got >= bytes)
-			obj_fail(s, o, err.code, err.msg);
+			ws_scan_obj_fail(s, o, err.code, err.msg);
 		else
-			obj_error(s, o, "section table is truncated");
+			ws_scan_obj_error(s, o, "section table is truncated");
 		return;
 	}
 	if (sec->strndx == 0)
 		return;                                 /* no names: sections stay "section#N" */
 	if (sec->strndx >= sec->n) {
-		obj_error(s, o, ws_fmt(msg, sizeof msg, "section name table index %u is out of range",
+		ws_scan_obj_error(s, o, ws_fmt(msg, sizeof msg, "section name table index %u is out of range",
 				       sec->strndx));
 		return;
 	}
 	const struct ws_elf_section *st = &sec->s[sec->strndx];
 	if (st->size == 0 || st->size > (1u << 24) || !ws_in_bounds(st->offset, st->size, limit - origin)) {
-		obj_error(s, o, "section name table lies outside the file");
+		ws_scan_obj_error(s, o, "section name table lies outside the file");
 		return;
 	}
 	uint8_t *names = ws_malloc((size_t)st->size);
 	if (names && ws_window_copy(s->w, origin + st->offset, names, (size_t)st->size) == 0)
 		ws_elf_name_sections(sec, names, (size_t)st->size);
 	else
-		obj_error(s, o, "cannot read the section name table");
+		ws_scan_obj_error(s, o, "cannot read the section name table");
 	free(names);
 }
 
@@ -710,7 +311,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	int hr = ws_elf_header(hdr, hdrlen, &h, &err);
 	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type_name(h.type) : "elf");
 	if (!o) {
-		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
+		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	struct ws_elf_sections sec = {0};
@@ -721,21 +322,21 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	/* 32-bit and big-endian host files are legal, just not labelled; a broken
 	 * 64-bit header is corrupt. */
 	if (hr < 0 && hdrlen >= 6 && hdr[4] == 2 && hdr[5] == 1)
-		obj_fail(s, o, err.code ? err.code : WS_E_FORMAT, err.msg);
+		ws_scan_obj_fail(s, o, err.code ? err.code : WS_E_FORMAT, err.msg);
 	if (hr == 0 && h.shoff != 0 && h.shoff >= limit - origin)
-		obj_error(s, o, "section table lies past the end of the file");
+		ws_scan_obj_error(s, o, "section table lies past the end of the file");
 	bool have_table = hr == 0 && h.shoff != 0 && h.shoff < limit - origin;
 	/* Sections are labelled after the walk: a stream brings the table last. */
 	uint64_t table_at = have_table ? origin + h.shoff : limit;
-	if (search_containers(s, o, origin, origin, table_at) == 0 && have_table) {
+	if (ws_scan_search_containers(s, o, origin, origin, table_at) == 0 && have_table) {
 		read_sections(s, o, origin, limit, &h, &sec);
 		uint64_t after;
 		if (sec.n && ws_add_u64(table_at, (uint64_t)sec.n * 64, &after) && after < limit)
-			search_containers(s, o, origin, after, limit);
+			ws_scan_search_containers(s, o, origin, after, limit);
 	}
-	finish_object(s, o);
+	ws_scan_finish_object(s, o);
 	if (sec.n && ws_elf_index_sections(&sec) < 0) {
-		obj_fail(s, o, WS_E_MEMORY, "out of memory indexing the section table");
+		ws_scan_obj_fail(s, o, WS_E_MEMORY, "out of memory indexing the section table");
 		ws_elf_sections_free(&sec);
 	}
 	label_sections(o, 0, sec.n ? &sec : NULL);
@@ -758,26 +359,26 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 	int hr = ws_pe_header(hdr, hdrlen, &h, &err);
 	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? "pe-dll" : "pe-exe");
 	if (!o) {
-		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
+		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	uint64_t size = limit == UINT64_MAX ? UINT64_MAX : limit - origin;
 	if (hr < 0) {
-		obj_fail(s, o, err.code ? err.code : WS_E_FORMAT, err.msg);
+		ws_scan_obj_fail(s, o, err.code ? err.code : WS_E_FORMAT, err.msg);
 	} else if (h.nsections > s->lim.max_sections) {
-		obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "PE claims %u sections (limit %u)", h.nsections,
+		ws_scan_obj_fail(s, o, WS_E_LIMIT, ws_fmt(msg, sizeof msg, "PE claims %u sections (limit %u)", h.nsections,
 				       s->lim.max_sections));
 	} else if (h.nsections) {
 		size_t got, bytes = (size_t)h.nsections * 40;
 		const uint8_t *p = ws_in_bounds(h.sections_at, bytes, size) ?
 				   ws_window_peek(s->w, origin + h.sections_at, bytes, &got) : NULL;
 		if (!p || got < bytes)
-			obj_error(s, o, "PE section table lies past the end of the file");
+			ws_scan_obj_error(s, o, "PE section table lies past the end of the file");
 		else if (ws_pe_sections(p, got, &h, size, &sec, &err) < 0)
-			obj_fail(s, o, err.code, err.msg);
+			ws_scan_obj_fail(s, o, err.code, err.msg);
 	}
-	search_containers(s, o, origin, origin, limit);
-	finish_object(s, o);
+	ws_scan_search_containers(s, o, origin, origin, limit);
+	ws_scan_finish_object(s, o);
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
 		struct ws_fatbin *f = &o->fatbins[i];
 		const char *name = ws_pe_section_at(&sec, f->offset);
@@ -795,11 +396,11 @@ static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin,
 {
 	struct ws_object *o = new_object(s, member, "fatbin");
 	if (!o) {
-		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
+		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
-	search_containers(s, o, origin, origin, limit);
-	finish_object(s, o);
+	ws_scan_search_containers(s, o, origin, origin, limit);
+	ws_scan_finish_object(s, o);
 	for (uint32_t i = 0; i < o->nfatbins; i++)
 		o->fatbins[i].section[0] = '\0';
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
@@ -835,7 +436,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 	struct ws_fatbin *f = o ? ws_object_add_fatbin(o) : NULL;
 	struct ws_entry *e = f ? ws_calloc(1, sizeof *e) : NULL;
 	if (!e) {
-		obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
+		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
 	}
 	f->entries = e;
@@ -850,18 +451,18 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 	}
 	const uint8_t *p = ws_window_peek(s->w, origin, (size_t)n, &got);
 	if (!p) {
-		window_error(s, o, "read");
+		ws_scan_window_error(s, o, "read");
 		return;
 	}
 	f->size = o->size = e->payload_size = e->content_size = got;
-	if (!budget_decode(s, e, got)) {
+	if (!ws_scan_budget_decode(s, e, got)) {
 		e->content_size = 0;
 		return;
 	}
 	int r = c == WS_CONTENT_CUBIN ? ws_cubin_inspect(p, got, e, &o->kernels, &s->lim, &err)
 				      : ws_ptx_inspect(p, got, e, &o->kernels, &s->lim, &err);
 	if (r < 0) {
-		entry_fail(s, o, e, err.code, err.msg);
+		ws_scan_entry_fail(s, o, e, err.code, err.msg);
 	} else if (c == WS_CONTENT_CUBIN) {
 		/* The suffix survives only in the ptxas options (doc/fatbin-format.md (e)). */
 		const char *a = e->tool_options ? strstr(e->tool_options, "-arch sm_") : NULL;
@@ -882,7 +483,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 		e->fmt_minor = e->ptx_minor;
 		ws_entry_name(e);
 	}
-	count_kernels(f);
+	ws_scan_count_kernels(f);
 }
 
 static void scan_object(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
@@ -924,24 +525,24 @@ static void scan_archive(struct scan *s, const char *member, uint64_t origin, ui
 		size_t got;
 		const uint8_t *h = ws_window_peek(s->w, pos, AR_HDR, &got);
 		if (!h) {
-			window_error(s, NULL, "archive");
+			ws_scan_window_error(s, NULL, "archive");
 			break;
 		}
 		if (got == 0)
 			break;
 		uint64_t size, data = pos + AR_HDR, next;
 		if (got < AR_HDR || h[58] != '`' || h[59] != '\n' || !ar_number(h + 48, 10, &size)) {
-			obj_error(s, NULL, ws_fmt(msg, sizeof msg, "archive member header at offset %llu is corrupt",
+			ws_scan_obj_error(s, NULL, ws_fmt(msg, sizeof msg, "archive member header at offset %llu is corrupt",
 						  (unsigned long long)(pos - origin)));
 			break;
 		}
 		if (!ws_add_u64(data, size, &next) || next > limit) {
-			obj_error(s, NULL, ws_fmt(msg, sizeof msg, "archive member at offset %llu is truncated",
+			ws_scan_obj_error(s, NULL, ws_fmt(msg, sizeof msg, "archive member at offset %llu is truncated",
 						  (unsigned long long)(pos - origin)));
 			break;
 		}
 		if (++count > s->lim.max_members) {
-			obj_fail(s, NULL, WS_E_LIMIT, "archive has too many members");
+			ws_scan_obj_fail(s, NULL, WS_E_LIMIT, "archive has too many members");
 			break;
 		}
 		char name[256] = "";
@@ -989,7 +590,7 @@ static void scan_object(struct scan *s, const char *member, uint64_t origin, uin
 	uint64_t n = limit - origin;
 	const uint8_t *p = ws_window_peek(s->w, origin, n < WS_SNIFF_BYTES ? (size_t)n : WS_SNIFF_BYTES, &got);
 	if (!p) {
-		window_error(s, NULL, "read");
+		ws_scan_window_error(s, NULL, "read");
 		return;
 	}
 	/* The window may move on the next peek: copy the header we dispatch on. */
@@ -1041,7 +642,7 @@ static int scan_input(struct ws_artifact *a, const char *member, struct ws_windo
 	size_t got;
 	const uint8_t *p = ws_window_peek(w, 0, WS_SNIFF_BYTES, &got);
 	if (!p) {
-		window_error(&s, NULL, "read");
+		ws_scan_window_error(&s, NULL, "read");
 		return -1;
 	}
 	enum ws_content c = ws_sniff(p, got);

@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ws_quote.h"
 #include "ws_util.h"
 
 /* No single allocation may exceed this: sizes come from files we do not trust. */
@@ -114,28 +113,6 @@ char *ws_fmt(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	return buf;
-}
-
-void ws_sanitize(char *buf, size_t len, const char *s, size_t n)
-{
-	ws_q_text_into(buf, len, s, strnlen(s, n));
-}
-
-char *ws_strdup_field(const char *s, size_t max)
-{
-	size_t n = strnlen(s, max);
-	while (n > 0 && s[n - 1] == ' ')
-		n--;
-	if (n == 0)
-		return NULL;
-	struct ws_buf b = { 0 };
-	ws_quote(&b, WS_Q_TEXT, s, n);
-	if (b.failed) {
-		ws_buf_free(&b);
-		return NULL;
-	}
-	char *r = realloc(b.p, b.len + 1);    /* an entry holds several: no slack kept */
-	return r ? r : b.p;
 }
 
 void ws_buf_add(struct ws_buf *b, const char *s, size_t n)
