@@ -48,6 +48,9 @@
 #define O_NOCTTY 0
 #endif
 #define O_TMPFILE 0x40000000
+/* A UTF-8 path as a fresh UTF-16 string for the wide API (free it): past MAX_PATH in its
+ * \\?\ form, which Windows needs there; NULL with errno EILSEQ when it is not UTF-8. */
+wchar_t *ws_win_path(const char *path);
 int ws_win_open(const char *path, int flags, ...);
 #define open ws_win_open
 

@@ -10,7 +10,7 @@
 #include "ws_util.h"
 
 /* UTF-8 to a fresh UTF-16 string (free it), or NULL with errno (EILSEQ: not UTF-8). */
-static wchar_t *wide(const char *s)
+static wchar_t *utf16(const char *s)
 {
 	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
 	if (n <= 0) {
@@ -24,6 +24,58 @@ static wchar_t *wide(const char *s)
 	}
 	MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n);
 	return w;
+}
+
+/* Windows' Win32 layer refuses a path of MAX_PATH (260) characters or more, a directory's
+ * of 248 (room for an 8.3 name), unless it is spelled \\?\C:\... or \\?\UNC\server\share\...;
+ * that form is taken as it stands, so it must be absolute, with '\' only and no '.' or '..'
+ * segment: GetFullPathNameW (which has no such limit) makes it. A shorter path is passed as
+ * given, so that every error message and every path the program prints is the user's. */
+#define LONG_PATH_FROM 240             /* a directory's pattern "dir\*" must fit as well */
+
+static wchar_t *long_form(wchar_t *w)
+{
+	if (!w || wcsncmp(w, L"\\\\?\\", 4) == 0)
+		return w;
+	/* a relative path is long when the current directory makes it so */
+	DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
+	if (wcslen(w) < LONG_PATH_FROM && n < LONG_PATH_FROM)
+		return w;
+	wchar_t *full = n > 0 && n <= 32767 ? malloc(((size_t)n + 8) * sizeof *full) : NULL;
+	if (!full)
+		return w;                      /* the call then fails as it would have */
+	DWORD m = GetFullPathNameW(w, n, full + 8, NULL);
+	if (m == 0 || m >= n) {
+		free(full);
+		return w;
+	}
+	const wchar_t *rest = full + 8, *prefix = L"\\\\?\\";
+	if (rest[0] == L'\\' && rest[1] == L'\\') {
+		rest += 2;                     /* \\server\share -> \\?\UNC\server\share */
+		prefix = L"\\\\?\\UNC\\";
+	}
+	size_t pl = wcslen(prefix);
+	memmove(full, prefix, pl * sizeof *full);
+	memmove(full + pl, rest, (wcslen(rest) + 1) * sizeof *full);
+	free(w);
+	return full;
+}
+
+/* A UTF-8 path as the wide API takes it (free it), or NULL with errno. */
+wchar_t *ws_win_path(const char *s)
+{
+	return long_form(utf16(s));
+}
+#define wide ws_win_path
+
+/* A copy of a UTF-16 path in the form the wide API takes (free it). */
+static wchar_t *wide_of(const wchar_t *p)
+{
+	size_t n = wcslen(p) + 1;
+	wchar_t *c = malloc(n * sizeof *c);
+	if (c)
+		memcpy(c, p, n * sizeof *c);
+	return long_form(c);
 }
 
 /* UTF-16 to UTF-8 in buf; 0, or -1 (ERANGE) when it does not fit. */
@@ -225,7 +277,7 @@ int ws_win_mkdir(const char *path, int mode)
 
 char *ws_win_realpath(const char *path, char *resolved)
 {
-	wchar_t *w = wide(path), full[32768];
+	wchar_t *w = utf16(path), full[32768];
 	if (!w)
 		return NULL;
 	DWORD n = GetFullPathNameW(w, 32768, full, NULL);
@@ -234,8 +286,13 @@ char *ws_win_realpath(const char *path, char *resolved)
 		errno = n ? ENAMETOOLONG : errno_of(GetLastError());
 		return NULL;
 	}
-	if (GetFileAttributesW(full) == INVALID_FILE_ATTRIBUTES) {
-		errno = errno_of(GetLastError());
+	/* the answer is the plain spelling; only the existence check needs the long form */
+	wchar_t *probe = wide_of(full);
+	DWORD attrs = probe ? GetFileAttributesW(probe) : INVALID_FILE_ATTRIBUTES;
+	DWORD e = GetLastError();
+	free(probe);
+	if (attrs == INVALID_FILE_ATTRIBUTES) {
+		errno = errno_of(e);
 		return NULL;
 	}
 	size_t cap = resolved ? PATH_MAX : 3 * (size_t)n + 1;

@@ -16,6 +16,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
 skipped() { skip=$((skip + 1)); echo "skipped: $*"; }
 exe=${WS_EXE:-build/win/wheelscan.exe}
+absexe=$(cd "$(dirname "$exe")" 2>/dev/null && pwd)/$(basename "$exe")
 WINE=$(command -v wine64 || command -v wine || true)
 if [ -z "$WINE" ] || [ ! -f "$exe" ]; then
 	why=$([ -z "$WINE" ] && echo "wine is not installed (apt-get install wine64)" || echo "$exe is missing (make windows)")
@@ -139,6 +140,46 @@ assert p.endswith("\\ü\\" + sys.argv[2] + ".whl"), p' "$tmp/json" "$name" 2>"$t
 # a directory walked with one in it: the name comes from FindFirstFileW, in UTF-8
 w --no-progress --gpu 'RTX 5090' -r "$(winpath "$tmp/ü")" >"$tmp/out" 2>&1
 grep -qF "$name.whl  (wheel" "$tmp/out" && ok || bad "a non-ASCII name met in a walk: $(head -n 2 "$tmp/out")"
+
+# ---- a path past MAX_PATH (260): opened in its \\?\ form (src/win/posix_win.c), printed as given ----
+long=$tmp/long
+for i in 1 2 3 4 5 6 7; do long=$long/directory-$i-with-a-name-long-enough-to-matter; done
+mkdir -p "$long" && cp testdata/fixtures/example.whl "$long/example.whl"
+lp=$(winpath "$long/example.whl")
+[ ${#lp} -gt 300 ] && ok || bad "the long path is only ${#lp} characters"
+w --no-progress --gpu 'RTX 5090' "$lp" >"$tmp/out" 2>"$tmp/err"
+head -n 1 "$tmp/out" | grep -qF "$lp  (wheel" && tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok ||
+	bad "a ${#lp}-character path: $(head -n 2 "$tmp/out") $(head -c 300 "$tmp/err")"
+# walked: each directory below the root is longer than MAX_PATH from the fourth level on
+w --no-progress --gpu 'RTX 5090' -r "$(winpath "$tmp/long")" >"$tmp/out" 2>&1
+grep -qF 'directory-7-with-a-name-long-enough-to-matter/example.whl  (wheel' "$tmp/out" && ok ||
+	bad "a walk down to a ${#lp}-character path: $(head -n 3 "$tmp/out")"
+# a relative path that the current directory makes long (Wine cannot start in a directory
+# past MAX_PATH itself: the fourth level is under it, the file three levels below is over)
+d4=$tmp/long/directory-1-with-a-name-long-enough-to-matter/directory-2-with-a-name-long-enough-to-matter
+d4=$d4/directory-3-with-a-name-long-enough-to-matter/directory-4-with-a-name-long-enough-to-matter
+rel='directory-5-with-a-name-long-enough-to-matter\directory-6-with-a-name-long-enough-to-matter\directory-7-with-a-name-long-enough-to-matter\example.whl'
+(cd "$d4" && "$WINE" "$absexe" --no-progress --gpu 'RTX 5090' "$rel") >"$tmp/out" 2>"$tmp/err"
+head -n 1 "$tmp/out" | grep -qF "$rel  (wheel" && tail -n +2 "$tmp/out" | cmp -s - "$tmp/linux" && ok ||
+	bad "a relative path under a long directory: $(head -n 2 "$tmp/out") $(head -c 300 "$tmp/err")"
+
+# the form itself (Wine opens a long path in any spelling, so the runs above pass either way):
+# past MAX_PATH absolute, '\' only, '..' resolved, UNC as \\?\UNC\; a short path as given
+if $CC_WIN -static -O1 -o "$tmp/longpath.exe" -include src/win/posix.h -Isrc/win/include \
+	src/test/windows/longpath.c "$(dirname "$exe")/posix_win.o" -lbcrypt 2>"$tmp/cc"; then
+	seg=directory-with-a-name-long-enough-to-matter
+	deep="$seg\\$seg\\$seg\\$seg\\$seg\\$seg"
+	fwd=$(printf '%s' "$deep" | tr '\\' /)
+	(cd "$d4" && "$WINE" "$tmp/longpath.exe" 'Z:\short\x.whl' "C:\\$deep\\x.whl" "C:/$fwd/skip/../x.whl" \
+		"\\\\server\\share\\$deep\\x.whl" "\\\\?\\C:\\$deep\\x.whl" 'rel\x.whl' "$rel") >"$tmp/forms" 2>"$tmp/err"
+	cwd=$(winpath "$d4")
+	printf '%s\n' 'Z:\short\x.whl' "\\\\?\\C:\\$deep\\x.whl" "\\\\?\\C:\\$deep\\x.whl" \
+		"\\\\?\\UNC\\server\\share\\$deep\\x.whl" "\\\\?\\C:\\$deep\\x.whl" 'rel\x.whl' "\\\\?\\$cwd\\$rel" >"$tmp/forms.want"
+	tr -d '\r' <"$tmp/forms" | cmp -s - "$tmp/forms.want" && ok ||
+		bad "the \\\\?\\ forms: $(tr -d '\r' <"$tmp/forms" | diff "$tmp/forms.want" - | head -c 600)"
+else
+	bad "cannot build longpath.exe: $(tail -n 2 "$tmp/cc")"
+fi
 
 # ---- an app folder with its own Python, as ComfyUI's portable build ships it ----------------
 # -r finds the environment and names its interpreter (src/interp.c); an empty python.exe is
