@@ -109,22 +109,16 @@ static void stop_worker(struct worker *w, bool force)
 	w->proc = w->pipe = NULL;
 }
 
-static wchar_t *wide_dup(const char *s)
-{
-	int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
-	wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
-	if (w)
-		MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
-	return w;
-}
-
 /* Starts w and reads its hello and devices into l; 0, or -1 with the reason in note. */
 static int start_worker(struct ws_live *l, struct worker *w, unsigned flags, char *note, size_t len)
 {
-	wchar_t exe[MAX_PATH + 1], name[96], *lib = wide_dup(l->libpath);
-	DWORD n = GetModuleFileNameW(NULL, exe, MAX_PATH);
-	if (!lib || n == 0 || n >= MAX_PATH) {
+	/* the program's own path may be longer than MAX_PATH (a deep venv): Windows' limit */
+	enum { EXE_MAX = 32768 };
+	wchar_t name[96], *lib = ws_win_utf16(l->libpath), *exe = malloc(EXE_MAX * sizeof *exe);
+	DWORD n = exe ? GetModuleFileNameW(NULL, exe, EXE_MAX) : 0;
+	if (!lib || n == 0 || n >= EXE_MAX) {
 		free(lib);
+		free(exe);
 		snprintf(note, len, "no CUDA driver: cannot start the live-check worker (no program path)");
 		return -1;
 	}
@@ -134,6 +128,7 @@ static int start_worker(struct ws_live *l, struct worker *w, unsigned flags, cha
 	wchar_t *cmd = malloc(cap * sizeof *cmd);
 	if (!cmd) {
 		free(lib);
+		free(exe);
 		snprintf(note, len, "no CUDA driver: out of memory");
 		return -1;
 	}
@@ -144,6 +139,7 @@ static int start_worker(struct ws_live *l, struct worker *w, unsigned flags, cha
 	si.cb = sizeof si;
 	BOOL ok = CreateProcessW(exe, cmd, NULL, NULL, FALSE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi);
 	free(cmd);
+	free(exe);
 	if (!ok) {
 		snprintf(note, len, "no CUDA driver: cannot start the live-check worker (error %lu)", GetLastError());
 		return -1;

@@ -39,15 +39,6 @@ static bool quote_arg(struct ws_buf *b, const char *a)
 	return !b->failed;
 }
 
-static wchar_t *wide_dup(const char *s)
-{
-	int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
-	wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
-	if (w)
-		MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
-	return w;
-}
-
 int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *why, size_t whylen)
 {
 	struct ws_buf cmd = {0};
@@ -63,7 +54,7 @@ int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *wh
 		}
 	}
 	ws_buf_add(&cmd, "", 1);
-	wchar_t *wcmd = cmd.failed ? NULL : wide_dup(cmd.p);
+	wchar_t *wcmd = cmd.failed ? NULL : ws_win_utf16(cmd.p);
 	ws_buf_free(&cmd);
 	SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
 	HANDLE rd = NULL, wr = NULL;

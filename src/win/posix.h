@@ -48,6 +48,9 @@
 #define O_NOCTTY 0
 #endif
 #define O_TMPFILE 0x40000000
+/* UTF-8 as a fresh UTF-16 string (free it), or NULL with errno EILSEQ when it is not UTF-8:
+ * a command line, a name. */
+wchar_t *ws_win_utf16(const char *s);
 /* A UTF-8 path as a fresh UTF-16 string for the wide API (free it): past MAX_PATH in its
  * \\?\ form, which Windows needs there; NULL with errno EILSEQ when it is not UTF-8. */
 wchar_t *ws_win_path(const char *path);

@@ -10,7 +10,7 @@
 #include "ws_util.h"
 
 /* UTF-8 to a fresh UTF-16 string (free it), or NULL with errno (EILSEQ: not UTF-8). */
-static wchar_t *utf16(const char *s)
+wchar_t *ws_win_utf16(const char *s)
 {
 	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
 	if (n <= 0) {
@@ -64,7 +64,7 @@ static wchar_t *long_form(wchar_t *w)
 /* A UTF-8 path as the wide API takes it (free it), or NULL with errno. */
 wchar_t *ws_win_path(const char *s)
 {
-	return long_form(utf16(s));
+	return long_form(ws_win_utf16(s));
 }
 #define wide ws_win_path
 
@@ -277,7 +277,7 @@ int ws_win_mkdir(const char *path, int mode)
 
 char *ws_win_realpath(const char *path, char *resolved)
 {
-	wchar_t *w = utf16(path), full[32768];
+	wchar_t *w = ws_win_utf16(path), full[32768];
 	if (!w)
 		return NULL;
 	DWORD n = GetFullPathNameW(w, 32768, full, NULL);
