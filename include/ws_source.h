@@ -7,9 +7,13 @@
  * A random-access source (struct ws_rsource: a zip, an installed distribution's files)
  * knows its members up front and opens member i from any thread.
  *
- *   argv -> run.c: one task per input
- *     -> a source                                   source_archive.c, zipsrc.c, source_files.c
- *        (envsrc.c lists the files a RECORD, conda record or directory names)
+ *   argv -> run.c: one task per input -> scan_path.c: the file opened, its first bytes read
+ *     -> ws_open: the format that bids highest                src/open.c (ws_open.h)
+ *        tar, deb, conda (source_pack.c), zip (zipsrc.c), oci-layout (image_layout.c);
+ *        none: a bare object, scanned by scan_path.c
+ *     -> ws_walk: the format's open gives its source and checks src/walk.c
+ *        (envsrc.c lists the files a RECORD, conda record or directory names, and walks
+ *        them the same way with the files source, source_files.c)
  *     -> ws_drive_source: each member in turn         src/source.c
  *        ws_drive_random: members as tasks on the pool, largest first, each runner with
  *                         its own handle; results merged back in member order
@@ -17,10 +21,12 @@
  *        -> ws_drive_member: limits (atomic, every level), the digest the package check
  *           wants, sniff
  *           -> ws_scan_stream                          an ELF, PE, cubin, fatbin, PTX, ar
- *           -> a nested source, one level deep         a wheel, zip, tar, deb in a tarball
+ *           -> ws_open again, for a member: the format's nested source, one level deep
+ *                                                      a wheel, zip, tar, deb in a tarball
  *        -> package checks: md5sums, paths.json (pkgcheck.c), RECORD (recordcheck.c),
  *           image digests (source_image.c), what later layers hide (image_layers.c)
- *     -> the artifact, reported in input order by run.c
+ *     -> the format's after and close steps (a file's digest), the artifact reported in
+ *        input order by run.c
  *
  * A format's own rules stay in its source: a zip's CRC-32 and declared sizes are checked
  * by its member stream (zipstream.c) when the driver closes the member, its Windows
@@ -51,13 +57,18 @@
  * every walk of the artifact; a random-access member past the member limit ends only
  * itself.
  *
- * Adding a source.  A sequential one fills struct ws_source_ops (next, close) and struct
- * ws_member; open an archive held in a member with ws_archive_open_reader on the member's
- * stream. A format whose wrapper is not a level (an image's layers, like a .deb's
- * data.tar) drives its inner sources with ws_drive_source at the level of its own members
- * (1) and a prefix of its choice; a member that is an archive is then opened at level 2
- * by the driver. A random-access one fills struct ws_rsource_ops (a runner's handle, open
- * and close member i) and the member list, and is read with ws_drive_random.
+ * Adding a source.  A new archive, package or image format is a file that fills a struct
+ * ws_archive_format (ws_open.h): a bidder (by name for a file, by the first bytes for a
+ * file, a stream or a member, WS_BID_* for how sure), the nested source it opens on a
+ * member's stream (source), and open/after/close, which give the walk its source and its
+ * checks and do what comes before and after the members (a file's digest); then it is
+ * listed in src/open.c's table. No other file chooses a format (src/test/layers.sh). A
+ * sequential source fills struct ws_source_ops (next, close) and struct ws_member; a
+ * format whose wrapper is not a level (an image's layers, like a .deb's data.tar) drives
+ * its inner sources with ws_drive_source at the level of its own members (1) and a prefix
+ * of its choice; a member that is an archive is then opened at level 2 by the driver. A
+ * random-access one fills struct ws_rsource_ops (a runner's handle, open and close member
+ * i) and the member list, and is read with ws_drive_random.
  *
  * Threads.  A sequential source is driven on the caller's thread; payload decoding still
  * goes to the pool of the scan options. A random-access source's members are tasks on
@@ -99,7 +110,8 @@ struct ws_source_ops {
 	void (*close)(struct ws_source *s);
 };
 
-/* Archive formats a source can hold, as told by content (ws_pack_sniff) or by name. */
+/* Archive formats a source can hold, as told by content (ws_pack_sniff) or by name: the
+ * bidders' helpers (src/source_archive.c); only the opener's formats use them (ws_open.h). */
 enum ws_pack {
 	WS_PACK_NONE = 0,
 	WS_PACK_TAR,                   /* a tar archive, plain or compressed (gzip, bzip2, xz, zstd) */
@@ -269,16 +281,5 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 int ws_drive_random(struct ws_drive *d, struct ws_rsource *s);
 /* Verdicts of the package and image checks once every member is read; frees them. */
 void ws_drive_finish(struct ws_drive *d);
-
-/* Scans a tar, deb or conda file into a (a->path set by the caller): sets a->type, size,
- * sha256 (of the file's bytes as read), objects, errors, members_scanned, bytes_inflated;
- * conda packages also a->wheel's name and version (from info/index.json). kind comes
- * from ws_pack_by_name / ws_pack_sniff. progress, if set, gets compressed bytes read. */
-int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind,
-		      const struct ws_scan_opts *so, uint64_t *progress);
-/* The same for a stream already started: head holds its first nhead bytes (already read
- * from fd, which gives the rest); standard input. */
-int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		    const struct ws_scan_opts *so);
 
 #endif

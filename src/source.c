@@ -1,8 +1,8 @@
 /* source.c - the one driver over sources that yield members: limits, package checksums,
  * sniffing, and dispatch of each member to the object scanner or, for an archive inside
- * an archive, to a nested source one level deep. Also tells archive formats by their first
- * bytes and by name. A random-access source's members run as tasks (source_random.c); a
- * tar-family, deb or conda file is opened and driven by source_pack.c. */
+ * an archive, to a nested source one level deep, of the format the opener (ws_open.h)
+ * chooses. A random-access source's members run as tasks (source_random.c); an artifact's
+ * own source is opened by its format and handed to the driver by the walk (walk.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 
 #include "drive.h"
 #include "ws_image.h"
+#include "ws_open.h"
 #include "ws_pkgcheck.h"
 #include "ws_quote.h"
 #include "ws_source.h"
@@ -21,85 +22,6 @@
 #include "ws_zipstream.h"
 
 #define MAX_LEVEL 2                  /* the artifact's own members, and one nested archive */
-
-/* ---- formats by content and by name -------------------------------------------------- */
-
-static bool tar_header(const uint8_t *p, size_t n)
-{
-	if (n < 512 || !p[0])
-		return false;
-	if (memcmp(p + 257, "ustar", 5) == 0)
-		return true;
-	/* a v7 tar: the header's checksum field (octal) equals the sum of its bytes with
-	 * the field itself counted as spaces */
-	uint64_t want = 0;
-	int digits = 0;
-	for (int i = 148; i < 156; i++) {
-		if (p[i] >= '0' && p[i] <= '7') {
-			want = want * 8 + (uint64_t)(p[i] - '0');
-			digits++;
-		} else if (p[i] != ' ' && p[i] != 0) {
-			return false;
-		} else if (digits) {
-			break;
-		}
-	}
-	uint64_t sum = 0;
-	for (int i = 0; i < 512; i++)
-		sum += i >= 148 && i < 156 ? ' ' : p[i];
-	return digits > 0 && sum == want;
-}
-
-enum ws_pack ws_pack_sniff(const uint8_t *p, size_t n)
-{
-	if (n >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8)
-		return WS_PACK_COMPRESSED;
-	if (n >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9')
-		return WS_PACK_COMPRESSED;
-	if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
-		return WS_PACK_COMPRESSED;
-	if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
-		return WS_PACK_COMPRESSED;
-	if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
-		return WS_PACK_ZIP;
-	if (n >= 21 && memcmp(p, "!<arch>\ndebian-binary", 21) == 0)
-		return WS_PACK_DEB;
-	if (tar_header(p, n))
-		return WS_PACK_TAR;
-	return WS_PACK_NONE;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcasecmp(s + n - k, suffix) == 0;
-}
-
-enum ws_pack ws_pack_by_name(const char *path)
-{
-	static const char *const tars[] = { ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz",
-					    ".tar.xz", ".txz", ".tar.zst", ".tzst" };
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	for (size_t i = 0; i < sizeof tars / sizeof *tars; i++)
-		if (ends_with(base, tars[i]))
-			return WS_PACK_TAR;
-	if (ends_with(base, ".deb"))
-		return WS_PACK_DEB;
-	if (ends_with(base, ".conda"))
-		return WS_PACK_CONDA;
-	return WS_PACK_NONE;
-}
-
-const char *ws_pack_type(enum ws_pack k)
-{
-	switch (k) {
-	case WS_PACK_DEB: return "deb";
-	case WS_PACK_CONDA: return "conda";
-	case WS_PACK_ZIP: return "zip";
-	default: return "tar";
-	}
-}
 
 /* ---- one member's stream: limits, digest, text for the checks ------------------------ */
 
@@ -295,7 +217,7 @@ static void keep_head_as_text(struct mread *m, size_t max)
 /* A member that is an archive, opened as a source and driven one level down (a layer of an
  * image is not a level). where (len bytes) is rewritten in the driver's way for a zip's
  * member. True when its members were driven. */
-static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *rd, enum ws_pack pk, const char *name,
+static bool drive_nested(struct ws_drive *d, struct mread *m, const struct ws_archive_format *f, struct ws_open_in *in,
 			 char *where, size_t len, int level, bool layer)
 {
 	struct ws_artifact *a = d->a;
@@ -308,7 +230,8 @@ static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *
 		m->zip_style = false;
 		a->members_scanned++;
 	}
-	struct ws_source *src = ws_archive_open_reader(rd, pk, &e);
+	const char *name = in->name;
+	struct ws_source *src = f->source(in, &e);
 	if (!src) {
 		if (!m->failed)
 			ws_artifact_fail(a, where, e.code, "%s", e.msg);
@@ -416,14 +339,17 @@ int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, u
 	bool archive = false;
 	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	bool sniff = !m->failed && !(out && out->hash_only);
-	enum ws_pack pk = sniff ? ws_pack_sniff(m->head, m->nhead) : WS_PACK_NONE;
+	/* an archive in the member: the opener says which, as it does for a file */
+	struct ws_open_in in = { .from = WS_FROM_MEMBER, .name = name, .head = m->head, .nhead = m->nhead, .fd = -1,
+				 .rd = &rd };
+	const struct ws_archive_format *f = sniff ? ws_open(&in) : NULL;
 	enum ws_content c = sniff ? ws_sniff(m->head, m->nhead) : WS_CONTENT_OTHER;
 	bool layer = level == 1 && ws_imgcheck_layer(d->image, name);
-	if (pk != WS_PACK_NONE && out && !out->nest) {
+	if (f && out && !out->nest) {
 		/* left alone: a source that reads no archives inside (an installed file) */
-	} else if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
-		archive = drive_nested(d, m, &rd, pk, name, where, sizeof where, level, layer);
-	} else if (pk != WS_PACK_NONE) {
+	} else if (f && level < MAX_LEVEL + d->layer_levels) {
+		archive = drive_nested(d, m, f, &in, where, sizeof where, level, layer);
+	} else if (f) {
 		/* a bounded walk: never opened, and never taken for "no device code" (a
 		 * compressed file of any name may hold a library, "libx.so.gz") */
 		ws_artifact_fail(a, where, WS_E_UNSUPPORTED, "archive nested more than one level deep: not read");
