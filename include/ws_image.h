@@ -91,6 +91,10 @@ void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *pat
  * walk stopped at a limit says nothing of blobs it did not reach). */
 void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete);
 void ws_imgcheck_free(struct ws_imgcheck *c);
+/* The check as a plug-in of the driver (struct ws_drive_check, ws_source.h), which then calls the
+ * functions above through it; NULL for NULL. */
+struct ws_drive_check;
+struct ws_drive_check *ws_imgcheck_check(struct ws_imgcheck *c);
 
 /* An OCI layout directory (holding oci-layout) is one artifact of type "image": the
  * opener's oci-layout format (src/image_layout.c, ws_open.h). */

@@ -73,8 +73,8 @@ struct ws_walk {
 	bool input_stream;             /* src is a stream of unknown size (its bytes are the input) */
 	ws_member_scan_fn scan_member;
 	void *scan_member_ctx;
-	struct ws_pkgcheck *check;     /* a package's own checksums or record, or NULL */
-	struct ws_imgcheck *image;     /* an image's digests and manifests, or NULL */
+	struct ws_drive_check *checks[WS_DRIVE_CHECKS];  /* what rides along (ws_walk_check), in order */
+	unsigned nchecks;
 	struct ws_drive d;             /* the drive, valid in after() */
 	void *impl;                    /* the format's */
 };
@@ -102,6 +102,18 @@ struct ws_archive_format {
 const struct ws_archive_format *ws_open(const struct ws_open_in *in);
 /* The format of that name, for an API that knows what it holds (ws_zip_scan_file). */
 const struct ws_archive_format *ws_open_named(const char *name);
+
+/* Adds a check to the walk (NULL: none; past WS_DRIVE_CHECKS it is freed): the format's
+ * open lists the checks its artifact carries, and the walk hands them to the driver. */
+static inline void ws_walk_check(struct ws_walk *w, struct ws_drive_check *c)
+{
+	if (!c)
+		return;
+	if (w->nchecks < WS_DRIVE_CHECKS)
+		w->checks[w->nchecks++] = c;
+	else
+		c->ops->free(c);
+}
 
 /* Walks in through f into a (a->path set by the caller): the format's open, the driver over
  * its source with its checks, the format's after and close. 0, or -1 when an error was

@@ -42,10 +42,12 @@ static int oci_open(struct ws_walk *w)
 		ws_artifact_fail(a, label, e.code, "%s", e.msg);
 		return -1;
 	}
-	if (!(w->image = ws_imgcheck_new())) {
+	struct ws_imgcheck *c = ws_imgcheck_new();
+	if (!c) {
 		ws_artifact_fail(a, label, WS_E_MEMORY, "out of memory");
 		return -1;
 	}
+	ws_walk_check(w, ws_imgcheck_check(c));
 	return 0;
 }
 

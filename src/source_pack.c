@@ -148,9 +148,10 @@ static int pack_open(struct ws_walk *w, enum ws_pack kind)
 	}
 	w->progress = file && w->o ? w->o->progress : NULL;
 	w->input_stream = !file;
-	w->check = ws_pkgcheck_new(kind, a->path);
+	/* the image's check first: its verdicts come before the package's */
 	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
-		w->image = ws_imgcheck_new();
+		ws_walk_check(w, ws_imgcheck_check(ws_imgcheck_new()));
+	ws_walk_check(w, ws_pkgcheck_new(kind, a->path));
 	return 0;
 }
 

@@ -1,12 +1,11 @@
 /* walk.c - one artifact's walk through the format the opener chose (ws_open.h): the
- * format's open gives a source and what rides along, the driver (source.c, source_random.c)
- * reads its members, and the format's after and close steps end it. Also the zip API of
+ * format's open gives a source and the checks that ride along (struct ws_drive_check), the
+ * driver (source.c, source_random.c) reads its members and tells the checks, and the
+ * format's after and close steps end it. Also the zip API of
  * ws_zip.h (a zip known to be one: tests, the fuzzer) over the same walk. */
 #include <string.h>
 
-#include "ws_image.h"
 #include "ws_open.h"
-#include "ws_pkgcheck.h"
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -28,10 +27,9 @@ int ws_walk(struct ws_artifact *a, const struct ws_archive_format *f, const stru
 		d->input_src = w.input_stream ? w.src : NULL;
 		d->scan_member = w.scan_member;
 		d->scan_member_ctx = w.scan_member_ctx;
-		d->check = w.check;
-		d->image = w.image;
-		w.check = NULL;
-		w.image = NULL;
+		for (unsigned i = 0; i < w.nchecks; i++)
+			ws_drive_add_check(d, w.checks[i]);
+		w.nchecks = 0;
 		if (w.src)
 			ws_drive_source(d, w.src, "", 1);
 		else
@@ -40,8 +38,8 @@ int ws_walk(struct ws_artifact *a, const struct ws_archive_format *f, const stru
 			f->after(&w);
 		ws_drive_finish(d);
 	}
-	ws_pkgcheck_free(w.check);             /* open failed after making them */
-	ws_imgcheck_free(w.image);
+	for (unsigned i = 0; i < w.nchecks; i++)    /* open failed after making them */
+		w.checks[i]->ops->free(w.checks[i]);
 	if (f->close)
 		f->close(&w);
 	return a->nerrors > nerr0 ? -1 : 0;

@@ -473,9 +473,10 @@ static int zipf_open(struct ws_walk *w)
 	w->label = j->label;
 	w->scan_member = j->o.scan_member;
 	w->scan_member_ctx = j->o.scan_member_ctx;
-	if (j->have_rec && j->o.verify_record &&
-	    !(w->check = ws_pkgcheck_record(WS_RECORD_WHEEL, &j->rec, NULL, j->di)))
+	struct ws_drive_check *rc = NULL;
+	if (j->have_rec && j->o.verify_record && !(rc = ws_record_check(WS_RECORD_WHEEL, &j->rec, NULL, j->di)))
 		ws_artifact_fail(a, j->label, WS_E_MEMORY, "out of memory");
+	ws_walk_check(w, rc);
 	return 0;
 }
 
