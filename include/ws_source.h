@@ -341,8 +341,8 @@ bool ws_drive_add_check(struct ws_drive *d, struct ws_drive_check *c);
  * or -1 when an error was recorded on the artifact. */
 int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level);
 /* Reads every member of a random-access source as tasks on the scan's pool (the
- * artifact's own source: level 1); merges objects, errors and the package check's
- * verdicts in member order, so the output does not depend on --jobs. Returns 0, or -1
+ * artifact's own source: level 1); merges objects and errors in member order, and tells the checks
+ * of each member in that order, so the output does not depend on --jobs. Returns 0, or -1
  * when an error was recorded on the artifact. */
 int ws_drive_random(struct ws_drive *d, struct ws_rsource *s);
 /* Every check's verdicts once the members are read, in the order the checks were added;
