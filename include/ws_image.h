@@ -91,13 +91,12 @@ void ws_imgcheck_entry(struct ws_imgcheck *c, const char *layer, const char *pat
  * walk stopped at a limit says nothing of blobs it did not reach). */
 void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char *label, bool complete);
 void ws_imgcheck_free(struct ws_imgcheck *c);
+/* The check as a plug-in of the driver (struct ws_drive_check, ws_source.h), which then calls the
+ * functions above through it; NULL for NULL. */
+struct ws_drive_check;
+struct ws_drive_check *ws_imgcheck_check(struct ws_imgcheck *c);
 
-/* ---- an OCI layout directory (src/image_layout.c) -------------------------------------- */
-
-struct ws_scan_opts;
-/* An OCI image layout directory (holding oci-layout) as one artifact of type "image". */
-int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress);
-/* True when dir holds a regular file "oci-layout". */
-bool ws_image_is_layout(const char *dir);
+/* An OCI layout directory (holding oci-layout) is one artifact of type "image": the
+ * opener's oci-layout format (src/image_layout.c, ws_open.h). */
 
 #endif

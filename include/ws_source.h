@@ -7,9 +7,13 @@
  * A random-access source (struct ws_rsource: a zip, an installed distribution's files)
  * knows its members up front and opens member i from any thread.
  *
- *   argv -> run.c: one task per input
- *     -> a source                                   source_archive.c, zipsrc.c, source_files.c
- *        (envsrc.c lists the files a RECORD, conda record or directory names)
+ *   argv -> run.c: one task per input -> scan_path.c: the file opened, its first bytes read
+ *     -> ws_open: the format that bids highest                src/open.c (ws_open.h)
+ *        tar, deb, conda (source_pack.c), zip (zipsrc.c), oci-layout (image_layout.c);
+ *        none: a bare object, scanned by scan_path.c
+ *     -> ws_walk: the format's open gives its source and checks src/walk.c
+ *        (envsrc.c lists the files a RECORD, conda record or directory names, and walks
+ *        them the same way with the files source, source_files.c)
  *     -> ws_drive_source: each member in turn         src/source.c
  *        ws_drive_random: members as tasks on the pool, largest first, each runner with
  *                         its own handle; results merged back in member order
@@ -17,10 +21,15 @@
  *        -> ws_drive_member: limits (atomic, every level), the digest the package check
  *           wants, sniff
  *           -> ws_scan_stream                          an ELF, PE, cubin, fatbin, PTX, ar
- *           -> a nested source, one level deep         a wheel, zip, tar, deb in a tarball
- *        -> package checks: md5sums, paths.json (pkgcheck.c), RECORD (recordcheck.c),
- *           image digests (source_image.c), what later layers hide (image_layers.c)
- *     -> the artifact, reported in input order by run.c
+ *           -> ws_open again, for a member: the format's nested source, one level deep
+ *                                                      a wheel, zip, tar, deb in a tarball
+ *        -> the drive's checks (struct ws_drive_check, listed by the format's open): each
+ *           asked what it wants of a member (a digest, a text) and told how it came out,
+ *           then its verdicts: md5sums, paths.json (pkgcheck.c), RECORD and conda-meta
+ *           (recordcheck.c), image digests (source_image.c; what later layers hide,
+ *           image_layers.c)
+ *     -> the format's after and close steps (a file's digest), the artifact reported in
+ *        input order by run.c
  *
  * A format's own rules stay in its source: a zip's CRC-32 and declared sizes are checked
  * by its member stream (zipstream.c) when the driver closes the member, its Windows
@@ -51,13 +60,20 @@
  * every walk of the artifact; a random-access member past the member limit ends only
  * itself.
  *
- * Adding a source.  A sequential one fills struct ws_source_ops (next, close) and struct
- * ws_member; open an archive held in a member with ws_archive_open_reader on the member's
- * stream. A format whose wrapper is not a level (an image's layers, like a .deb's
- * data.tar) drives its inner sources with ws_drive_source at the level of its own members
- * (1) and a prefix of its choice; a member that is an archive is then opened at level 2
- * by the driver. A random-access one fills struct ws_rsource_ops (a runner's handle, open
- * and close member i) and the member list, and is read with ws_drive_random.
+ * Adding a source.  A new archive, package or image format is a file that fills a struct
+ * ws_archive_format (ws_open.h): a bidder (by name for a file, by the first bytes for a
+ * file, a stream or a member, WS_BID_* for how sure), the nested source it opens on a
+ * member's stream (source), and open/after/close, which give the walk its source and its
+ * checks (ws_walk_check) and do what comes before and after the members (a file's
+ * digest); then it is listed in src/open.c's table. A new check fills struct
+ * ws_drive_check_ops (below) and is added by the format that carries it; the driver never
+ * names one. No other file chooses a format (src/test/layers.sh). A
+ * sequential source fills struct ws_source_ops (next, close) and struct ws_member; a
+ * format whose wrapper is not a level (an image's layers, like a .deb's data.tar) drives
+ * its inner sources with ws_drive_source at the level of its own members (1) and a prefix
+ * of its choice; a member that is an archive is then opened at level 2 by the driver. A
+ * random-access one fills struct ws_rsource_ops (a runner's handle, open and close member
+ * i) and the member list, and is read with ws_drive_random.
  *
  * Threads.  A sequential source is driven on the caller's thread; payload decoding still
  * goes to the pool of the scan options. A random-access source's members are tasks on
@@ -99,7 +115,8 @@ struct ws_source_ops {
 	void (*close)(struct ws_source *s);
 };
 
-/* Archive formats a source can hold, as told by content (ws_pack_sniff) or by name. */
+/* Archive formats a source can hold, as told by content (ws_pack_sniff) or by name: the
+ * bidders' helpers (src/source_archive.c); only the opener's formats use them (ws_open.h). */
 enum ws_pack {
 	WS_PACK_NONE = 0,
 	WS_PACK_TAR,                   /* a tar archive, plain or compressed (gzip, bzip2, xz, zstd) */
@@ -222,13 +239,70 @@ static inline int ws_source_next(struct ws_source *s, struct ws_member *m, struc
 }
 void ws_source_close(struct ws_source *s);
 
+/* ---- checks: plug-ins of the driver ---------------------------------------------------- */
+
+/* How a member came out, told to the checks (in member order for a random-access source). */
+enum ws_member_state {
+	WS_MEMBER_UNREAD = 0,          /* not read to its end: skipped, or failed (already an error) */
+	WS_MEMBER_ABSENT,              /* not there (a file RECORD lists that nobody installed) */
+	WS_MEMBER_READ,                /* read to its end: md (dl bytes; 0 when no digest was
+					* taken for this check) and size are the member's */
+};
+
+/* What the driver tells a check of one member. */
+struct ws_told {
+	const char *name;              /* as stored (a nested member: "outer!inner") */
+	const char *where;             /* "label!name", sanitised (a sequential source's), or NULL */
+	enum ws_member_state state;
+	const uint8_t *md;             /* the digest of the algorithm this check asked for */
+	size_t dl;                     /* its bytes; 0: none */
+	uint64_t size;                 /* bytes read */
+	bool archive;                  /* the member was opened as an archive */
+	size_t text_max;               /* the text this check asked for (0: none), and what was kept: */
+	char *text;                    /* malloc'd, NUL-terminated, taken over by the check (NULL: none) */
+	size_t ntext;
+	bool text_over;                /* larger than text_max (or memory was short) */
+};
+
+/* A check that rides along a drive (a package's own checksums, a distribution's record, an
+ * image's digests): the driver asks each what it wants of a member and tells it how the
+ * member came out, and never calls one by name. A sequential source's own members (level
+ * 1) are told to the checks that asked for a digest or a text; a random-access source's
+ * members, every one of them, in member order. The first check that wants a digest of a
+ * member chooses its algorithm (every check that asks for it gets it), the first that
+ * wants its text gets the text. */
+struct ws_drive_check;
+struct ws_drive_check_ops {
+	/* The digest to take over this member ("sha256", "md5", ...), or NULL. */
+	const char *(*algo)(struct ws_drive_check *c, const char *name);
+	/* The most bytes of this member to keep as text (0: none), once its first bytes are
+	 * known (head); NULL: never. */
+	size_t (*wants_text)(struct ws_drive_check *c, const char *name, const uint8_t *head, size_t nhead);
+	/* One member, read or not. */
+	void (*member)(struct ws_drive_check *c, struct ws_artifact *a, const char *label, struct ws_told *t);
+	/* Every member is told (complete: the walk was not stopped short): the verdicts on a. */
+	void (*finish)(struct ws_drive_check *c, struct ws_artifact *a, const char *label, bool complete);
+	void (*free)(struct ws_drive_check *c);
+	/* Optional (NULL: none): a member the source holds, read or not, before it is read
+	 * (sequential, level 1); the walk stopped at a broken member before the source's end; a
+	 * member that is a layer's wrapper, not a level of nesting; an entry of such a layer
+	 * (any type: dir says a directory). */
+	void (*present)(struct ws_drive_check *c, const char *name);
+	void (*incomplete)(struct ws_drive_check *c);
+	bool (*layer)(struct ws_drive_check *c, const char *name);
+	void (*entry)(struct ws_drive_check *c, const char *layer, const char *path, bool dir);
+};
+struct ws_drive_check {
+	const struct ws_drive_check_ops *ops;    /* the first member of each check's own state */
+};
+
+#define WS_DRIVE_CHECKS 4              /* checks one drive carries at most */
+
 /* ---- the driver (src/source.c) -------------------------------------------------------- */
 
-struct ws_pkgcheck;
-
 /* One artifact's walk over its sources: options, limits and running totals shared by
- * every level. Fill it with ws_drive_init; nothing in it needs freeing but check, which
- * ws_drive_finish releases. */
+ * every level. Fill it with ws_drive_init; nothing in it needs freeing but its checks,
+ * which ws_drive_finish releases. */
 /* Scans one member's stream; same contract as ws_scan_stream, which is what runs when
  * struct ws_drive's scan_member is NULL (tests put a double there). */
 typedef int (*ws_member_scan_fn)(void *ctx, struct ws_artifact *a, const char *member, struct ws_reader *r,
@@ -248,8 +322,9 @@ struct ws_drive {
 	ws_member_scan_fn scan_member; /* NULL: ws_scan_stream */
 	void *scan_member_ctx;
 	uint64_t *progress;            /* compressed bytes of the top source go here, or NULL */
-	struct ws_pkgcheck *check;     /* a package's checksums (deb md5sums, conda paths.json) */
-	struct ws_imgcheck *image;     /* a container image's digests and manifests (ws_image.h) */
+	struct ws_drive_check *checks[WS_DRIVE_CHECKS];  /* what rides along, in order: an image's digests
+					* (ws_image.h), a package's checksums or a record (ws_pkgcheck.h) */
+	unsigned nchecks;
 	int layer_levels;              /* 1 while a layer of an image is read: not a level */
 	struct ws_source *input_src;   /* a stream of unknown size (standard input): the bytes its
 					* top source has read are the artifact's input for its budget */
@@ -258,27 +333,20 @@ struct ws_drive {
 };
 
 void ws_drive_init(struct ws_drive *d, struct ws_artifact *a, const struct ws_scan_opts *so);
+/* Adds a check to the drive (NULL: none), told of members in the order added; the drive
+ * frees it. False (the check freed) when the drive has WS_DRIVE_CHECKS already. */
+bool ws_drive_add_check(struct ws_drive *d, struct ws_drive_check *c);
 /* Reads every member of s (level: 1 for the artifact's own source, 2 for a nested
  * one) and scans it; prefix joins nested names ("x.whl!", "" at the top). Returns 0,
  * or -1 when an error was recorded on the artifact. */
 int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix, int level);
 /* Reads every member of a random-access source as tasks on the scan's pool (the
- * artifact's own source: level 1); merges objects, errors and the package check's
- * verdicts in member order, so the output does not depend on --jobs. Returns 0, or -1
+ * artifact's own source: level 1); merges objects and errors in member order, and tells the checks
+ * of each member in that order, so the output does not depend on --jobs. Returns 0, or -1
  * when an error was recorded on the artifact. */
 int ws_drive_random(struct ws_drive *d, struct ws_rsource *s);
-/* Verdicts of the package and image checks once every member is read; frees them. */
+/* Every check's verdicts once the members are read, in the order the checks were added;
+ * frees them. */
 void ws_drive_finish(struct ws_drive *d);
-
-/* Scans a tar, deb or conda file into a (a->path set by the caller): sets a->type, size,
- * sha256 (of the file's bytes as read), objects, errors, members_scanned, bytes_inflated;
- * conda packages also a->wheel's name and version (from info/index.json). kind comes
- * from ws_pack_by_name / ws_pack_sniff. progress, if set, gets compressed bytes read. */
-int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind,
-		      const struct ws_scan_opts *so, uint64_t *progress);
-/* The same for a stream already started: head holds its first nhead bytes (already read
- * from fd, which gives the rest); standard input. */
-int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		    const struct ws_scan_opts *so);
 
 #endif

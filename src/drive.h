@@ -26,6 +26,11 @@ struct mout {
  * random-access member's (its task tells them, in member order, once merged). */
 int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, uint64_t size, int level,
 		    uint8_t *scratch, struct mout *out);
+/* The digest the drive's checks want of a member (the first check's that wants one), or
+ * NULL; wants[i], when not NULL, says whether check i wants one. */
+const char *ws_drive_algo(struct ws_drive *d, const char *name, bool *wants);
+/* Tells the checks of a member (those told[i] says, or every one when told is NULL). */
+void ws_drive_tell(struct ws_drive *d, struct ws_told *t, const bool *told);
 /* The limit message of one member whose size field declares more than the limit. */
 void ws_drive_member_over(struct ws_drive *d, struct ws_artifact *a, const char *where, const char *shown,
 			  bool zip_style, uint64_t declared, bool file);

@@ -56,13 +56,13 @@ static void list_free(struct file_list *l)
 /* Hands the files to the driver as one random-access source (listed: the files a record
  * names, which may be missing; check: the record check, or NULL) and adds the sizes of
  * those found to a->size. */
-static void drive_files(struct ws_artifact *a, struct file_list *l, bool listed, struct ws_pkgcheck *check,
+static void drive_files(struct ws_artifact *a, struct file_list *l, bool listed, struct ws_drive_check *check,
 			const struct ws_scan_opts *so)
 {
 	struct ws_err e = { 0 };
 	struct ws_drive d;
 	ws_drive_init(&d, a, so);
-	d.check = check;
+	ws_drive_add_check(&d, check);
 	if (listed) {
 		/* a distribution's installed files are read where they lie: nothing inflates, so
 		 * the archive limits of all members and their count are not theirs; one file's
@@ -164,8 +164,8 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 		}
 	}
 	/* the check takes the rows over (the names point into them until the walk ends) */
-	struct ws_pkgcheck *check = NULL;
-	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rec, NULL, NULL)))
+	struct ws_drive_check *check = NULL;
+	if (verify && !(check = ws_record_check(WS_RECORD_INSTALLED, &rec, NULL, NULL)))
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
 	drive_files(a, &l, true, check, so);
 	if (!check)
@@ -229,8 +229,8 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 		}
 	}
 	/* the check takes the record over (the names point into it until the walk ends) */
-	struct ws_pkgcheck *check = NULL;
-	if (verify && !(check = ws_pkgcheck_record(WS_RECORD_CONDA, NULL, &pkg, NULL)))
+	struct ws_drive_check *check = NULL;
+	if (verify && !(check = ws_record_check(WS_RECORD_CONDA, NULL, &pkg, NULL)))
 		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory");
 	drive_files(a, &l, true, check, so);
 	if (!check)

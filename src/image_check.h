@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ws_image.h"
+#include "ws_source.h"
 #include "ws_util.h"
 
 #define NAME_SHOWN 160
@@ -44,6 +45,7 @@ struct blob {
 };
 
 struct ws_imgcheck {
+	struct ws_drive_check check;         /* first: the driver's handle (ws_source.h) */
 	struct blob *v;
 	uint32_t n, cap;
 	bool layout, saw_index, saw_docker;

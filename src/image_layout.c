@@ -1,50 +1,66 @@
-/* image_layout.c - an OCI image layout directory (one holding oci-layout) as one artifact:
- * its files are read through the files source (source_files.c) and the member driver
- * (source.c) as a tarball's members are, with the image check (source_image.c) riding
- * along. Apart from the check, so that the check never calls up into the driver that
- * calls it. */
+/* image_layout.c - the OCI layout format of the opener (ws_open.h): a directory holding
+ * oci-layout is one artifact, its files read through the files source (source_files.c)
+ * and the member driver (source.c) as a tarball's members are, with the image check
+ * (source_image.c) riding along. Apart from the check, so that the check never calls up
+ * into the driver that calls it. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "ws_image.h"
+#include "ws_open.h"
 #include "ws_source.h"
 #include "ws_util.h"
 
-bool ws_image_is_layout(const char *dir)
+/* A directory that holds a regular file "oci-layout". */
+static int oci_bid(const struct ws_open_in *in)
 {
 	char p[4096];
 	struct stat st;
-	if (strlen(dir) + sizeof "/oci-layout" > sizeof p)
-		return false;
-	ws_fmt(p, sizeof p, "%s/oci-layout", dir);
-	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+	if (in->from != WS_FROM_DIR || strlen(in->name) + sizeof "/oci-layout" > sizeof p)
+		return 0;
+	ws_fmt(p, sizeof p, "%s/oci-layout", in->name);
+	return lstat(p, &st) == 0 && S_ISREG(st.st_mode) ? WS_BID_NAME : 0;
 }
 
-int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_scan_opts *so, uint64_t *progress)
+static int oci_open(struct ws_walk *w)
 {
-	uint32_t nerr0 = a->nerrors;
+	struct ws_artifact *a = w->a;
 	struct ws_err e = { 0 };
-	struct ws_drive d;
+	struct ws_limits lim;
 	a->type = "image";
-	ws_drive_init(&d, a, so);
-	(void)progress;                             /* the files source counts no compressed bytes */
+	if (w->scan.lim)
+		lim = *w->scan.lim;
+	else
+		ws_limits_default(&lim);
 	/* every regular file below dir, sorted, no link followed: oci-layout, index.json and
-	 * blobs/sha256/<hex> are its members as they are a tarball's */
-	struct ws_source *src = ws_dir_open(dir, d.lim.max_members, &e);
-	if (!src) {
-		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
+	 * blobs/sha256/<hex> are its members as they are a tarball's (the files source counts
+	 * no compressed bytes: no progress) */
+	const char *label = a->path ? a->path : "-";
+	if (!(w->src = ws_dir_open(w->in->name, lim.max_members, &e))) {
+		ws_artifact_fail(a, label, e.code, "%s", e.msg);
 		return -1;
 	}
-	if (!(d.image = ws_imgcheck_new())) {
-		ws_artifact_fail(a, d.label, WS_E_MEMORY, "out of memory");
-		ws_source_close(src);
+	struct ws_imgcheck *c = ws_imgcheck_new();
+	if (!c) {
+		ws_artifact_fail(a, label, WS_E_MEMORY, "out of memory");
 		return -1;
 	}
-	ws_drive_source(&d, src, "", 1);
-	a->size = a->bytes_inflated;                /* the bytes of its files */
-	ws_drive_finish(&d);
-	ws_source_close(src);
-	return a->nerrors > nerr0 ? -1 : 0;
+	ws_walk_check(w, ws_imgcheck_check(c));
+	return 0;
 }
+
+static void oci_after(struct ws_walk *w)
+{
+	w->a->size = w->a->bytes_inflated;          /* the bytes of its files */
+}
+
+static void oci_close(struct ws_walk *w)
+{
+	ws_source_close(w->src);
+}
+
+const struct ws_archive_format ws_format_oci = {
+	.name = "oci-layout", .bid = oci_bid, .open = oci_open, .after = oci_after, .close = oci_close,
+};

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "ws_env.h"
-#include "ws_image.h"
 #include "ws_inputs.h"
+#include "ws_open.h"
 #include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_zip.h"
@@ -119,8 +119,9 @@ static bool walk(struct ws_inputs *in, const char *root)
 		struct stat tst;
 		switch (e->fts_info) {
 		case FTS_D:
-			/* an OCI image layout is one input, not loose files */
-			if (ws_image_is_layout(e->fts_path)) {
+			/* a directory a format reads whole (an OCI image layout) is one input, not
+			 * loose files: the opener says which */
+			if (ws_open(&(struct ws_open_in){ .from = WS_FROM_DIR, .name = e->fts_path })) {
 				ok = add(in, e->fts_path, 0);
 				fts_set(t, e, FTS_SKIP);
 			}

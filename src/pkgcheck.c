@@ -4,9 +4,9 @@
  * version. The manifest may come before or after the files it lists (a .conda's pkg
  * tarball often comes first), so every member path's digest is kept and compared once
  * the package is read: one record per path (keyed by its 64-bit keyed hash, not its
- * bytes), however often a tarball repeats it, at most SEEN_MAX of them. A distribution's RECORD (a wheel's,
- * an installed one's) is the same kind of check with its rows known first:
- * recordcheck.c, reached through the same calls. */
+ * bytes), however often a tarball repeats it, at most SEEN_MAX of them. A plug-in of the
+ * driver (struct ws_drive_check). A distribution's RECORD (a wheel's, an installed one's) is the
+ * same kind of check with its rows known first: recordcheck.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,7 @@ struct seen {
 };
 
 struct ws_pkgcheck {
-	struct ws_recordcheck *record; /* a RECORD: everything below is unused */
+	struct ws_drive_check check;         /* first: the driver's handle */
 	enum ws_pack kind;
 	const char *algo;              /* "md5" (deb) or "sha256" (conda) */
 	struct ws_strpool paths_seen;  /* hash_only: index i is v[i] */
@@ -53,34 +53,6 @@ struct ws_pkgcheck {
 	bool incomplete;               /* the walk stopped early: absent paths are not missing */
 };
 
-struct ws_pkgcheck *ws_pkgcheck_new(enum ws_pack kind, const char *path)
-{
-	size_t pl = path ? strlen(path) : 0;
-	bool tarbz2 = pl > 8 && !strcmp(path + pl - 8, ".tar.bz2");
-	if (kind != WS_PACK_DEB && kind != WS_PACK_CONDA && !(kind == WS_PACK_TAR && tarbz2))
-		return NULL;
-	struct ws_pkgcheck *c = ws_calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
-	c->kind = kind;
-	c->algo = kind == WS_PACK_DEB ? "md5" : "sha256";
-	c->paths_seen.hash_only = true;
-	return c;
-}
-
-struct ws_pkgcheck *ws_pkgcheck_record(enum ws_record_kind kind, struct ws_record_index *rows, struct ws_conda_pkg *pkg,
-				       const char *distinfo)
-{
-	struct ws_pkgcheck *c = ws_calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
-	if (!(c->record = ws_recordcheck_new(kind, rows, pkg, distinfo))) {
-		free(c);
-		return NULL;
-	}
-	return c;
-}
-
 /* Debian's control.tar holds "./md5sums" (older ones "md5sums"). */
 static bool is_md5sums(const char *name)
 {
@@ -90,10 +62,14 @@ static bool is_md5sums(const char *name)
 	return !strcmp(bang + 1, "md5sums");
 }
 
-size_t ws_pkgcheck_wants_text(const struct ws_pkgcheck *c, const char *name)
+static struct ws_pkgcheck *pkg_of(struct ws_drive_check *c)
 {
-	if (!c || c->record)
-		return 0;
+	return (struct ws_pkgcheck *)c;
+}
+
+static size_t pkg_wants_text(struct ws_drive_check *cc, const char *name, const uint8_t *head, size_t nhead)
+{
+	const struct ws_pkgcheck *c = pkg_of(cc);
 	if (c->kind == WS_PACK_DEB)
 		return is_md5sums(name) ? MANIFEST_MAX : 0;
 	if (!strcmp(name, "info/paths.json"))
@@ -103,19 +79,16 @@ size_t ws_pkgcheck_wants_text(const struct ws_pkgcheck *c, const char *name)
 	return 0;
 }
 
-const char *ws_pkgcheck_algo(const struct ws_pkgcheck *c, const char *name)
+static const char *pkg_algo(struct ws_drive_check *cc, const char *name)
 {
-	if (!c)
-		return NULL;
-	if (c->record)
-		return ws_recordcheck_algo(c->record, name);
+	const struct ws_pkgcheck *c = pkg_of(cc);
 	if (c->kind == WS_PACK_DEB && !strncmp(name, "control.tar", 11))
 		return NULL;                        /* control files are not in md5sums */
 	return c->algo;
 }
 
-void ws_pkgcheck_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
-		      char *p, size_t n)
+static void pkg_text(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
+		     char *p, size_t n)
 {
 	struct ws_err err = {0};
 	if (c->kind == WS_PACK_DEB) {
@@ -163,22 +136,26 @@ static struct seen *seen_slot(struct ws_pkgcheck *c, const char *name)
 	return &c->v[i];
 }
 
-void ws_pkgcheck_present(struct ws_pkgcheck *c, const char *name)
+/* A member the package holds, read or not (a link, a directory, one that failed): a
+ * manifest row for it is not "missing". */
+static void pkg_present(struct ws_drive_check *cc, const char *name)
 {
-	if (!c || c->record || c->over)
+	struct ws_pkgcheck *c = pkg_of(cc);
+	if (c->over)
 		return;
 	seen_slot(c, name);
 }
 
-void ws_pkgcheck_incomplete(struct ws_pkgcheck *c)
+/* The walk stopped before the package's end: rows no member matched are not missing. */
+static void pkg_incomplete(struct ws_drive_check *cc)
 {
-	if (c)
-		c->incomplete = true;
+	pkg_of(cc)->incomplete = true;
 }
 
-void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size)
+/* A member read to its end: its digest as lower-case hex and its size. */
+static void pkg_digest(struct ws_pkgcheck *c, const char *name, const char *hex, uint64_t size)
 {
-	if (!c || c->record || c->over)
+	if (c->over)
 		return;
 	struct seen *s = seen_slot(c, name);
 	if (!s)
@@ -196,17 +173,29 @@ void ws_pkgcheck_digest(struct ws_pkgcheck *c, const char *name, const char *hex
 	s->size = size;
 }
 
-void ws_pkgcheck_member(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label, const char *name,
-			enum ws_member_state st, const uint8_t *md, size_t dl, uint64_t size)
+/* A member read to its end: its digest kept; a manifest's text (md5sums, paths.json,
+ * index.json) read, or refused when it was too large to keep. */
+static void pkg_member(struct ws_drive_check *cc, struct ws_artifact *a, const char *label, struct ws_told *t)
 {
-	if (!c)
+	struct ws_pkgcheck *c = pkg_of(cc);
+	char *text = t->text;
+	t->text = NULL;
+	if (t->state != WS_MEMBER_READ) {
+		free(text);
 		return;
-	if (c->record) {
-		ws_recordcheck_member(c->record, a, label, name, st, md, dl, size);
-	} else if (st == WS_MEMBER_READ && dl && dl <= 32) {
+	}
+	if (t->dl && t->dl <= 32) {
 		char hex[65];
-		ws_hex(md, dl, hex);
-		ws_pkgcheck_digest(c, name, hex, size);
+		ws_hex(t->md, t->dl, hex);
+		pkg_digest(c, t->name, hex, t->size);
+	}
+	if (t->text_max && t->text_over) {
+		free(text);
+		ws_artifact_fail(a, t->where ? t->where : label, WS_E_LIMIT, "too large to read as a package manifest");
+	} else if (t->text_max && text) {
+		pkg_text(c, a, label, t->name, text, t->ntext);
+	} else {
+		free(text);
 	}
 }
 
@@ -289,14 +278,11 @@ static void check_paths(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 	}
 }
 
-void ws_pkgcheck_finish(struct ws_pkgcheck *c, struct ws_artifact *a, const char *label)
+static void pkg_finish(struct ws_drive_check *cc, struct ws_artifact *a, const char *label, bool complete)
 {
-	if (!c)
-		return;
-	if (c->record) {
-		ws_recordcheck_finish(c->record, a);
-		return;
-	}
+	struct ws_pkgcheck *c = pkg_of(cc);
+	if (!complete)
+		c->incomplete = true;
 	if (c->over && (c->md5sums || c->have_paths))
 		ws_artifact_fail(a, label, WS_E_LIMIT, "more than %u member paths: the %s check is incomplete", SEEN_MAX,
 				 c->md5sums ? "md5sums" : "info/paths.json");
@@ -316,11 +302,9 @@ void ws_pkgcheck_finish(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 	}
 }
 
-void ws_pkgcheck_free(struct ws_pkgcheck *c)
+static void pkg_free(struct ws_drive_check *cc)
 {
-	if (!c)
-		return;
-	ws_recordcheck_free(c->record);
+	struct ws_pkgcheck *c = pkg_of(cc);
 	ws_strpool_free(&c->paths_seen);
 	free(c->v);
 	ws_conda_free(&c->paths);
@@ -328,4 +312,25 @@ void ws_pkgcheck_free(struct ws_pkgcheck *c)
 	free(c->name);
 	free(c->version);
 	free(c);
+}
+
+static const struct ws_drive_check_ops pkg_ops = {
+	.algo = pkg_algo, .wants_text = pkg_wants_text, .member = pkg_member, .finish = pkg_finish,
+	.free = pkg_free, .present = pkg_present, .incomplete = pkg_incomplete,
+};
+
+struct ws_drive_check *ws_pkgcheck_new(enum ws_pack kind, const char *path)
+{
+	size_t pl = path ? strlen(path) : 0;
+	bool tarbz2 = pl > 8 && !strcmp(path + pl - 8, ".tar.bz2");
+	if (kind != WS_PACK_DEB && kind != WS_PACK_CONDA && !(kind == WS_PACK_TAR && tarbz2))
+		return NULL;
+	struct ws_pkgcheck *c = ws_calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->check.ops = &pkg_ops;
+	c->kind = kind;
+	c->algo = kind == WS_PACK_DEB ? "md5" : "sha256";
+	c->paths_seen.hash_only = true;
+	return &c->check;
 }

@@ -1,4 +1,4 @@
-/* recordcheck.c - a distribution's own record as a package check: a wheel's RECORD against
+/* recordcheck.c - a distribution's own record as a check of the driver (struct ws_drive_check): a wheel's RECORD against
  * the members the zip source yields, an installed distribution's RECORD and an installed
  * conda package's record (conda-meta) against the files the files source yields. The rows
  * are read before any member, so each member is judged as the driver tells it, in member
@@ -13,6 +13,7 @@
 
 
 struct ws_recordcheck {
+	struct ws_drive_check check;         /* first: the driver's handle */
 	enum ws_record_kind kind;
 	struct ws_record_index rec;    /* WHEEL, INSTALLED */
 	struct ws_conda_pkg pkg;       /* CONDA */
@@ -33,13 +34,17 @@ static int cmp_file(const void *x, const void *y, void *ctx)
  * is a verdict on the row); a later copy of a member never takes a verdict back. */
 enum { ROW_UNTOLD, ROW_UNREAD, ROW_DONE };
 
-struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_record_index *rows,
-					  struct ws_conda_pkg *pkg, const char *distinfo)
+static void record_free(struct ws_drive_check *c);
+static const struct ws_drive_check_ops record_ops;
+
+struct ws_drive_check *ws_record_check(enum ws_record_kind kind, struct ws_record_index *rows, struct ws_conda_pkg *pkg,
+				 const char *distinfo)
 {
 	/* everything is allocated before rows or pkg are taken: on failure they stay the caller's */
 	struct ws_recordcheck *r = ws_calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
+	r->check.ops = &record_ops;
 	r->kind = kind;
 	bool ok = true;
 	if (kind == WS_RECORD_WHEEL)
@@ -50,7 +55,7 @@ struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_re
 		ok = pkg->nfiles < UINT32_MAX && (r->by_path = ws_calloc(pkg->nfiles, sizeof *r->by_path)) &&
 		     (r->state = ws_calloc(pkg->nfiles, sizeof *r->state));
 	if (!ok) {
-		ws_recordcheck_free(r);
+		record_free(&r->check);
 		return NULL;
 	}
 	if (rows) {
@@ -66,7 +71,7 @@ struct ws_recordcheck *ws_recordcheck_new(enum ws_record_kind kind, struct ws_re
 			r->by_path[i] = (uint32_t)i;
 		qsort_r(r->by_path, r->pkg.nfiles, sizeof *r->by_path, cmp_file, &r->pkg);
 	}
-	return r;
+	return &r->check;
 }
 
 static const struct ws_conda_file *conda_file(const struct ws_recordcheck *r, const char *name)
@@ -84,8 +89,9 @@ static const struct ws_conda_file *conda_file(const struct ws_recordcheck *r, co
 	return NULL;
 }
 
-const char *ws_recordcheck_algo(const struct ws_recordcheck *r, const char *name)
+static const char *record_algo(struct ws_drive_check *c, const char *name)
 {
+	const struct ws_recordcheck *r = (const struct ws_recordcheck *)c;
 	if (r->kind == WS_RECORD_CONDA) {
 		const struct ws_conda_file *f = conda_file(r, name);
 		return f && f->sha256[0] ? "sha256" : NULL;
@@ -129,10 +135,17 @@ static void conda_member(struct ws_recordcheck *r, struct ws_artifact *a, const 
 		ws_strv_push(&rec->mismatched, &rec->nmismatched, f->path);
 }
 
-void ws_recordcheck_member(struct ws_recordcheck *r, struct ws_artifact *a, const char *label, const char *name,
-			   enum ws_member_state st, const uint8_t *md, size_t dl, uint64_t size)
+static void record_member(struct ws_drive_check *c, struct ws_artifact *a, const char *label, struct ws_told *t)
 {
+	struct ws_recordcheck *r = (struct ws_recordcheck *)c;
 	struct ws_record *rec = &a->record;
+	const char *name = t->name;
+	enum ws_member_state st = t->state;
+	const uint8_t *md = t->md;
+	size_t dl = t->dl;
+	uint64_t size = t->size;
+	free(t->text);                          /* never asked for */
+	t->text = NULL;
 	if (r->kind == WS_RECORD_CONDA) {
 		conda_member(r, a, label, name, st, md, dl, size);
 		return;
@@ -158,8 +171,11 @@ void ws_recordcheck_member(struct ws_recordcheck *r, struct ws_artifact *a, cons
 	ws_record_verify(a, label, row, name, digest, size, r->kind == WS_RECORD_INSTALLED);
 }
 
-void ws_recordcheck_finish(struct ws_recordcheck *r, struct ws_artifact *a)
+/* The rows no member matched, and the record's verdict (complete or not: a row is judged
+ * by what was told of it). */
+static void record_finish(struct ws_drive_check *c, struct ws_artifact *a, const char *label, bool complete)
 {
+	struct ws_recordcheck *r = (struct ws_recordcheck *)c;
 	struct ws_record *rec = &a->record;
 	size_t n = r->kind == WS_RECORD_CONDA ? r->pkg.nfiles : r->rec.n;
 	for (size_t k = 0; r->state && k < n; k++) {
@@ -181,10 +197,9 @@ void ws_recordcheck_finish(struct ws_recordcheck *r, struct ws_artifact *a)
 	ws_record_conclude(rec);
 }
 
-void ws_recordcheck_free(struct ws_recordcheck *r)
+static void record_free(struct ws_drive_check *c)
 {
-	if (!r)
-		return;
+	struct ws_recordcheck *r = (struct ws_recordcheck *)c;
 	ws_record_index_free(&r->rec);
 	ws_conda_free(&r->pkg);
 	free(r->by_path);
@@ -192,3 +207,7 @@ void ws_recordcheck_free(struct ws_recordcheck *r)
 	free(r->distinfo);
 	free(r);
 }
+
+static const struct ws_drive_check_ops record_ops = {
+	.algo = record_algo, .member = record_member, .finish = record_finish, .free = record_free,
+};

@@ -1,7 +1,8 @@
-/* scan_path.c - one path (or standard input) to a judged artifact's objects: the format
- * chosen by what the file is (a zip or wheel, a tarball, a deb, a conda package, an OCI
- * layout directory, a bare object) and its reader run; standard input spooled first to a
- * file made before the sandbox. */
+/* scan_path.c - one path (or standard input) to a judged artifact's objects: the file
+ * opened and its first bytes read, the format the opener (ws_open.h) chooses walked, and
+ * what no format bids for scanned as a bare object (ELF, PE, fatbin, cubin, PTX, ar: the
+ * core's sniffer says which); standard input spooled first, when its format wants it whole
+ * or it is an object, to a file made before the sandbox. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -25,9 +26,9 @@
 #include "ws_env.h"
 #include "ws_filemap.h"
 #include "ws_gate.h"
-#include "ws_image.h"
 #include "ws_inputs.h"
 #include "ws_live.h"
+#include "ws_open.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_run.h"
@@ -51,18 +52,10 @@ static void hash_mapping(struct ws_artifact *a, uint8_t *p, size_t n)
 		ws_hex(md, 32, a->sha256);
 }
 
-/* The zip reader's options for one input: members, their read-ahead and their payloads
- * are tasks on the scan's pool (the pool's byte budget bounds the payloads held). */
-static void zip_opts(struct ws_zip_opts *zo, struct ws_scan_opts *mo, const struct ws_scan_opts *so,
-		     const struct ws_config *cfg)
+/* The opener's options for one input. */
+static struct ws_open_opts open_opts(const struct ws_config *cfg, const struct ws_scan_opts *so, uint64_t *progress)
 {
-	*mo = *so;
-	ws_zip_opts_default(zo);
-	zo->scan = mo;
-	zo->verify_record = cfg->verify;
-	zo->pool = so->pool;
-	zo->group = so->group;
-	zo->nested = true;
+	return (struct ws_open_opts){ .so = so, .progress = progress, .verify = cfg->verify };
 }
 
 /* Standard input's spool: an unlinked file in $TMPDIR (else /tmp; a memfd where neither
@@ -128,13 +121,16 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 		ws_artifact_error(a, "-", "standard input is empty: nothing was judged");
 		return a;
 	}
-	enum ws_pack pk = ws_pack_sniff(head, nhead);
-	if (pk == WS_PACK_TAR || pk == WS_PACK_DEB || pk == WS_PACK_COMPRESSED) {
-		ws_pack_scan_fd(a, STDIN_FILENO, head, nhead, pk == WS_PACK_DEB ? pk : WS_PACK_TAR, so);
+	/* a format that streams (a tarball, a Debian package) reads the pipe as it comes */
+	struct ws_open_in in = { .from = WS_FROM_STDIN, .name = "-", .head = head, .nhead = nhead, .fd = STDIN_FILENO };
+	struct ws_open_opts oo = open_opts(cfg, so, NULL);
+	const struct ws_archive_format *f = ws_open(&in);
+	if (f && !f->whole) {
+		ws_walk(a, f, &in, &oo);
 		return a;
 	}
 	enum ws_content c = ws_sniff(head, nhead);
-	if (c == WS_CONTENT_OTHER) {
+	if (!f && c == WS_CONTENT_OTHER) {
 		size_t i = 0;
 		while (i < nhead && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
 			i++;
@@ -193,12 +189,10 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	close(fd);
 	fd = -1;
 	hash_mapping(a, fm.p, fm.len);
-	if (c == WS_CONTENT_ZIP) {
-		struct ws_scan_opts mo;
-		struct ws_zip_opts zo;
-		zip_opts(&zo, &mo, so, cfg);
-		zo.hash_file = false;                  /* hashed above */
-		ws_zip_scan_memory(a, fm.p, fm.len, &zo);
+	if (f) {
+		in.mem = fm.p;                         /* hashed above */
+		in.len = fm.len;
+		ws_walk(a, f, &in, &oo);
 	} else {
 		struct ws_scan_opts mo = *so;
 		mo.drop_behind = true;
@@ -241,9 +235,12 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(e));
 		return a;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && ws_image_is_layout(path)) {
-		close(fd);                           /* an OCI image layout: one artifact */
-		ws_image_scan_dir(a, path, so, progress);
+	struct ws_open_opts oo = open_opts(cfg, so, progress);
+	const struct ws_archive_format *f;
+	struct ws_open_in in = { .from = WS_FROM_DIR, .name = path, .fd = -1 };
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && (f = ws_open(&in))) {
+		close(fd);                           /* a directory that is one artifact (an OCI layout) */
+		ws_walk(a, f, &in, &oo);
 		return a;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -269,29 +266,11 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		close(fd);
 		return a;
 	}
-	/* tarballs, Debian and conda packages: by name (which then must hold) or by content */
-	enum ws_pack pk = ws_pack_by_name(path), pc = ws_pack_sniff(head, (size_t)got);
-	if (pk == WS_PACK_NONE && (pc == WS_PACK_TAR || pc == WS_PACK_DEB))
-		pk = pc;
-	if (pk != WS_PACK_NONE) {
+	/* an archive, a package: the opener's formats bid by name and by content */
+	in = (struct ws_open_in){ .from = WS_FROM_FILE, .name = path, .head = head, .nhead = (size_t)got, .fd = -1 };
+	if ((f = ws_open(&in))) {
 		close(fd);
-		a->type = ws_pack_type(pk);
-		if (got == 0)
-			ws_artifact_error(a, path, "empty file named as a %s package", ws_pack_type(pk));
-		else
-			ws_pack_scan_file(a, path, pk, so, progress);
-		return a;
-	}
-	if (c == WS_CONTENT_ZIP) {
-		close(fd);
-		struct ws_scan_opts mo;
-		struct ws_zip_opts zo;
-		zip_opts(&zo, &mo, so, cfg);
-		zo.progress = progress;
-		ws_zip_scan_file(a, path, &zo);
-		size_t pl = strlen(path);
-		if (pl >= 4 && !strcasecmp(path + pl - 4, ".whl") && strcmp(a->type, "wheel") != 0 && !a->nerrors)
-			ws_artifact_error(a, path, "not a wheel: no .dist-info/WHEEL or RECORD at the top of the zip");
+		ws_walk(a, f, &in, &oo);
 		return a;
 	}
 	a->type = ws_content_name(c);

@@ -1,8 +1,8 @@
 /* source.c - the one driver over sources that yield members: limits, package checksums,
  * sniffing, and dispatch of each member to the object scanner or, for an archive inside
- * an archive, to a nested source one level deep. Also tells archive formats by their first
- * bytes and by name. A random-access source's members run as tasks (source_random.c); a
- * tar-family, deb or conda file is opened and driven by source_pack.c. */
+ * an archive, to a nested source one level deep, of the format the opener (ws_open.h)
+ * chooses. A random-access source's members run as tasks (source_random.c); an artifact's
+ * own source is opened by its format and handed to the driver by the walk (walk.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 #include "drive.h"
-#include "ws_image.h"
-#include "ws_pkgcheck.h"
+#include "ws_open.h"
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
@@ -21,85 +20,6 @@
 #include "ws_zipstream.h"
 
 #define MAX_LEVEL 2                  /* the artifact's own members, and one nested archive */
-
-/* ---- formats by content and by name -------------------------------------------------- */
-
-static bool tar_header(const uint8_t *p, size_t n)
-{
-	if (n < 512 || !p[0])
-		return false;
-	if (memcmp(p + 257, "ustar", 5) == 0)
-		return true;
-	/* a v7 tar: the header's checksum field (octal) equals the sum of its bytes with
-	 * the field itself counted as spaces */
-	uint64_t want = 0;
-	int digits = 0;
-	for (int i = 148; i < 156; i++) {
-		if (p[i] >= '0' && p[i] <= '7') {
-			want = want * 8 + (uint64_t)(p[i] - '0');
-			digits++;
-		} else if (p[i] != ' ' && p[i] != 0) {
-			return false;
-		} else if (digits) {
-			break;
-		}
-	}
-	uint64_t sum = 0;
-	for (int i = 0; i < 512; i++)
-		sum += i >= 148 && i < 156 ? ' ' : p[i];
-	return digits > 0 && sum == want;
-}
-
-enum ws_pack ws_pack_sniff(const uint8_t *p, size_t n)
-{
-	if (n >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8)
-		return WS_PACK_COMPRESSED;
-	if (n >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9')
-		return WS_PACK_COMPRESSED;
-	if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
-		return WS_PACK_COMPRESSED;
-	if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
-		return WS_PACK_COMPRESSED;
-	if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
-		return WS_PACK_ZIP;
-	if (n >= 21 && memcmp(p, "!<arch>\ndebian-binary", 21) == 0)
-		return WS_PACK_DEB;
-	if (tar_header(p, n))
-		return WS_PACK_TAR;
-	return WS_PACK_NONE;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcasecmp(s + n - k, suffix) == 0;
-}
-
-enum ws_pack ws_pack_by_name(const char *path)
-{
-	static const char *const tars[] = { ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz",
-					    ".tar.xz", ".txz", ".tar.zst", ".tzst" };
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	for (size_t i = 0; i < sizeof tars / sizeof *tars; i++)
-		if (ends_with(base, tars[i]))
-			return WS_PACK_TAR;
-	if (ends_with(base, ".deb"))
-		return WS_PACK_DEB;
-	if (ends_with(base, ".conda"))
-		return WS_PACK_CONDA;
-	return WS_PACK_NONE;
-}
-
-const char *ws_pack_type(enum ws_pack k)
-{
-	switch (k) {
-	case WS_PACK_DEB: return "deb";
-	case WS_PACK_CONDA: return "conda";
-	case WS_PACK_ZIP: return "zip";
-	default: return "tar";
-	}
-}
 
 /* ---- one member's stream: limits, digest, text for the checks ------------------------ */
 
@@ -295,7 +215,7 @@ static void keep_head_as_text(struct mread *m, size_t max)
 /* A member that is an archive, opened as a source and driven one level down (a layer of an
  * image is not a level). where (len bytes) is rewritten in the driver's way for a zip's
  * member. True when its members were driven. */
-static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *rd, enum ws_pack pk, const char *name,
+static bool drive_nested(struct ws_drive *d, struct mread *m, const struct ws_archive_format *f, struct ws_open_in *in,
 			 char *where, size_t len, int level, bool layer)
 {
 	struct ws_artifact *a = d->a;
@@ -308,7 +228,8 @@ static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *
 		m->zip_style = false;
 		a->members_scanned++;
 	}
-	struct ws_source *src = ws_archive_open_reader(rd, pk, &e);
+	const char *name = in->name;
+	struct ws_source *src = f->source(in, &e);
 	if (!src) {
 		if (!m->failed)
 			ws_artifact_fail(a, where, e.code, "%s", e.msg);
@@ -330,34 +251,94 @@ static bool drive_nested(struct ws_drive *d, struct mread *m, struct ws_reader *
 	return archive;
 }
 
-/* A sequential source's member read to its end: its digest, text and size told to the
- * package check or the image check that asked for them. */
-static void tell_checks(struct ws_drive *d, struct mread *m, const char *name, const char *where, bool img_hash,
-			size_t img_text, bool archive)
+/* ---- the checks that ride along (struct ws_drive_check, ws_source.h) ------------------------- */
+
+bool ws_drive_add_check(struct ws_drive *d, struct ws_drive_check *c)
 {
-	struct ws_artifact *a = d->a;
-	char hex[WS_DIGEST_MAX * 2 + 1] = "";
-	if (m->dg) {
-		uint8_t md[WS_DIGEST_MAX];
-		size_t dl = ws_digest_final(m->dg, md);
-		if (dl && dl <= 32) {
-			ws_hex(md, dl, hex);
-			ws_pkgcheck_digest(d->check, name, hex, m->got);
+	if (!c)
+		return true;
+	if (d->nchecks >= WS_DRIVE_CHECKS) {
+		c->ops->free(c);
+		return false;
+	}
+	d->checks[d->nchecks++] = c;
+	return true;
+}
+
+const char *ws_drive_algo(struct ws_drive *d, const char *name, bool *wants)
+{
+	const char *algo = NULL;
+	for (unsigned i = 0; i < d->nchecks; i++) {
+		const char *x = d->checks[i]->ops->algo(d->checks[i], name);
+		if (wants)
+			wants[i] = x != NULL;
+		if (x && !algo)
+			algo = x;
+	}
+	return algo;
+}
+
+void ws_drive_tell(struct ws_drive *d, struct ws_told *t, const bool *told)
+{
+	for (unsigned i = 0; i < d->nchecks; i++)
+		if (!told || told[i])
+			d->checks[i]->ops->member(d->checks[i], d->a, d->label, t);
+}
+
+/* The check that gets this member's text (the first that wants it), or -1; *max its limit. */
+static int text_owner(struct ws_drive *d, const char *name, const uint8_t *head, size_t nhead, size_t *max)
+{
+	for (unsigned i = 0; i < d->nchecks; i++) {
+		const struct ws_drive_check_ops *o = d->checks[i]->ops;
+		size_t k = o->wants_text ? o->wants_text(d->checks[i], name, head, nhead) : 0;
+		if (k) {
+			*max = k;
+			return (int)i;
 		}
 	}
-	if (img_text) {
-		ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, m->text,
-				   m->ntext, m->text_over);
-		m->text = NULL;
-	} else if (img_hash) {
-		ws_imgcheck_member(d->image, a, d->label, name, m->dg ? hex : "", m->got, archive, NULL, 0, false);
-	} else if (m->text_max) {
-		if (m->text_over)
-			ws_artifact_fail(a, where, WS_E_LIMIT, "too large to read as a package manifest");
-		else if (m->text) {
-			ws_pkgcheck_text(d->check, a, d->label, name, m->text, m->ntext);
+	return -1;
+}
+
+static bool checks_layer(struct ws_drive *d, const char *name)
+{
+	for (unsigned i = 0; i < d->nchecks; i++)
+		if (d->checks[i]->ops->layer && d->checks[i]->ops->layer(d->checks[i], name))
+			return true;
+	return false;
+}
+
+/* What a sequential source's own member asked of the checks. */
+struct asked {
+	const char *algo;              /* the digest taken */
+	bool wants[WS_DRIVE_CHECKS];   /* a check asked for a digest */
+	int owner;                     /* the check that gets the text, or -1 */
+};
+
+/* A sequential source's own member, read to its end or not: told to the checks that asked
+ * for its digest or its text; the digest only to those that asked for its algorithm. */
+static void tell_checks(struct ws_drive *d, struct mread *m, const struct asked *q, const char *name,
+			const char *where, bool archive)
+{
+	uint8_t md[WS_DIGEST_MAX];
+	size_t dl = !m->failed && m->dg ? ws_digest_final(m->dg, md) : 0;
+	for (unsigned i = 0; i < d->nchecks; i++) {
+		struct ws_drive_check *c = d->checks[i];
+		bool own = q->owner == (int)i;
+		if (!q->wants[i] && !own)
+			continue;
+		const char *x = q->wants[i] ? c->ops->algo(c, name) : NULL;
+		bool same = x && q->algo && !strcmp(x, q->algo);
+		struct ws_told t = { .name = name, .where = where, .state = m->failed ? WS_MEMBER_UNREAD : WS_MEMBER_READ,
+				     .md = md, .dl = same ? dl : 0, .size = m->got, .archive = archive };
+		if (own) {
+			t.text_max = m->text_max;
+			t.text = m->text;
+			t.ntext = m->ntext;
+			t.text_over = m->text_over;
 			m->text = NULL;
 		}
+		c->ops->member(c, d->a, d->label, &t);
+		free(t.text);                    /* a check takes it over: NULL by now */
 	}
 }
 
@@ -394,36 +375,38 @@ int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, u
 	m->zip_style = zip_style;
 	m->random = out != NULL;
 	/* a package's checksums are of its own members, not of what they hold */
-	const char *algo = level == 1 && !out ? ws_pkgcheck_algo(d->check, name) : NULL;
-	bool img_hash = level == 1 && !out && ws_imgcheck_hash(d->image, name);
-	if (!algo && img_hash)
-		algo = "sha256";
+	struct asked q = { .owner = -1 };
+	const char *algo = level == 1 && !out ? ws_drive_algo(d, name, q.wants) : NULL;
+	q.algo = algo;
 	if (algo)
 		m->dg = strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
 	else if (out && !out->hashed)
 		m->dg = out->dg;                      /* the task's: it finishes and frees it */
-	m->text_max = level == 1 && !out ? ws_pkgcheck_wants_text(d->check, name) : 0;
 	while (m->nhead < sizeof m->head) {
 		long k = up_read(m, m->head + m->nhead, sizeof m->head - m->nhead);
 		if (k <= 0)
 			break;
 		m->nhead += (size_t)k;
 	}
-	/* an image's JSON is told by its first bytes: a blob may be a manifest or a layer */
-	size_t img_text = level == 1 && !m->text_max && !out ? ws_imgcheck_wants_text(d->image, name, m->head, m->nhead) : 0;
-	if (img_text)
-		keep_head_as_text(m, img_text);
+	/* a manifest's text, asked for once its first bytes are known (an image's blob may be
+	 * a manifest or a layer) */
+	size_t text_max = 0;
+	if (level == 1 && !out && (q.owner = text_owner(d, name, m->head, m->nhead, &text_max)) >= 0)
+		keep_head_as_text(m, text_max);
 	bool archive = false;
 	struct ws_reader rd = { .read = mread_read, .reread = r->reread ? mread_reread : NULL, .ctx = m, .err = &m->err };
 	bool sniff = !m->failed && !(out && out->hash_only);
-	enum ws_pack pk = sniff ? ws_pack_sniff(m->head, m->nhead) : WS_PACK_NONE;
+	/* an archive in the member: the opener says which, as it does for a file */
+	struct ws_open_in in = { .from = WS_FROM_MEMBER, .name = name, .head = m->head, .nhead = m->nhead, .fd = -1,
+				 .rd = &rd };
+	const struct ws_archive_format *f = sniff ? ws_open(&in) : NULL;
 	enum ws_content c = sniff ? ws_sniff(m->head, m->nhead) : WS_CONTENT_OTHER;
-	bool layer = level == 1 && ws_imgcheck_layer(d->image, name);
-	if (pk != WS_PACK_NONE && out && !out->nest) {
+	bool layer = level == 1 && checks_layer(d, name);
+	if (f && out && !out->nest) {
 		/* left alone: a source that reads no archives inside (an installed file) */
-	} else if (pk != WS_PACK_NONE && level < MAX_LEVEL + d->layer_levels) {
-		archive = drive_nested(d, m, &rd, pk, name, where, sizeof where, level, layer);
-	} else if (pk != WS_PACK_NONE) {
+	} else if (f && level < MAX_LEVEL + d->layer_levels) {
+		archive = drive_nested(d, m, f, &in, where, sizeof where, level, layer);
+	} else if (f) {
 		/* a bounded walk: never opened, and never taken for "no device code" (a
 		 * compressed file of any name may hold a library, "libx.so.gz") */
 		ws_artifact_fail(a, where, WS_E_UNSUPPORTED, "archive nested more than one level deep: not read");
@@ -464,12 +447,10 @@ int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, u
 	int rc = 0;
 	if (m->failed) {
 		ws_artifact_report(a, where, &m->err);    /* unless the scanner has, naming the object */
-		if (img_hash || img_text)                 /* known, not read: no digest to hold it to */
-			ws_imgcheck_member(d->image, a, d->label, name, "", m->got, archive, NULL, 0, false);
 		rc = -2;
-	} else if (!out) {
-		tell_checks(d, m, name, where, img_hash, img_text, archive);
 	}
+	if (!out)                                     /* known, not read: no digest to hold it to */
+		tell_checks(d, m, &q, name, where, archive);
 	if (!out)
 		ws_digest_free(m->dg);
 	free(m->text);
@@ -515,11 +496,14 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			d->stopped = true;
 			break;
 		}
-		/* a layer's entries, of any type: which paths hide those of lower layers */
-		if (level == 2 && d->layer_levels == 1 && d->image && pl)
-			ws_imgcheck_entry(d->image, prefix, m.name, m.dir);
-		if (level == 1 && !pl)
-			ws_pkgcheck_present(d->check, m.name);   /* there, whether or not it is read */
+		for (unsigned i = 0; i < d->nchecks; i++) {
+			const struct ws_drive_check_ops *o = d->checks[i]->ops;
+			/* a layer's entries, of any type: which paths hide those of lower layers */
+			if (level == 2 && d->layer_levels == 1 && pl && o->entry)
+				o->entry(d->checks[i], prefix, m.name, m.dir);
+			if (level == 1 && !pl && o->present)   /* there, whether or not it is read */
+				o->present(d->checks[i], m.name);
+		}
 		if (!m.regular) {
 			/* no scan, but whatever bytes it carries are counted against the limits */
 			struct mread skip = { .d = d, .up = &m.rd };
@@ -551,8 +535,9 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}
 		if (ws_drive_member(d, name, &m.rd, m.size, level, scratch, NULL) == -2 && !s->independent) {
-			if (level == 1)
-				ws_pkgcheck_incomplete(d->check);
+			for (unsigned i = 0; level == 1 && i < d->nchecks; i++)
+				if (d->checks[i]->ops->incomplete)
+					d->checks[i]->ops->incomplete(d->checks[i]);
 			break;                           /* the source cannot go past a broken member */
 		}
 	}
@@ -563,12 +548,11 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 
 void ws_drive_finish(struct ws_drive *d)
 {
-	ws_imgcheck_finish(d->image, d->a, d->label, !d->stopped);
-	ws_imgcheck_free(d->image);
-	d->image = NULL;
-	if (d->stopped || (d->root && __atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)))
-		ws_pkgcheck_incomplete(d->check);
-	ws_pkgcheck_finish(d->check, d->a, d->label);
-	ws_pkgcheck_free(d->check);
-	d->check = NULL;
+	bool complete = !d->stopped && !(d->root && __atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED));
+	for (unsigned i = 0; i < d->nchecks; i++) {
+		d->checks[i]->ops->finish(d->checks[i], d->a, d->label, complete);
+		d->checks[i]->ops->free(d->checks[i]);
+		d->checks[i] = NULL;
+	}
+	d->nchecks = 0;
 }

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "ws_quote.h"
@@ -368,6 +369,85 @@ static struct ws_source *asrc_start(struct asrc *s, enum ws_pack kind, struct ws
 		return NULL;
 	}
 	return &s->s;
+}
+
+/* ---- formats by content and by name: the bidders' helpers (source_pack.c, zipsrc.c) -- */
+
+static bool tar_header(const uint8_t *p, size_t n)
+{
+	if (n < 512 || !p[0])
+		return false;
+	if (memcmp(p + 257, "ustar", 5) == 0)
+		return true;
+	/* a v7 tar: the header's checksum field (octal) equals the sum of its bytes with
+	 * the field itself counted as spaces */
+	uint64_t want = 0;
+	int digits = 0;
+	for (int i = 148; i < 156; i++) {
+		if (p[i] >= '0' && p[i] <= '7') {
+			want = want * 8 + (uint64_t)(p[i] - '0');
+			digits++;
+		} else if (p[i] != ' ' && p[i] != 0) {
+			return false;
+		} else if (digits) {
+			break;
+		}
+	}
+	uint64_t sum = 0;
+	for (int i = 0; i < 512; i++)
+		sum += i >= 148 && i < 156 ? ' ' : p[i];
+	return digits > 0 && sum == want;
+}
+
+enum ws_pack ws_pack_sniff(const uint8_t *p, size_t n)
+{
+	if (n >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8)
+		return WS_PACK_COMPRESSED;
+	if (n >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9')
+		return WS_PACK_COMPRESSED;
+	if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
+		return WS_PACK_COMPRESSED;
+	if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
+		return WS_PACK_COMPRESSED;
+	if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
+		return WS_PACK_ZIP;
+	if (n >= 21 && memcmp(p, "!<arch>\ndebian-binary", 21) == 0)
+		return WS_PACK_DEB;
+	if (tar_header(p, n))
+		return WS_PACK_TAR;
+	return WS_PACK_NONE;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n > k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+enum ws_pack ws_pack_by_name(const char *path)
+{
+	static const char *const tars[] = { ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz",
+					    ".tar.xz", ".txz", ".tar.zst", ".tzst" };
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < sizeof tars / sizeof *tars; i++)
+		if (ends_with(base, tars[i]))
+			return WS_PACK_TAR;
+	if (ends_with(base, ".deb"))
+		return WS_PACK_DEB;
+	if (ends_with(base, ".conda"))
+		return WS_PACK_CONDA;
+	return WS_PACK_NONE;
+}
+
+const char *ws_pack_type(enum ws_pack k)
+{
+	switch (k) {
+	case WS_PACK_DEB: return "deb";
+	case WS_PACK_CONDA: return "conda";
+	case WS_PACK_ZIP: return "zip";
+	default: return "tar";
+	}
 }
 
 struct ws_source *ws_archive_open_file(const char *path, int fd, enum ws_pack kind, struct ws_err *err)

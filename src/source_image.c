@@ -21,12 +21,17 @@
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
+#include "ws_zip.h"
 
 #include "image_check.h"
+
+static const struct ws_drive_check_ops image_ops;
 
 struct ws_imgcheck *ws_imgcheck_new(void)
 {
 	struct ws_imgcheck *c = ws_calloc(1, sizeof(struct ws_imgcheck));
+	if (c)
+		c->check.ops = &image_ops;
 	if (c)
 		c->names.hash_only = c->hides.hash_only = c->opaque.hash_only = c->dirs.hash_only = true;
 	return c;
@@ -557,3 +562,72 @@ void ws_imgcheck_free(struct ws_imgcheck *c)
 		ws_docker_manifest_free(&c->docker);
 	free(c);
 }
+
+/* ---- the check's face to the driver (struct ws_drive_check) --------------------------------- */
+
+struct ws_drive_check *ws_imgcheck_check(struct ws_imgcheck *c)
+{
+	return c ? &c->check : NULL;
+}
+
+static struct ws_imgcheck *img_of(struct ws_drive_check *c)
+{
+	return (struct ws_imgcheck *)c;
+}
+
+static const char *img_algo(struct ws_drive_check *c, const char *name)
+{
+	return ws_imgcheck_hash(img_of(c), name) ? "sha256" : NULL;
+}
+
+static size_t img_wants_text(struct ws_drive_check *c, const char *name, const uint8_t *head, size_t nhead)
+{
+	return ws_imgcheck_wants_text(img_of(c), name, head, nhead);
+}
+
+/* A member known: read to its end (its digest, and its JSON when it asked for it), or not
+ * read (no digest to hold it to). */
+static void img_member(struct ws_drive_check *c, struct ws_artifact *a, const char *label, struct ws_told *t)
+{
+	char hex[WS_DIGEST_MAX * 2 + 1] = "";
+	char *text = t->text;
+	t->text = NULL;
+	if (t->state != WS_MEMBER_READ) {
+		free(text);
+		ws_imgcheck_member(img_of(c), a, label, t->name, "", t->size, t->archive, NULL, 0, false);
+		return;
+	}
+	if (t->dl && t->dl <= 32)
+		ws_hex(t->md, t->dl, hex);
+	if (t->text_max)
+		ws_imgcheck_member(img_of(c), a, label, t->name, hex, t->size, t->archive, text, t->ntext, t->text_over);
+	else {
+		free(text);
+		ws_imgcheck_member(img_of(c), a, label, t->name, hex, t->size, t->archive, NULL, 0, false);
+	}
+}
+
+static void img_finish(struct ws_drive_check *c, struct ws_artifact *a, const char *label, bool complete)
+{
+	ws_imgcheck_finish(img_of(c), a, label, complete);
+}
+
+static void img_free(struct ws_drive_check *c)
+{
+	ws_imgcheck_free(img_of(c));
+}
+
+static bool img_layer(struct ws_drive_check *c, const char *name)
+{
+	return ws_imgcheck_layer(img_of(c), name);
+}
+
+static void img_entry(struct ws_drive_check *c, const char *layer, const char *path, bool dir)
+{
+	ws_imgcheck_entry(img_of(c), layer, path, dir);
+}
+
+static const struct ws_drive_check_ops image_ops = {
+	.algo = img_algo, .wants_text = img_wants_text, .member = img_member, .finish = img_finish,
+	.free = img_free, .layer = img_layer, .entry = img_entry,
+};

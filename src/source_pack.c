@@ -1,6 +1,8 @@
-/* source_pack.c - tar-family, deb and conda files and streams as one artifact each: the
- * archive's top source opened (its bytes hashed as they are read, when wanted) and driven
- * by the member driver (source.c). */
+/* source_pack.c - the tar-family, deb and conda formats of the opener (ws_open.h): their
+ * bidders (by name, then by content), their source (source_archive.c, libarchive) for a
+ * file, a stream or a member, and their steps around the walk: the file's sha256 (a task
+ * beside the walk, or the bytes as read), the package check (pkgcheck.c) and, a tarball
+ * being what docker save and OCI layouts write, the image check (source_image.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,9 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "drive.h"
 #include "ws_image.h"
+#include "ws_open.h"
 #include "ws_pkgcheck.h"
+#include "ws_pool.h"
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
@@ -22,34 +25,36 @@ struct ws_source *ws_archive_open_fd_hashed(int fd, const uint8_t *head, size_t 
 					    bool hash, struct ws_err *err);
 bool ws_archive_file_digest(struct ws_source *src, char hex[65]);
 
-static int pack_scan(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		     bool hash, bool stream, const struct ws_scan_opts *so, uint64_t *progress)
+/* ---- bids ------------------------------------------------------------------------------ */
+
+/* A file by its name (which then must hold), else a tar or a deb by content; a stream or a
+ * member by content only, where compressed data is a tarball or one compressed file. */
+static int pack_bid(const struct ws_open_in *in, enum ws_pack mine)
 {
-	uint32_t nerr0 = a->nerrors;
-	struct ws_err e = { 0 };
-	struct ws_drive d;
-	a->type = ws_pack_type(kind);
-	ws_drive_init(&d, a, so);
-	d.progress = progress;
-	struct ws_source *src = ws_archive_open_fd_hashed(fd, head, nhead, kind, hash, &e);
-	if (!src) {
-		ws_artifact_fail(a, d.label, e.code, "%s", e.msg);
-		return -1;
+	if (in->from == WS_FROM_DIR)
+		return 0;
+	enum ws_pack c = ws_pack_sniff(in->head, in->nhead);
+	if (in->from == WS_FROM_FILE) {
+		if (ws_pack_by_name(in->name) == mine)
+			return WS_BID_NAME;
+		return mine != WS_PACK_CONDA && c == mine ? WS_BID_CONTENT : 0;
 	}
-	if (stream)
-		d.input_src = src;
-	d.check = ws_pkgcheck_new(kind, a->path);
-	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
-		d.image = ws_imgcheck_new();
-	ws_drive_source(&d, src, "", 1);
-	if (hash && (d.stopped || !ws_archive_file_digest(src, a->sha256)))
-		a->sha256[0] = 0;
-	if (!a->size)
-		a->size = ws_archive_bytes_read(src);
-	ws_drive_finish(&d);
-	ws_source_close(src);
-	return a->nerrors > nerr0 ? -1 : 0;
+	if (mine == WS_PACK_TAR && c == WS_PACK_COMPRESSED)
+		return WS_BID_CONTENT;
+	return mine != WS_PACK_CONDA && c == mine ? WS_BID_CONTENT : 0;
 }
+
+static int tar_bid(const struct ws_open_in *in) { return pack_bid(in, WS_PACK_TAR); }
+static int deb_bid(const struct ws_open_in *in) { return pack_bid(in, WS_PACK_DEB); }
+static int conda_bid(const struct ws_open_in *in) { return pack_bid(in, WS_PACK_CONDA); }
+
+/* A member: a tarball, one compressed file, a deb, as a source one level down. */
+static struct ws_source *member_source(const struct ws_open_in *in, struct ws_err *err)
+{
+	return ws_archive_open_reader(in->rd, ws_pack_sniff(in->head, in->nhead), err);
+}
+
+/* ---- the walk of one file or stream ------------------------------------------------------ */
 
 /* The file's sha256 as a task beside the walk (the walk's thread decompresses and scans). */
 struct file_hash {
@@ -68,16 +73,32 @@ static void hash_task(void *arg)
 		close(fd);
 }
 
-int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind, const struct ws_scan_opts *so,
-		      uint64_t *progress)
+struct pack {
+	enum ws_pack kind;
+	int fd;                        /* a file's, or -1 */
+	bool hash;                     /* the source hashes the bytes it reads */
+	bool beside;                   /* the hash task runs */
+	struct ws_group g;
+	struct file_hash fh;
+};
+
+/* A file: opened again by its path, refused unread past the total limit, hashed beside the
+ * walk where the pool has threads. -1 when there is nothing to walk. */
+static int open_file(struct ws_walk *w, struct pack *p)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
+	struct ws_artifact *a = w->a;
+	const struct ws_scan_opts *so = w->o ? w->o->so : NULL;
+	const char *path = w->in->name;
+	if (!w->in->nhead) {
+		ws_artifact_error(a, path, "empty file named as a %s package", ws_pack_type(p->kind));
+		return -1;
+	}
+	if ((p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 		ws_artifact_fail(a, path, WS_E_IO, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	struct stat st;
-	if (fstat(fd, &st) == 0)
+	if (fstat(p->fd, &st) == 0)
 		a->size = (uint64_t)st.st_size;
 	/* an archive larger than all its members may inflate to passes the total limit
 	 * anyway; refused unread, a sparse 20 GiB .tar is not hashed whole first */
@@ -86,34 +107,100 @@ int ws_pack_scan_file(struct ws_artifact *a, const char *path, enum ws_pack kind
 		char sz[48];
 		ws_artifact_fail(a, path, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
 				 " (--max-total-size): not read", (unsigned long long)a->size, ws_fmt_size(sz, sizeof sz, max));
-		close(fd);
+		close(p->fd);
+		p->fd = -1;
 		return -1;
 	}
-	struct file_hash fh = { .path = path, .rc = -1 };
-	struct ws_group g;
-	bool beside = so && so->pool && ws_pool_width(so->pool) > 1;
-	if (beside) {
-		ws_group_init(&g, so->group);
-		ws_pool_add(so->pool, &g, hash_task, &fh);
+	p->fh = (struct file_hash){ .path = path, .rc = -1 };
+	p->beside = so && so->pool && ws_pool_width(so->pool) > 1;
+	if (p->beside) {
+		ws_group_init(&p->g, so->group);
+		ws_pool_add(so->pool, &p->g, hash_task, &p->fh);
 	}
-	int rc = pack_scan(a, fd, NULL, 0, kind, !beside, false, so, progress);
-	if (beside) {
-		ws_group_wait(so->pool, &g);
-		if (fh.rc == 0)
-			memcpy(a->sha256, fh.hex, sizeof a->sha256);
-	}
-	if (!a->sha256[0]) {
-		/* the walk stopped early: the file's digest is still the file's */
-		char err[WS_ERRMAX];
-		if (lseek(fd, 0, SEEK_SET) != 0 || ws_sha256_fd(fd, a->sha256, NULL, err, sizeof err) != 0)
-			a->sha256[0] = 0;
-	}
-	close(fd);
-	return rc;
+	p->hash = !p->beside;
+	return 0;
 }
 
-int ws_pack_scan_fd(struct ws_artifact *a, int fd, const uint8_t *head, size_t nhead, enum ws_pack kind,
-		    const struct ws_scan_opts *so)
+static int pack_open(struct ws_walk *w, enum ws_pack kind)
 {
-	return pack_scan(a, fd, head, nhead, kind, true, true, so, NULL);
+	struct ws_artifact *a = w->a;
+	struct pack *p = w->impl = ws_calloc(1, sizeof *p);
+	if (!p) {
+		ws_artifact_fail(a, a->path ? a->path : "-", WS_E_MEMORY, "out of memory");
+		return -1;
+	}
+	p->kind = kind;
+	p->fd = -1;
+	a->type = ws_pack_type(kind);
+	bool file = w->in->from == WS_FROM_FILE;
+	if (file && open_file(w, p) < 0)
+		return -1;
+	struct ws_err e = { 0 };
+	if (file)
+		w->src = ws_archive_open_fd_hashed(p->fd, NULL, 0, kind, p->hash, &e);
+	else {
+		p->hash = true;                  /* standard input: its head already read */
+		w->src = ws_archive_open_fd_hashed(w->in->fd, w->in->head, w->in->nhead, kind, true, &e);
+	}
+	if (!w->src) {
+		ws_artifact_fail(a, a->path ? a->path : "-", e.code, "%s", e.msg);
+		return -1;
+	}
+	w->progress = file && w->o ? w->o->progress : NULL;
+	w->input_stream = !file;
+	/* the image's check first: its verdicts come before the package's */
+	if (kind == WS_PACK_TAR)                      /* docker save and OCI layouts are tarballs */
+		ws_walk_check(w, ws_imgcheck_check(ws_imgcheck_new()));
+	ws_walk_check(w, ws_pkgcheck_new(kind, a->path));
+	return 0;
 }
+
+static int tar_open(struct ws_walk *w) { return pack_open(w, WS_PACK_TAR); }
+static int deb_open(struct ws_walk *w) { return pack_open(w, WS_PACK_DEB); }
+static int conda_open(struct ws_walk *w) { return pack_open(w, WS_PACK_CONDA); }
+
+static void pack_after(struct ws_walk *w)
+{
+	struct ws_artifact *a = w->a;
+	struct pack *p = w->impl;
+	if (p->hash && (w->d.stopped || !ws_archive_file_digest(w->src, a->sha256)))
+		a->sha256[0] = 0;
+	if (!a->size)
+		a->size = ws_archive_bytes_read(w->src);
+}
+
+static void pack_close(struct ws_walk *w)
+{
+	struct ws_artifact *a = w->a;
+	struct pack *p = w->impl;
+	ws_source_close(w->src);
+	if (!p)
+		return;
+	if (p->beside) {
+		ws_group_wait(w->o->so->pool, &p->g);
+		if (p->fh.rc == 0)
+			memcpy(a->sha256, p->fh.hex, sizeof a->sha256);
+	}
+	if (p->fd >= 0 && !a->sha256[0]) {
+		/* the walk stopped early: the file's digest is still the file's */
+		char err[WS_ERRMAX];
+		if (lseek(p->fd, 0, SEEK_SET) != 0 || ws_sha256_fd(p->fd, a->sha256, NULL, err, sizeof err) != 0)
+			a->sha256[0] = 0;
+	}
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+}
+
+const struct ws_archive_format ws_format_tar = {
+	.name = "tar", .bid = tar_bid, .source = member_source,
+	.open = tar_open, .after = pack_after, .close = pack_close,
+};
+const struct ws_archive_format ws_format_deb = {
+	.name = "deb", .bid = deb_bid, .source = member_source,
+	.open = deb_open, .after = pack_after, .close = pack_close,
+};
+const struct ws_archive_format ws_format_conda = {
+	.name = "conda", .bid = conda_bid,
+	.open = conda_open, .after = pack_after, .close = pack_close,
+};

@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include "drive.h"
-#include "ws_image.h"
-#include "ws_pkgcheck.h"
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
@@ -81,7 +79,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 		ws_drive_member_over(d, t, where, nb, s->zip_style, size, s->stored_members);
 		return;
 	}
-	const char *algo = ws_pkgcheck_algo(d->check, name);
+	const char *algo = ws_drive_algo(d, name, NULL);
 	struct ws_digest *dg = !algo ? NULL : strcmp(algo, "md5") == 0 ? ws_digest_new_md5() : ws_digest_new(algo);
 	if (algo && !dg) {
 		ws_artifact_fail(t, where, WS_E_MEMORY, "out of memory");
@@ -102,7 +100,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 		ws_digest_free(dg);
 		return;
 	}
-	struct mout o = { .dg = dg, .hashed = m.hashed, .drain = s->drain || d->check, .zip_style = s->zip_style,
+	struct mout o = { .dg = dg, .hashed = m.hashed, .drain = s->drain || d->nchecks, .zip_style = s->zip_style,
 			  .hash_only = s->hash_only && s->hash_only[i], .nest = s->nest };
 	struct ws_drive md = *d;               /* the member's own walk; totals stay the root's */
 	md.a = t;
@@ -192,7 +190,7 @@ static void beside_steps(void *arg)
 			return;
 }
 
-/* Moves a member's objects and errors into the artifact, then tells the package check. */
+/* Moves a member's objects and errors into the artifact, then tells the checks. */
 static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *res, uint32_t i)
 {
 	struct ws_artifact *a = d->a;
@@ -227,7 +225,9 @@ static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *
 		a->bytes_inflated += r->inflated;
 	}
 	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
-	ws_pkgcheck_member(d->check, a, d->label, s->names[i], v->state, v->md, v->dl, v->got);
+	/* told to every check: a member's digest is the first check's that asked (one a source) */
+	struct ws_told t = { .name = s->names[i], .state = v->state, .md = v->md, .dl = v->dl, .size = v->got };
+	ws_drive_tell(d, &t, NULL);
 }
 
 int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)

@@ -1,10 +1,12 @@
 /* zipsrc.c - wheels and zips through libzip, as a random-access source of the one driver
  * (ws_source.h): open the archive (libzip's errors in this project's words), list its
  * members, choose the dist-info and read METADATA / WHEEL / RECORD from it, and open member
- * i as a stream (zipstream.c: inflate, CRC-32, the entry's declared size, read-ahead). The
+ * i as a stream (zipstream.c: inflate, CRC-32, the entry's declared size, read-ahead); the
+ * zip format of the opener (ws_open.h): its bidder and its steps around the walk. The
  * driver runs the members as tasks on the pool, counts the limits, hashes each member for
  * the RECORD check (recordcheck.c) and merges in central-directory order; the whole file's
- * sha256 is taken in steps beside the members, where they leave a thread idle.
+ * sha256 is taken in steps beside the members, where they leave a thread idle. A zip in a
+ * member is read by libarchive from its local headers (source_archive.c).
  *
  * Memory per runner: two 256 KiB buffers and one inflate state, whatever the member sizes.
  */
@@ -13,12 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <zip.h>
 
 #include "ws_inflate.h"
+#include "ws_open.h"
 #include "ws_pkgcheck.h"
 #include "ws_quote.h"
 #include "ws_source.h"
@@ -48,6 +52,9 @@ struct job {
 	char *di;                    /* "name-1.0.dist-info/" chosen for the facts */
 	zip_uint64_t n;
 	struct ws_hash_steps *hash;  /* the file's sha256, taken beside the members */
+	struct ws_limits lim;
+	struct ws_zbuf b;            /* the opener's, while the dist-info is read */
+	struct ws_scan_opts mo;      /* the scan options of zip_opts_of */
 };
 
 void ws_zip_opts_default(struct ws_zip_opts *o)
@@ -344,63 +351,77 @@ static bool open_archive(struct job *j, const struct ws_zsrc *src)
 	return false;
 }
 
-/* The members, read by the driver as tasks (RECORD checked as they pass), and the file's
- * sha256 taken in the same pass when wanted. */
-static void drive_members(struct job *j, const struct ws_scan_opts *so)
+/* ---- the zip format of the opener (ws_open.h) ------------------------------------------ */
+
+/* A file or standard input whose first bytes are a zip's (ws_sniff); a member by the
+ * archive sniffer, read by libarchive from its local headers (a stream has no directory). */
+static int zip_bid(const struct ws_open_in *in)
 {
-	struct ws_artifact *a = j->a;
-	char err[WS_ERRMAX];
-	j->s = (struct ws_rsource){ .ops = j->o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = j, .n = (uint32_t)j->n,
-				    .names = j->names, .size = j->size, .cost = j->cost, .skip = j->dir,
-				    .windows_names = true, .nest = j->o.nested, .drain = j->o.verify_record,
-				    .zip_style = true };
-	struct ws_drive d;
-	ws_drive_init(&d, a, so);
-	d.label = j->label;
-	d.scan_member = j->o.scan_member;
-	d.scan_member_ctx = j->o.scan_member_ctx;
-	if (j->have_rec && j->o.verify_record &&
-	    !(d.check = ws_pkgcheck_record(WS_RECORD_WHEEL, &j->rec, NULL, j->di)))
-		ws_artifact_fail(a, j->label, WS_E_MEMORY, "out of memory");
-	ws_drive_random(&d, &j->s);
-	if (j->o.hash_file) {
-		char hex[65];
-		if (!j->hash)                  /* the driver stopped before it began (a limit) */
-			while (zip_hash_step(&j->s))
-				;
-		if (ws_hash_steps_end(j->hash, hex, err, sizeof err) == 0)
-			memcpy(a->sha256, hex, sizeof a->sha256);
-		else
-			ws_artifact_fail(a, j->label, WS_E_IO, "cannot hash the file: %s", err);
-	}
-	ws_drive_finish(&d);
+	if (in->from == WS_FROM_MEMBER)
+		return ws_pack_sniff(in->head, in->nhead) == WS_PACK_ZIP ? WS_BID_CONTENT : 0;
+	if (in->from == WS_FROM_DIR)
+		return 0;
+	return ws_sniff(in->head, in->nhead) == WS_CONTENT_ZIP ? WS_BID_WEAK : 0;
 }
 
-static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const struct ws_zip_opts *opt)
+static struct ws_source *zip_member_source(const struct ws_open_in *in, struct ws_err *err)
 {
-	struct job j = { .a = a, .src = *src };
-	char err[WS_ERRMAX];
-	struct ws_zbuf b = { 0 };
-	uint32_t nerr0 = a->nerrors;
-	bool wheel = false;
-	struct ws_scan_opts so = { .want_kernels = true };
-	struct ws_limits lim;
+	return ws_archive_open_reader(in->rd, WS_PACK_ZIP, err);
+}
 
-	if (opt)
-		j.o = *opt;
+/* The zip reader's options when the opener chose it: members, their read-ahead and their
+ * payloads are tasks on the scan's pool (the pool's byte budget bounds the payloads held). */
+static void zip_opts_of(struct job *j, const struct ws_open_opts *o, const struct ws_open_in *in)
+{
+	ws_zip_opts_default(&j->o);
+	j->mo = o->so ? *o->so : (struct ws_scan_opts){ .want_kernels = true };
+	j->o.scan = &j->mo;
+	j->o.verify_record = o->verify;
+	j->o.pool = j->mo.pool;
+	j->o.group = j->mo.group;
+	j->o.nested = true;
+	j->o.progress = o->progress;
+	j->o.hash_file = in->from != WS_FROM_STDIN;   /* standard input's spool is hashed as it is mapped */
+}
+
+/* Everything before the members: the archive opened, its members listed and their layout
+ * checked, the dist-info read; then the members are the driver's, RECORD checked as they
+ * pass (recordcheck.c) and the file's sha256 taken beside them. -1: nothing to walk. */
+static int zipf_open(struct ws_walk *w)
+{
+	struct ws_artifact *a = w->a;
+	struct job *j = w->impl = ws_calloc(1, sizeof *j);
+	if (!j) {
+		ws_artifact_fail(a, a->path ? a->path : "(memory)", WS_E_MEMORY, "out of memory");
+		return -1;
+	}
+	j->a = a;
+	if (w->in->from == WS_FROM_FILE && w->in->name && !w->in->mem)
+		j->src = (struct ws_zsrc){ .path = w->in->name };
 	else
-		ws_zip_opts_default(&j.o);
-	if (j.o.scan)
-		so = *j.o.scan;
-	if (so.lim)
-		lim = *so.lim;
+		j->src = (struct ws_zsrc){ .mem = w->in->mem, .len = w->in->len };
+	const struct ws_zsrc *src = &j->src;
+	char err[WS_ERRMAX];
+	bool wheel = false;
+	if (w->o && w->o->zip)
+		j->o = *w->o->zip;
+	else if (w->o)
+		zip_opts_of(j, w->o, w->in);
 	else
-		ws_limits_default(&lim);
-	so.lim = &lim;
-	so.pool = j.pool = j.o.pool ? j.o.pool : ws_pool_new(1);   /* no threads: everything in place */
-	so.group = j.o.group;
-	j.bg.progress = j.o.progress;
-	j.label = a->path ? a->path : "(memory)";
+		ws_zip_opts_default(&j->o);
+	struct ws_scan_opts *so = &w->scan;
+	*so = (struct ws_scan_opts){ .want_kernels = true };
+	if (j->o.scan)
+		*so = *j->o.scan;
+	if (so->lim)
+		j->lim = *so->lim;
+	else
+		ws_limits_default(&j->lim);
+	so->lim = &j->lim;
+	so->pool = j->pool = j->o.pool ? j->o.pool : ws_pool_new(1);   /* no threads: everything in place */
+	so->group = j->o.group;
+	j->bg.progress = j->o.progress;
+	j->label = a->path ? a->path : "(memory)";
 	/* what the file is, even when it cannot be opened: a wheel by its name until read */
 	if (!a->type || !strcmp(a->type, "other"))
 		a->type = a->path && !strcmp(ws_name_type(a->path), "wheel") ? "wheel" : "zip";
@@ -412,62 +433,97 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	} else {
 		a->size = src->len;
 	}
-	if (a->size > lim.max_total_bytes) {     /* it would pass the total limit: not hashed whole first */
+	if (a->size > j->lim.max_total_bytes) {  /* it would pass the total limit: not hashed whole first */
 		char sz[48];
-		ws_artifact_fail(a, j.label, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
+		ws_artifact_fail(a, j->label, WS_E_LIMIT, "file is %llu bytes, over the %s total limit of one archive"
 				 " (--max-total-size): not read", (unsigned long long)a->size,
-				 ws_fmt_size(sz, sizeof sz, lim.max_total_bytes));
-		goto out;
+				 ws_fmt_size(sz, sizeof sz, j->lim.max_total_bytes));
+		return -1;
 	}
-	if (!open_archive(&j, src))
-		goto out;
-	zip_int64_t n = zip_get_num_entries(j.za, 0);
-	if (n < 0 || (uint64_t)n > lim.max_members) {
-		ws_artifact_fail(a, j.label, WS_E_LIMIT, "archive holds %lld members, more than the limit of %u", (long long)n,
-				  lim.max_members);
-		goto out;
+	if (!open_archive(j, src))
+		return -1;
+	zip_int64_t n = zip_get_num_entries(j->za, 0);
+	if (n < 0 || (uint64_t)n > j->lim.max_members) {
+		ws_artifact_fail(a, j->label, WS_E_LIMIT, "archive holds %lld members, more than the limit of %u", (long long)n,
+				  j->lim.max_members);
+		return -1;
 	}
-	j.n = (zip_uint64_t)n;
-	if (!list_members(&j) || !ws_zbuf_init(&b)) {
-		ws_artifact_fail(a, j.label, WS_E_MEMORY, "out of memory");
-		goto out;
+	j->n = (zip_uint64_t)n;
+	if (!list_members(j) || !ws_zbuf_init(&j->b)) {
+		ws_artifact_fail(a, j->label, WS_E_MEMORY, "out of memory");
+		return -1;
 	}
 	/* before any member is inflated: members sharing data are a bomb, not an archive */
 	struct ws_err le = {0};
-	if (ws_zip_check_layout(src, j.n, (const char *const *)j.names, &le) != 0) {
-		ws_artifact_fail(a, j.label, le.code, "%s", le.msg);
-		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+	if (ws_zip_check_layout(src, j->n, (const char *const *)j->names, &le) != 0) {
+		ws_artifact_fail(a, j->label, le.code, "%s", le.msg);
+		if (j->o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
 			a->sha256[0] = '\0';
-		goto out;
+		return -1;
 	}
-	read_distinfo(&j, j.za, &b, &wheel);
+	read_distinfo(j, j->za, &j->b, &wheel);
 	a->type = wheel ? "wheel" : "zip";
-	ws_zbuf_fini(&b);                    /* each runner keeps its own */
+	ws_zbuf_fini(&j->b);                 /* each runner keeps its own */
 
-	drive_members(&j, &so);
-out:
-	for (zip_uint64_t i = 0; j.names && i < j.n; i++)
-		free(j.names[i]);
-	free(j.names);
-	free(j.size);
-	free(j.cost);
-	free(j.dir);
-	free(j.di);
-	ws_record_index_free(&j.rec);
-	ws_zbuf_fini(&b);
-	if (j.za)
-		zip_discard(j.za);
-	return a->nerrors > nerr0 ? -1 : 0;
+	j->s = (struct ws_rsource){ .ops = j->o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = j, .n = (uint32_t)j->n,
+				    .names = j->names, .size = j->size, .cost = j->cost, .skip = j->dir,
+				    .windows_names = true, .nest = j->o.nested, .drain = j->o.verify_record,
+				    .zip_style = true };
+	w->rsrc = &j->s;
+	w->label = j->label;
+	w->scan_member = j->o.scan_member;
+	w->scan_member_ctx = j->o.scan_member_ctx;
+	struct ws_drive_check *rc = NULL;
+	if (j->have_rec && j->o.verify_record && !(rc = ws_record_check(WS_RECORD_WHEEL, &j->rec, NULL, j->di)))
+		ws_artifact_fail(a, j->label, WS_E_MEMORY, "out of memory");
+	ws_walk_check(w, rc);
+	return 0;
 }
 
-int ws_zip_scan_file(struct ws_artifact *a, const char *path, const struct ws_zip_opts *o)
+/* The file's sha256, its steps finished where the members left some. */
+static void zip_after(struct ws_walk *w)
 {
-	struct ws_zsrc s = { .path = path };
-	return zip_scan(a, &s, o);
+	struct job *j = w->impl;
+	char err[WS_ERRMAX], hex[65];
+	if (!j->o.hash_file)
+		return;
+	if (!j->hash)                          /* the driver stopped before it began (a limit) */
+		while (zip_hash_step(&j->s))
+			;
+	if (ws_hash_steps_end(j->hash, hex, err, sizeof err) == 0)
+		memcpy(j->a->sha256, hex, sizeof j->a->sha256);
+	else
+		ws_artifact_fail(j->a, j->label, WS_E_IO, "cannot hash the file: %s", err);
 }
 
-int ws_zip_scan_memory(struct ws_artifact *a, const uint8_t *p, size_t n, const struct ws_zip_opts *o)
+static void zipf_close(struct ws_walk *w)
 {
-	struct ws_zsrc s = { .mem = p, .len = n };
-	return zip_scan(a, &s, o);
+	struct job *j = w->impl;
+	struct ws_artifact *a = w->a;
+	if (!j)
+		return;
+	for (zip_uint64_t i = 0; j->names && i < j->n; i++)
+		free(j->names[i]);
+	free(j->names);
+	free(j->size);
+	free(j->cost);
+	free(j->dir);
+	free(j->di);
+	ws_record_index_free(&j->rec);
+	ws_zbuf_fini(&j->b);
+	if (j->za)
+		zip_discard(j->za);
+	free(j);
+	w->impl = NULL;
+	/* a file the opener chose: a .whl must be a wheel (the zip API says nothing of names) */
+	const char *path = w->in->name;
+	size_t pl = path ? strlen(path) : 0;
+	if (w->in->from == WS_FROM_FILE && !(w->o && w->o->zip) && pl >= 4 && !strcasecmp(path + pl - 4, ".whl") &&
+	    strcmp(a->type, "wheel") != 0 && !a->nerrors)
+		ws_artifact_error(a, path, "not a wheel: no .dist-info/WHEEL or RECORD at the top of the zip");
 }
+
+const struct ws_archive_format ws_format_zip = {
+	.name = "zip", .bid = zip_bid, .whole = true, .source = zip_member_source,
+	.open = zipf_open, .after = zip_after, .close = zipf_close,
+};

@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ws_artifact *a = fuzz_artifact();
 	struct ws_drive d;
 	ws_drive_init(&d, a, &so);
-	d.check = ws_pkgcheck_new(kind, size & 1 ? "fuzz.tar.bz2" : "fuzz.tar");
 	if (kind == WS_PACK_TAR)                    /* a tarball may be a container image */
-		d.image = ws_imgcheck_new();
+		ws_drive_add_check(&d, ws_imgcheck_check(ws_imgcheck_new()));
+	ws_drive_add_check(&d, ws_pkgcheck_new(kind, size & 1 ? "fuzz.tar.bz2" : "fuzz.tar"));
 	struct ws_err e = {0};
 	struct ws_source *src = ws_archive_open_reader(&r, kind, &e);
 	if (src) {

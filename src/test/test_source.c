@@ -428,12 +428,12 @@ static void mem_rs_elf(struct mem_rs *rs)
 }
 
 static void drive_mem(struct mem_rs *rs, struct ws_artifact *a, struct ws_limits *lim, struct ws_pool *pool,
-		      struct ws_pkgcheck *check, struct ws_drive *d)
+		      struct ws_drive_check *check, struct ws_drive *d)
 {
 	struct ws_scan_opts so = { .lim = lim, .pool = pool };
 	ws_drive_init(d, a, &so);
 	d->scan_member = obj_scan;
-	d->check = check;
+	ws_drive_add_check(d, check);
 	ws_drive_random(d, &rs->s);
 }
 
@@ -563,7 +563,7 @@ static void test_random_record(void)
 	struct ws_record_index rec = { 0 };
 	struct ws_err err = {0};
 	CHECK(ws_record_parse(&rec, text, len, &err) == 0, "RECORD: %s", err.msg);
-	struct ws_pkgcheck *check = ws_pkgcheck_record(WS_RECORD_INSTALLED, &rec, NULL, NULL);
+	struct ws_drive_check *check = ws_record_check(WS_RECORD_INSTALLED, &rec, NULL, NULL);
 	struct ws_artifact *a = artifact("x.dist-info");
 	ws_limits_default(&lim);
 	drive_mem(&rs, a, &lim, pool, check, &d);
