@@ -171,10 +171,14 @@ tsan:
 # make windows: build/win/wheelscan.exe, one static file for 64-bit Windows, cross-built with
 # MinGW-w64 against Debian's sources of the libraries (scripts/build-windows; they are cached
 # in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows/windows.sh).
-windows:
+windows: deps-windows
 	scripts/build-windows
 
-test-windows: wheel-windows wheelscan
+# the cross toolchain (MinGW-w64, cmake, tcl, dpkg-dev), and Wine for the tests
+deps-windows:
+	WS_WITH_WINDOWS_TOOLS=$(if $(filter test-windows,$(MAKECMDGOALS)),test,1) scripts/install-deps
+
+test-windows: deps-windows wheel-windows wheelscan
 	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows/windows.sh
 
 # make wheel-windows: dist/wheelscan-VERSION-py3-none-win_amd64.whl, whose wheelscan.exe pip
@@ -257,4 +261,4 @@ bench: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench clean
+.PHONY: deps-windows test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench clean
