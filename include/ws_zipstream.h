@@ -11,7 +11,8 @@
 #include <zip.h>
 
 #include "ws_pool.h"
-#include "ws_zip.h"
+#include "wheelscan.h"
+#include "ws_digest.h"
 
 #define WS_ZIP_IN_BUF ((size_t)256 << 10)
 #define WS_ZIP_OUT_BUF ((size_t)256 << 10)

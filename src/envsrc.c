@@ -17,7 +17,9 @@
 #include "ws_source.h"
 #include "ws_os.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_wheelinfo.h"
+#include "ws_record.h"
+#include "ws_digest.h"
 
 #define METADATA_MAX ((size_t)16 << 20)
 #define RECORD_MAX ((size_t)64 << 20)

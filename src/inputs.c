@@ -17,7 +17,7 @@
 #include "ws_open.h"
 #include "ws_quote.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_record.h"
 
 /* A RECORD larger than this is not read (torch's is 1.5 MB). */
 #define WS_RECORD_MAX ((size_t)64 << 20)

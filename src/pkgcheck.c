@@ -15,7 +15,7 @@
 #include "ws_pkgcheck.h"
 #include "ws_quote.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_digest.h"
 
 #define MANIFEST_MAX ((size_t)64 << 20)     /* md5sums, paths.json: the largest seen are ~10 MB */
 #define INDEX_MAX ((size_t)1 << 20)

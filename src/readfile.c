@@ -11,7 +11,9 @@
 
 #include "ws_filemap.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "wheelscan.h"
+#include "ws_digest.h"
+#include "ws_readfile.h"
 
 char *ws_read_small(const char *path, size_t max, size_t *len)
 {

@@ -9,7 +9,8 @@
 #include "ws_env.h"
 #include "ws_pkgcheck.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_record.h"
+#include "ws_digest.h"
 
 
 struct ws_recordcheck {

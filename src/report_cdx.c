@@ -15,7 +15,6 @@
 #include "ws_report.h"
 #include "ws_sbom.h"
 #include "ws_util.h"
-#include "ws_zip.h"
 
 #define ARCHS_MAX 256          /* distinct architecture names listed per artifact */
 #define WS_SBOM_MAX (256 << 20)   /* the largest --sbom-in BOM read */

@@ -34,7 +34,8 @@
 #include "ws_sandbox.h"
 #include "ws_source.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_digest.h"
+#include "ws_readfile.h"
 #include "ws_zipstream.h"
 #include "run_state.h"
 

@@ -35,7 +35,7 @@
 #include "ws_sandbox.h"
 #include "ws_source.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_digest.h"
 #include "ws_zipstream.h"
 /* Hashes a private file mapping, giving each hashed chunk's pages back at once so
  * that hashing a 2 GB file does not make it all resident. */

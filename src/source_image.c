@@ -21,7 +21,7 @@
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_digest.h"
 
 #include "image_check.h"
 

@@ -17,7 +17,7 @@
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_readfile.h"
 #include "ws_zipstream.h"
 
 /* From source_archive.c: the top source of a file, hashing what it reads. */

@@ -13,7 +13,7 @@
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_digest.h"
 #include "ws_zipstream.h"
 
 #define RUNNERS_MAX 64

@@ -28,6 +28,10 @@
 #include "ws_source.h"
 #include "ws_util.h"
 #include "ws_zip.h"
+#include "ws_wheelinfo.h"
+#include "ws_record.h"
+#include "ws_digest.h"
+#include "ws_readfile.h"
 #include "ws_zipstream.h"
 
 #define RECORD_MAX ((uint64_t)64 << 20)

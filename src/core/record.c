@@ -6,7 +6,8 @@
 
 #include "ws_quote.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_record.h"
+#include "ws_digest.h"
 
 #define SHOWN 160                        /* paths are cut to this in messages */
 

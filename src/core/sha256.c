@@ -8,7 +8,7 @@
 #include <openssl/evp.h>
 
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_digest.h"
 
 struct ws_digest {
 	EVP_MD_CTX *ctx;

@@ -11,7 +11,8 @@
 #include <strings.h>
 
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_wheelinfo.h"
+#include "ws_record.h"
 
 /* ---- file name --------------------------------------------------------- */
 

@@ -14,7 +14,8 @@
 #include "ws_pool.h"
 #include "ws_source.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_record.h"
+#include "ws_digest.h"
 
 static uint8_t *slurp(const char *path, size_t *n)
 {

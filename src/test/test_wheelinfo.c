@@ -5,7 +5,8 @@
 #include "tap.h"
 #include "wheelscan.h"
 #include "ws_util.h"
-#include "ws_zip.h"
+#include "ws_wheelinfo.h"
+#include "ws_record.h"
 
 static void test_filename(void)
 {

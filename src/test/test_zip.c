@@ -15,6 +15,8 @@
 #include "ws_scan.h"
 #include "ws_util.h"
 #include "ws_zip.h"
+#include "ws_digest.h"
+#include "ws_readfile.h"
 
 /* One pool per thread count, kept for the whole run (the threads are reused). */
 static struct ws_pool *pool_for(int jobs)
