@@ -35,10 +35,11 @@ struct ws_db_counts {
 
 /* Opens (creating when absent and create is set) and migrates the store. On failure
  * returns NULL with a one-line reason in err: a file that is not a store, a corrupt
- * one, one written by a newer wheelscan, or one another run holds locked too long. */
-struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen);
+ * one, one written by a newer wheelscan (format), one that cannot be opened or that
+ * another run holds locked too long (io). */
+struct ws_db *ws_db_open(const char *path, bool create, bool readonly, struct ws_err *err);
 /* A read-only store from bytes in memory (the fuzz target's way in); NULL with err. */
-struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen);
+struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, struct ws_err *err);
 void ws_db_close(struct ws_db *db);
 /* The descriptors SQLite holds on the store, its -wal and its -shm (found in /proc/self/fd
  * by their paths), at most max of them: the only ones the sandbox lets writes reach. */

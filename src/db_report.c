@@ -76,10 +76,10 @@ int ws_db_report(struct ws_config *cfg)
 	struct ws_remedy_ctx remedy;
 	if (ws_remedy_setup(&builds, &remedy, cfg) < 0)
 		return WS_EXIT_USAGE;
-	char err[1200];
-	struct ws_db *db = ws_db_open(cfg->db, false, false, err, sizeof err);
+	struct ws_err err = {0};
+	struct ws_db *db = ws_db_open(cfg->db, false, false, &err);
 	if (!db) {
-		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err.msg));
 		if (remedy.builds)
 			ws_builds_free(&builds);
 		return WS_EXIT_INPUT;

@@ -270,7 +270,7 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 
 /* The interpreter's purelib and platlib, asked without importing anything but sysconfig:
  * the child runs `PYTHON -c CODE` (no shell) and prints one path a line. */
-int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *err, size_t errlen)
+int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, struct ws_err *err)
 {
 	static const char code[] = "import sysconfig\np = sysconfig.get_paths()\n"
 				   "print(p['purelib'])\nprint(p['platlib'])\n";
@@ -279,14 +279,10 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 	*dirs = NULL;
 	*ndirs = 0;
 	int rc = ws_spawn_capture(argv, out, sizeof out, why, sizeof why);
-	if (rc == -1) {
-		ws_fmt(err, errlen, "%s", why);
-		return -1;
-	}
-	if (rc != 0) {
-		ws_fmt(err, errlen, "'%s' did not say where its packages are (%s)", python, why);
-		return -1;
-	}
+	if (rc == -1)
+		return ws_err_set(err, WS_E_IO, "%s", why);
+	if (rc != 0)
+		return ws_err_set(err, WS_E_FORMAT, "'%s' did not say where its packages are (%s)", python, why);
 	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		bool dup = false;
 		struct stat sb;
@@ -295,12 +291,10 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 		if (dup || !ws_path_absolute(line) || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
 			continue;                  /* platlib == purelib, or not created yet */
 		if (!ws_strv_push(dirs, ndirs, line))
-			return -1;
+			return ws_err_set(err, WS_E_MEMORY, "out of memory");
 	}
-	if (!*ndirs) {
-		ws_fmt(err, errlen, "'%s' names no package directory that exists", python);
-		return -1;
-	}
+	if (!*ndirs)
+		return ws_err_set(err, WS_E_FORMAT, "'%s' names no package directory that exists", python);
 	return 0;
 }
 

@@ -52,7 +52,7 @@ static void annotate(struct ws_report *r)
 {
 	const char *path = r->cfg->sbom_in;
 	size_t n = bom_len, nedits = 0;
-	char err[256];
+	struct ws_err err = {0};
 	struct ws_sbom_edit *edits = NULL;
 	char *bom = bom_bytes;
 	bom_bytes = NULL;
@@ -60,8 +60,8 @@ static void annotate(struct ws_report *r)
 		r->sbom_failed = true;             /* ws_cdx_load_bom said why */
 		return;
 	}
-	if (ws_sbom_plan(bom, n, r->bom_in, r->nbom_in, &edits, &nedits, err, sizeof err) < 0) {
-		fprintf(stderr, "wheelscan: --sbom-in '%s': not a CycloneDX JSON BOM: %s\n", ws_q_text(path), ws_q_text(err));
+	if (ws_sbom_plan(bom, n, r->bom_in, r->nbom_in, &edits, &nedits, &err) < 0) {
+		fprintf(stderr, "wheelscan: --sbom-in '%s': not a CycloneDX JSON BOM: %s\n", ws_q_text(path), ws_q_text(err.msg));
 		r->sbom_failed = true;
 		free(bom);
 		return;

@@ -45,9 +45,9 @@ static bool store_still_good(struct runner *R, struct job *j)
 		return true;
 	atomic_fetch_add(&R->files_read, 1);
 	int fd = open(j->in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	char hex[65], err[256];
+	char hex[65];
 	uint64_t size;
-	bool same = fd >= 0 && ws_sha256_fd(fd, hex, &size, err, sizeof err) == 0 && !strcmp(hex, j->st.sha256);
+	bool same = fd >= 0 && ws_sha256_fd(fd, hex, &size, NULL) == 0 && !strcmp(hex, j->st.sha256);
 	if (fd >= 0)
 		close(fd);
 	return same;
@@ -286,10 +286,10 @@ static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in
  * remedies, and says so. */
 int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg)
 {
-	char err[512];
+	struct ws_err err = {0};
 	memset(ctx, 0, sizeof *ctx);
-	if (ws_builds_load(cfg->builds, b, err, sizeof err) < 0) {
-		fprintf(stderr, "wheelscan: %s\n", err);
+	if (ws_builds_load(cfg->builds, b, &err) < 0) {
+		fprintf(stderr, "wheelscan: %s\n", err.msg);
 		if (cfg->builds)
 			return -1;
 		return 0;
@@ -416,10 +416,10 @@ static int store_end(struct runner *R, const struct ws_inputs *in, int status)
 /* The store opened and its run begun; false (said on stderr) when it cannot be. */
 static bool store_begin(struct runner *R, bool coverage_mode)
 {
-	char err[1200];
-	if (!(R->db = ws_db_open(R->cfg->db, true, false, err, sizeof err)) ||
+	struct ws_err err = {0};
+	if (!(R->db = ws_db_open(R->cfg->db, true, false, &err)) ||
 	    ws_db_run_begin(R->db, R->cfg, R->targets, R->nt, coverage_mode) < 0) {
-		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(R->db ? ws_db_error(R->db) : err));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(R->db ? ws_db_error(R->db) : err.msg));
 		return false;
 	}
 	return true;

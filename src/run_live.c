@@ -77,7 +77,7 @@ void ws_run_live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, 
 			f->live_nojit[t] = WS_LIVE_NOT_RUN;
 	}
 	char sha[65];
-	if (ws_sha256_mem(p, n, sha, NULL, 0) < 0)
+	if (ws_sha256_mem(p, n, sha, NULL) < 0)
 		sha[0] = '\0';
 	pthread_mutex_lock(&R->live_mu);
 	/* the same bytes were loaded before (a library vendored twice, a container repeated):

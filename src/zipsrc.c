@@ -161,12 +161,12 @@ static int zm_close(struct ws_rsource *s, void *runner, struct ws_err *err)
 	return rc;
 }
 
-static int hash_whole(const struct ws_zsrc *src, char hex[65], char *err, size_t errlen)
+static int hash_whole(const struct ws_zsrc *src, char hex[65])
 {
 	struct ws_hash_steps *h = ws_hash_steps_new(src->path, src->mem, src->len);
 	while (h && ws_hash_steps_next(h) == 1)
 		;
-	return ws_hash_steps_end(h, hex, err, errlen);
+	return ws_hash_steps_end(h, hex, NULL);
 }
 
 static bool zip_hash_step(struct ws_rsource *s)
@@ -321,7 +321,6 @@ static bool list_members(struct job *j)
 static bool open_archive(struct job *j, const struct ws_zsrc *src)
 {
 	struct ws_artifact *a = j->a;
-	char err[WS_ERRMAX];
 	struct ws_err oe = {0};
 	j->za = ws_zip_open_source(src, ZIP_CHECKCONS, &oe);
 	if (j->za)
@@ -339,7 +338,7 @@ static bool open_archive(struct job *j, const struct ws_zsrc *src)
 		ws_err_set(&oe, WS_E_FORMAT, "duplicate member name '%s'", dup);
 	}
 	ws_artifact_fail(a, j->label, oe.code, "%s", oe.msg);
-	if (j->o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+	if (j->o.hash_file && hash_whole(src, a->sha256) != 0)
 		a->sha256[0] = '\0';
 	return false;
 }
@@ -349,7 +348,6 @@ static bool open_archive(struct job *j, const struct ws_zsrc *src)
 static void drive_members(struct job *j, const struct ws_scan_opts *so)
 {
 	struct ws_artifact *a = j->a;
-	char err[WS_ERRMAX];
 	j->s = (struct ws_rsource){ .ops = j->o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = j, .n = (uint32_t)j->n,
 				    .names = j->names, .size = j->size, .cost = j->cost, .skip = j->dir,
 				    .windows_names = true, .nest = j->o.nested, .drain = j->o.verify_record,
@@ -368,10 +366,11 @@ static void drive_members(struct job *j, const struct ws_scan_opts *so)
 		if (!j->hash)                  /* the driver stopped before it began (a limit) */
 			while (zip_hash_step(&j->s))
 				;
-		if (ws_hash_steps_end(j->hash, hex, err, sizeof err) == 0)
+		struct ws_err he = {0};
+		if (ws_hash_steps_end(j->hash, hex, &he) == 0)
 			memcpy(a->sha256, hex, sizeof a->sha256);
 		else
-			ws_artifact_fail(a, j->label, WS_E_IO, "cannot hash the file: %s", err);
+			ws_artifact_fail(a, j->label, WS_E_IO, "cannot hash the file: %s", he.msg);
 	}
 	ws_drive_finish(&d);
 }
@@ -379,7 +378,6 @@ static void drive_members(struct job *j, const struct ws_scan_opts *so)
 static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const struct ws_zip_opts *opt)
 {
 	struct job j = { .a = a, .src = *src };
-	char err[WS_ERRMAX];
 	struct ws_zbuf b = { 0 };
 	uint32_t nerr0 = a->nerrors;
 	bool wheel = false;
@@ -436,7 +434,7 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	struct ws_err le = {0};
 	if (ws_zip_check_layout(src, j.n, (const char *const *)j.names, &le) != 0) {
 		ws_artifact_fail(a, j.label, le.code, "%s", le.msg);
-		if (j.o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+		if (j.o.hash_file && hash_whole(src, a->sha256) != 0)
 			a->sha256[0] = '\0';
 		goto out;
 	}

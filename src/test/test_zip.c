@@ -16,6 +16,9 @@
 #include "ws_util.h"
 #include "ws_zip.h"
 
+/* A cleared error for each call: ws_err keeps its first error. */
+#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
+
 /* One pool per thread count, kept for the whole run (the threads are reused). */
 static struct ws_pool *pool_for(int jobs)
 {
@@ -407,8 +410,9 @@ static void test_hash_steps(void)
 	uint8_t *p = malloc(n);
 	for (size_t i = 0; i < n; i++)
 		p[i] = (uint8_t)(i * 2654435761u >> 13);
-	char want[65], got[65], err[WS_ERRMAX] = "";
-	CHECK_EQ_INT(ws_sha256_mem(p, n, want, err, sizeof err), 0);
+	char want[65], got[65];
+	struct ws_err err = {0};
+	CHECK_EQ_INT(ws_sha256_mem(p, n, want, FRESH(err)), 0);
 	char path[] = "/tmp/ws-test-hash-XXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0 && write(fd, p, n) == (ssize_t)n, "wrote the file");
@@ -420,14 +424,14 @@ static void test_hash_steps(void)
 			steps++;
 		CHECK(r == 0 && steps == 3, "%s: %d steps before the last, then %d", mem ? "memory" : "file", steps, r);
 		memset(got, 0, sizeof got);
-		CHECK_EQ_INT(ws_hash_steps_end(h, got, err, sizeof err), 0);
+		CHECK_EQ_INT(ws_hash_steps_end(h, got, FRESH(err)), 0);
 		CHECK_EQ_STR(got, want);
 	}
 	unlink(path);
 	struct ws_hash_steps *h = ws_hash_steps_new(path, NULL, 0);
 	CHECK_EQ_INT(ws_hash_steps_next(h), -1);
-	CHECK_EQ_INT(ws_hash_steps_end(h, got, err, sizeof err), -1);
-	CHECK(strstr(err, "No such file") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_hash_steps_end(h, got, FRESH(err)), -1);
+	CHECK(strstr(err.msg, "No such file") != NULL, "%s", err.msg);
 	free(p);
 }
 
