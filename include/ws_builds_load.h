@@ -11,4 +11,11 @@ struct ws_err;
  * file cannot be read; else ws_builds_parse's). */
 int ws_builds_load(const char *path, struct ws_builds *out, struct ws_err *err);
 
+struct ws_config;
+struct ws_remedy_ctx;
+/* Loads the build table of cfg (--builds, else the bundled one) into b and fills ctx for
+ * choosing remedies. Returns 0 (also when the bundled table fails: no remedies, said on
+ * stderr), or -1 when --builds names a table that cannot be read. */
+int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg);
+
 #endif

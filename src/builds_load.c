@@ -7,6 +7,7 @@
 
 #include "ws_builds.h"
 #include "ws_builds_load.h"
+#include "ws_cli.h"
 #include "ws_util.h"
 
 extern const unsigned char ws_builds_table[];
@@ -80,4 +81,24 @@ out:
 	free(buf);
 	fclose(f);
 	return rc;
+}
+
+/* The build table and the context remedies are chosen in: the driver given, and the
+ * interpreter of --python (its commands then run "PYTHON -m pip"). A table that --builds
+ * names and that cannot be read is a usage error; the bundled one failing only loses the
+ * remedies, and says so. */
+int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg)
+{
+	struct ws_err err = {0};
+	memset(ctx, 0, sizeof *ctx);
+	if (ws_builds_load(cfg->builds, b, &err) < 0) {
+		fprintf(stderr, "wheelscan: %s\n", err.msg);
+		if (cfg->builds)
+			return -1;
+		return 0;
+	}
+	ctx->builds = b;
+	ctx->driver_cuda = cfg->driver_cuda;
+	ctx->python_exe = cfg->python;
+	return 0;
 }

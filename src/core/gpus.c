@@ -201,10 +201,7 @@ size_t ws_table_ccs(struct ws_target *out, size_t max)
 			dup = out[k].cc == cc;
 		if (dup || n == max)
 			continue;
-		memset(&out[n], 0, sizeof out[n]);
-		out[n].cc = (uint16_t)cc;
-		snprintf(out[n].name, sizeof out[n].name, "sm_%u", cc);
-		n++;
+		ws_target_set(&out[n++], cc, NULL);
 	}
 	return n;
 }
@@ -213,10 +210,7 @@ size_t ws_coverage_targets(struct ws_target *out)
 {
 	size_t n = ws_table_ccs(out, WS_MAX_TARGETS - 1);
 	unsigned newest = n ? out[n - 1].cc : 120;
-	memset(&out[n], 0, sizeof out[n]);
-	out[n].cc = (uint16_t)((newest / 10 + 1) * 10);
-	snprintf(out[n].name, sizeof out[n].name, "sm_%u", out[n].cc);
-	snprintf(out[n].label, sizeof out[n].label, "newer GPUs");
+	ws_target_set(&out[n], (newest / 10 + 1) * 10, "newer GPUs");
 	return n + 1;
 }
 
@@ -481,7 +475,7 @@ static void suggest(const char *norm, char *buf, size_t len)
 }
 
 
-static void fill(struct ws_target *t, unsigned cc, const char *label)
+void ws_target_set(struct ws_target *t, unsigned cc, const char *label)
 {
 	memset(t, 0, sizeof *t);
 	t->cc = (uint16_t)cc;
@@ -545,7 +539,7 @@ int ws_target_parse(const char *s, struct ws_target *t, struct ws_err *err)
 			p++;
 		size_t k = digits(p, &v);
 		if (k >= 2 && k <= 3 && (p[k] == 0 || ((p[k] == 'a' || p[k] == 'f') && p[k + 1] == 0)) && cc_ok(v)) {
-			fill(t, v, "");
+			ws_target_set(t, v, "");
 			return 0;
 		}
 		if (k > 0) {
@@ -558,7 +552,7 @@ int ws_target_parse(const char *s, struct ws_target *t, struct ws_err *err)
 	if (n >= 1 && n <= 2 && buf[n] == '.' && isdigit((unsigned char)buf[n + 1]) && buf[n + 2] == 0) {
 		minor = (unsigned)(buf[n + 1] - '0');
 		if (cc_ok(v * 10 + minor)) {
-			fill(t, v * 10 + minor, "");
+			ws_target_set(t, v * 10 + minor, "");
 			return 0;
 		}
 		ws_err_set(err, WS_E_FORMAT, "invalid compute capability '%s'", shown);
@@ -567,7 +561,7 @@ int ws_target_parse(const char *s, struct ws_target *t, struct ws_err *err)
 	/* XY / XYZ */
 	if (n >= 1 && n <= 3 && buf[n] == 0) {
 		if (n >= 2 && cc_ok(v)) {
-			fill(t, v, "");
+			ws_target_set(t, v, "");
 			return 0;
 		}
 		ws_err_set(err, WS_E_FORMAT, "invalid compute capability '%s' (write %u.0 or sm_%u0 for major %u)",
@@ -583,7 +577,7 @@ int ws_target_parse(const char *s, struct ws_target *t, struct ws_err *err)
 		g = lookup_loose(norm2);
 	}
 	if (g) {
-		fill(t, g->cc, g->name);
+		ws_target_set(t, g->cc, g->name);
 		return 0;
 	}
 	if (err && !err->code) {
