@@ -261,9 +261,27 @@ enum ws_jitc {
 	WS_JITC_PTXAS_BLACKWELL,       /* Triton's ptxas-blackwell: used for sm_100 and newer */
 };
 
+/* What an object is: JSON's object "type", named by ws_object_type_name. */
+enum ws_object_type {
+	WS_OBJ_ELF = 0,                /* "elf": an ELF file of another e_type, or whose header did not read */
+	WS_OBJ_ELF_REL,                /* "elf-rel": ET_REL, an object file */
+	WS_OBJ_ELF_EXEC,               /* "elf-exec": ET_EXEC */
+	WS_OBJ_ELF_SO,                 /* "elf-so": ET_DYN, a shared library */
+	WS_OBJ_PE_DLL,                 /* "pe-dll": a PE image flagged IMAGE_FILE_DLL (.dll, .pyd) */
+	WS_OBJ_PE_EXE,                 /* "pe-exe": another PE image */
+	WS_OBJ_FATBIN,                 /* "fatbin": a raw fatbin file */
+	WS_OBJ_CUBIN,                  /* "cubin": a raw cubin */
+	WS_OBJ_PTX,                    /* "ptx": a PTX text file */
+	WS_OBJ_NTYPES
+};
+/* "elf-so", ...: the one table of the words (src/core/model.c); "elf" for a value out of range. */
+const char *ws_object_type_name(enum ws_object_type t);
+/* The type named s, or -1 when none is. */
+int ws_object_type_lookup(const char *s);
+
 struct ws_object {
 	char *member;                  /* path inside the artifact; NULL for the artifact itself */
-	const char *type;              /* "elf-so", "elf-exec", "elf-rel", "fatbin", "cubin", "ptx" */
+	enum ws_object_type type;
 	struct ws_fatbin *fatbins;
 	uint32_t nfatbins;
 	struct ws_strpool kernels;

@@ -412,9 +412,14 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 		}
 		o->member = col_str(s, 1, &oom);
 		const char *t = (const char *)sqlite3_column_text(s, 2);
-		o->type = ws_db_static_str(t ? t : "");
+		int ot = ws_object_type_lookup(t ? t : "");
 		o->size = col_u64(s, 3);
-		if (!o->type || load_object(&L, sqlite3_column_int64(s, 0), o, &oom) < 0)
+		if (ot < 0) {                  /* no scan writes it */
+			L.bad = true;
+			break;
+		}
+		o->type = (enum ws_object_type)ot;
+		if (load_object(&L, sqlite3_column_int64(s, 0), o, &oom) < 0)
 			break;
 	}
 	ws_db_release(s);

@@ -215,7 +215,7 @@ static int put_object(struct ws_db *db, int64_t aid, uint32_t seq, const struct 
 	sqlite3_bind_int64(s, 1, aid);
 	sqlite3_bind_int64(s, 2, seq);
 	bind_text(s, 3, o->member);
-	bind_text(s, 4, o->type ? o->type : "");
+	bind_text(s, 4, ws_object_type_name(o->type));
 	sqlite3_bind_int64(s, 5, (int64_t)o->size);
 	sqlite3_bind_int64(s, 6, o->kernels.n);
 	if (ws_db_done(db, s, "storing an object") < 0)

@@ -444,7 +444,7 @@ static void objects_json(struct ws_buf *b, const struct ws_report *r, const stru
 		const struct ws_object *o = &a->objects[i];
 		ws_buf_add(b, "{", 1);
 		ws_json_kv_str(b, "member", o->member);
-		ws_json_kv_str(b, "type", o->type);
+		ws_json_kv_str(b, "type", ws_object_type_name(o->type));
 		ws_json_kv_u64(b, "size", o->size);
 		ws_json_kv_u64(b, "kernels", o->kernels.n);
 		verdicts(b, r, "verdicts", o->verdicts);
@@ -523,7 +523,7 @@ static void findings_errors_json(struct ws_buf *b, const struct ws_result *res)
 		const struct ws_finding *f = &res->findings.v[i];
 		ws_buf_add(b, "{", 1);
 		ws_json_kv_str(b, "id", ws_check_def(f->id)->id);
-		ws_json_kv_str(b, "check", f->check);
+		ws_json_kv_str(b, "check", ws_check_def(f->id)->word);
 		ws_json_kv_str(b, "where", f->where);
 		ws_json_kv_str(b, "what", f->what);
 		ws_json_close(b, '}');

@@ -350,8 +350,8 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 {
 	char hb[32];
 	if (o->member)      /* a plain file's only object is described by the artifact line */
-		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), Q(o->member), col(r, RESET), o->type,
-			human(o->size, hb, sizeof hb));
+		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), Q(o->member), col(r, RESET),
+			ws_object_type_name(o->type), human(o->size, hb, sizeof hb));
 	if (o->nfatbins == 0) {
 		fprintf(r->out, "    no CUDA device code\n");
 		return;
@@ -544,7 +544,7 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 	if (r->nartifacts > r->quiet_packages + r->quiet_other + r->missing)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
-	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
+	const char *type = a->nobjects == 1 && !a->objects[0].member ? ws_object_type_name(a->objects[0].type) : a->type;
 	fprintf(r->out, "%s%s%s  (%s", col(r, BOLD), Q(a->path), col(r, RESET), type);
 	if (!a->size_unknown)
 		fprintf(r->out, ", %s", human(a->size, hb, sizeof hb));

@@ -363,6 +363,25 @@ bool ws_artifact_unread(const struct ws_artifact *a)
 }
 
 
+static const char *const object_types[WS_OBJ_NTYPES] = {
+	[WS_OBJ_ELF] = "elf", [WS_OBJ_ELF_REL] = "elf-rel", [WS_OBJ_ELF_EXEC] = "elf-exec",
+	[WS_OBJ_ELF_SO] = "elf-so", [WS_OBJ_PE_DLL] = "pe-dll", [WS_OBJ_PE_EXE] = "pe-exe",
+	[WS_OBJ_FATBIN] = "fatbin", [WS_OBJ_CUBIN] = "cubin", [WS_OBJ_PTX] = "ptx",
+};
+
+const char *ws_object_type_name(enum ws_object_type t)
+{
+	return (unsigned)t < WS_OBJ_NTYPES ? object_types[t] : object_types[WS_OBJ_ELF];
+}
+
+int ws_object_type_lookup(const char *s)
+{
+	for (int t = 0; t < WS_OBJ_NTYPES; t++)
+		if (!strcmp(object_types[t], s))
+			return t;
+	return -1;
+}
+
 void ws_artifact_report(struct ws_artifact *a, const char *where, struct ws_err *err)
 {
 	if (!err->code || err->reported)

@@ -210,7 +210,7 @@ const char *ws_name_type(const char *path)
 
 /* ---- object kinds ---------------------------------------------------------- */
 
-static struct ws_object *new_object(struct scan *s, const char *member, const char *type)
+static struct ws_object *new_object(struct scan *s, const char *member, enum ws_object_type type)
 {
 	struct ws_object *o = ws_artifact_add_object(s->a);
 	if (!o)
@@ -234,9 +234,9 @@ static void drop_if_empty(struct scan *s, struct ws_object *o, bool keep_empty)
 	}
 }
 
-static const char *elf_type_name(uint16_t t)
+static enum ws_object_type elf_type(uint16_t t)
 {
-	return t == 1 ? "elf-rel" : t == 2 ? "elf-exec" : t == 3 ? "elf-so" : "elf";
+	return t == 1 ? WS_OBJ_ELF_REL : t == 2 ? WS_OBJ_ELF_EXEC : t == 3 ? WS_OBJ_ELF_SO : WS_OBJ_ELF;
 }
 
 /* Labels every container with its section and sets the relocatable flag. */
@@ -309,7 +309,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	struct ws_err err = {0};
 	struct ws_elf_header h;
 	int hr = ws_elf_header(hdr, hdrlen, &h, &err);
-	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type_name(h.type) : "elf");
+	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type(h.type) : WS_OBJ_ELF);
 	if (!o) {
 		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
@@ -357,7 +357,7 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 	struct ws_pe_header h;
 	struct ws_pe_sections sec = {0};
 	int hr = ws_pe_header(hdr, hdrlen, &h, &err);
-	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? "pe-dll" : "pe-exe");
+	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? WS_OBJ_PE_DLL : WS_OBJ_PE_EXE);
 	if (!o) {
 		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
@@ -394,7 +394,7 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 
 static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin, uint64_t limit)
 {
-	struct ws_object *o = new_object(s, member, "fatbin");
+	struct ws_object *o = new_object(s, member, WS_OBJ_FATBIN);
 	if (!o) {
 		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
@@ -432,7 +432,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 	struct ws_err err = {0};
 	if (c == WS_CONTENT_PTX && !ptx_sure(s, member, origin, limit))
 		return;
-	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? "cubin" : "ptx");
+	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? WS_OBJ_CUBIN : WS_OBJ_PTX);
 	struct ws_fatbin *f = o ? ws_object_add_fatbin(o) : NULL;
 	struct ws_entry *e = f ? ws_calloc(1, sizeof *e) : NULL;
 	if (!e) {

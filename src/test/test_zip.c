@@ -224,7 +224,7 @@ static int dbl_scan(void *ctx, struct ws_artifact *a, const char *member, struct
 	free(buf);
 	struct ws_object *o = ws_artifact_add_object(a);
 	o->member = strdup(member);
-	o->type = "elf-so";
+	o->type = WS_OBJ_ELF_SO;
 	o->size = s.got;
 	pthread_mutex_lock(&d->mu);
 	if (d->n < 16)
