@@ -357,11 +357,26 @@ struct ws_wheel_info {
 	char *generator;               /* WHEEL Generator: */
 };
 
+/* What an artifact is: JSON's artifact "type", named by ws_artifact_type_name. */
+enum ws_artifact_type {
+	WS_ART_NONE = 0,               /* not decided yet: named "unknown" */
+	WS_ART_WHEEL, WS_ART_ZIP, WS_ART_ELF, WS_ART_ARCHIVE, WS_ART_FATBIN, WS_ART_CUBIN, WS_ART_PTX,
+	WS_ART_PE, WS_ART_TAR, WS_ART_DEB, WS_ART_CONDA,
+	WS_ART_INSTALLED,              /* an installed distribution (its RECORD), or a conda package's */
+	WS_ART_DIRECTORY,              /* loose files of a site directory that no package claims */
+	WS_ART_IMAGE,                  /* a container image (docker save, OCI layout) */
+	WS_ART_OTHER,                  /* no format claims it */
+	WS_ART_UNKNOWN,                /* unreadable, and its name promises no format */
+	WS_ART_NTYPES
+};
+/* "wheel", "zip", ...: the one table of the words (src/core/model.c); "unknown" out of range. */
+const char *ws_artifact_type_name(enum ws_artifact_type t);
+/* The type named s ("unknown" is WS_ART_UNKNOWN), or -1 when none is. */
+int ws_artifact_type_lookup(const char *s);
+
 struct ws_artifact {
 	char *path;
-	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx",
-					* "pe", "installed", "directory", "image", "other" (no format claims it),
-					* "unknown" (unreadable, and its name promises no format) */
+	enum ws_artifact_type type;
 	char sha256[65];               /* hex, "" when not computed */
 	uint64_t size;
 	bool size_unknown;             /* the input could not even be stat'ed */

@@ -97,9 +97,6 @@ struct sqlite3 *ws_db_handle(struct ws_db *db);
 void ws_db_fail(struct ws_db *db, const char *what);
 /* Sets the store's error to a message of one's own; the store's path is not added. */
 void ws_db_errorf(struct ws_db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A static string equal to s for the model's const char * fields (types), kept for the
- * life of the process; NULL when out of memory. */
-const char *ws_db_static_str(const char *s);
 /* Puts the artifact's rows with the given metadata (used by put and merge). */
 struct ws_db_meta {
 	int kind;

@@ -654,21 +654,3 @@ int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st)
 	release(s);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
-
-/* ---- static strings for the model's const char * fields --------------------------------- */
-
-static struct {
-	char **v;
-	size_t n;
-} statics;
-
-const char *ws_db_static_str(const char *s)
-{
-	/* few distinct values (types): a list, searched linearly; reachable for the process */
-	for (size_t i = 0; i < statics.n; i++)
-		if (!strcmp(statics.v[i], s))
-			return statics.v[i];
-	if (statics.n >= 256 || !ws_strv_push(&statics.v, &statics.n, s))
-		return NULL;
-	return statics.v[statics.n - 1];
-}

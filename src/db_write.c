@@ -333,7 +333,7 @@ int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *
 	sqlite3_bind_int(s, i++, a->size_unknown);
 	sqlite3_bind_int64(s, i++, m->mtime_ns);
 	sqlite3_bind_text(s, i++, a->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, i++, a->type ? a->type : "unknown", -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, i++, ws_artifact_type_name(a->type), -1, SQLITE_STATIC);
 	bind_text(s, i++, dist_name(a));
 	bind_text(s, i++, dist_version(a));
 	sqlite3_bind_text(s, i++, m->tool_version, -1, SQLITE_STATIC);

@@ -103,7 +103,7 @@ static void names_from_dir(struct ws_wheel_info *w, const char *distinfo)
 }
 
 /* An empty artifact for path; NULL when out of memory. */
-static struct ws_artifact *new_artifact(const char *path, const char *type)
+static struct ws_artifact *new_artifact(const char *path, enum ws_artifact_type type)
 {
 	struct ws_artifact *a = ws_calloc(1, sizeof *a);
 	if (!a || !(a->path = ws_strdup(path))) {
@@ -117,7 +117,7 @@ static struct ws_artifact *new_artifact(const char *path, const char *type)
 struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site, bool verify,
 					 const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = new_artifact(distinfo, "installed");
+	struct ws_artifact *a = new_artifact(distinfo, WS_ART_INSTALLED);
 	char path[4096];
 	size_t len = 0;
 	if (!a)
@@ -188,7 +188,7 @@ static int build_cuda(const char *build)
 struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix, bool verify,
 					  const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = new_artifact(record, "installed");
+	struct ws_artifact *a = new_artifact(record, WS_ART_INSTALLED);
 	struct ws_conda_pkg pkg;
 	char path[4096];
 	struct ws_err err = {0};
@@ -243,7 +243,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
 				  const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = new_artifact(dir, "directory");
+	struct ws_artifact *a = new_artifact(dir, WS_ART_DIRECTORY);
 	size_t sl = strlen(site);
 	if (!a)
 		return NULL;

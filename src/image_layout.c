@@ -27,7 +27,7 @@ int ws_image_scan_dir(struct ws_artifact *a, const char *dir, const struct ws_sc
 	uint32_t nerr0 = a->nerrors;
 	struct ws_err e = { 0 };
 	struct ws_drive d;
-	a->type = "image";
+	a->type = WS_ART_IMAGE;
 	ws_drive_init(&d, a, so);
 	(void)progress;                             /* the files source counts no compressed bytes */
 	/* every regular file below dir, sorted, no link followed: oci-layout, index.json and

@@ -305,7 +305,7 @@ void ws_pkgcheck_finish(struct ws_pkgcheck *c, struct ws_artifact *a, const char
 	if (c->have_paths)
 		check_paths(c, a, label);
 	if (c->conda) {
-		a->type = "conda";
+		a->type = WS_ART_CONDA;
 		if (!a->wheel)
 			a->wheel = ws_calloc(1, sizeof *a->wheel);
 		if (a->wheel) {

@@ -188,11 +188,11 @@ static void property(struct ws_buf *b, const char *name, const char *value)
 	ws_json_close(b, '}');
 }
 
-static const char *component_type(const char *type)
+static const char *component_type(enum ws_artifact_type type)
 {
-	if (!strcmp(type, "wheel") || !strcmp(type, "installed") || !strcmp(type, "conda") || !strcmp(type, "deb"))
+	if (type == WS_ART_WHEEL || type == WS_ART_INSTALLED || type == WS_ART_CONDA || type == WS_ART_DEB)
 		return "library";
-	if (!strcmp(type, "image"))
+	if (type == WS_ART_IMAGE)
 		return "container";
 	return "file";
 }

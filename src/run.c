@@ -70,7 +70,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 			a = NULL;
 		}
 		if ((j->res.a = a)) {
-			a->type = "directory";
+			a->type = WS_ART_DIRECTORY;
 			a->size_unknown = true;
 			ws_artifact_error(a, a->path, "%s", j->in->error);
 		}

@@ -202,7 +202,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	} else {
 		struct ws_scan_opts mo = *so;
 		mo.drop_behind = true;
-		a->type = ws_content_name(c);
+		a->type = ws_content_type(c);
 		ws_scan_memory(a, NULL, fm.p, fm.len, &mo);
 	}
 	ws_filemap_close(&fm);
@@ -225,7 +225,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		free(a);
 		return NULL;
 	}
-	a->type = "other";
+	a->type = WS_ART_OTHER;
 	if (!strcmp(path, "-"))
 		return scan_stdin(a, cfg, so);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -277,7 +277,8 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		close(fd);
 		a->type = ws_pack_type(pk);
 		if (got == 0)
-			ws_artifact_error(a, path, "empty file named as a %s package", ws_pack_type(pk));
+			ws_artifact_error(a, path, "empty file named as a %s package",
+					    ws_artifact_type_name(ws_pack_type(pk)));
 		else
 			ws_pack_scan_file(a, path, pk, so, progress);
 		return a;
@@ -290,11 +291,11 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		zo.progress = progress;
 		ws_zip_scan_file(a, path, &zo);
 		size_t pl = strlen(path);
-		if (pl >= 4 && !strcasecmp(path + pl - 4, ".whl") && strcmp(a->type, "wheel") != 0 && !a->nerrors)
+		if (pl >= 4 && !strcasecmp(path + pl - 4, ".whl") && a->type != WS_ART_WHEEL && !a->nerrors)
 			ws_artifact_error(a, path, "not a wheel: no .dist-info/WHEEL or RECORD at the top of the zip");
 		return a;
 	}
-	a->type = ws_content_name(c);
+	a->type = ws_content_type(c);
 	if (st.st_size == 0) {
 		close(fd);
 		return a;

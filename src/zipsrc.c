@@ -400,8 +400,8 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 	j.bg.progress = j.o.progress;
 	j.label = a->path ? a->path : "(memory)";
 	/* what the file is, even when it cannot be opened: a wheel by its name until read */
-	if (!a->type || !strcmp(a->type, "other"))
-		a->type = a->path && !strcmp(ws_name_type(a->path), "wheel") ? "wheel" : "zip";
+	if (a->type == WS_ART_NONE || a->type == WS_ART_OTHER)
+		a->type = a->path && ws_name_type(a->path) == WS_ART_WHEEL ? WS_ART_WHEEL : WS_ART_ZIP;
 
 	if (src->path) {
 		struct stat sb;
@@ -439,7 +439,7 @@ static int zip_scan(struct ws_artifact *a, const struct ws_zsrc *src, const stru
 		goto out;
 	}
 	read_distinfo(&j, j.za, &b, &wheel);
-	a->type = wheel ? "wheel" : "zip";
+	a->type = wheel ? WS_ART_WHEEL : WS_ART_ZIP;
 	ws_zbuf_fini(&b);                    /* each runner keeps its own */
 
 	drive_members(&j, &so);

@@ -382,6 +382,27 @@ int ws_object_type_lookup(const char *s)
 	return -1;
 }
 
+static const char *const artifact_types[WS_ART_NTYPES] = {
+	[WS_ART_NONE] = "unknown", [WS_ART_WHEEL] = "wheel", [WS_ART_ZIP] = "zip", [WS_ART_ELF] = "elf",
+	[WS_ART_ARCHIVE] = "archive", [WS_ART_FATBIN] = "fatbin", [WS_ART_CUBIN] = "cubin", [WS_ART_PTX] = "ptx",
+	[WS_ART_PE] = "pe", [WS_ART_TAR] = "tar", [WS_ART_DEB] = "deb", [WS_ART_CONDA] = "conda",
+	[WS_ART_INSTALLED] = "installed", [WS_ART_DIRECTORY] = "directory", [WS_ART_IMAGE] = "image",
+	[WS_ART_OTHER] = "other", [WS_ART_UNKNOWN] = "unknown",
+};
+
+const char *ws_artifact_type_name(enum ws_artifact_type t)
+{
+	return (unsigned)t < WS_ART_NTYPES ? artifact_types[t] : artifact_types[WS_ART_UNKNOWN];
+}
+
+int ws_artifact_type_lookup(const char *s)
+{
+	for (int t = WS_ART_NONE + 1; t < WS_ART_NTYPES; t++)
+		if (!strcmp(artifact_types[t], s))
+			return t;
+	return -1;
+}
+
 void ws_artifact_report(struct ws_artifact *a, const char *where, struct ws_err *err)
 {
 	if (!err->code || err->reported)

@@ -29,10 +29,11 @@
 #define AR_HDR 60
 #define AR_MAX_LONGNAMES ((size_t)16 << 20)
 
-const char *ws_content_name(enum ws_content c)
+enum ws_artifact_type ws_content_type(enum ws_content c)
 {
-	static const char *const names[] = {"other", "elf", "cubin", "archive", "fatbin", "ptx", "zip", "pe"};
-	return (unsigned)c < sizeof names / sizeof *names ? names[c] : "other";
+	static const enum ws_artifact_type types[] = {WS_ART_OTHER, WS_ART_ELF, WS_ART_CUBIN, WS_ART_ARCHIVE,
+						      WS_ART_FATBIN, WS_ART_PTX, WS_ART_ZIP, WS_ART_PE};
+	return (unsigned)c < sizeof types / sizeof *types ? types[c] : WS_ART_OTHER;
 }
 
 /* How many bytes of p are text PTX may hold, up to the first NUL (PTX in a fatbin ends
@@ -192,20 +193,21 @@ const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *he
 	return NULL;
 }
 
-const char *ws_name_type(const char *path)
+enum ws_artifact_type ws_name_type(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	static const struct { const char *suffix, *type; } by_name[] = {
-		{".whl", "wheel"}, {".zip", "zip"}, {".dll", "pe"}, {".pyd", "pe"}, {".o", "elf"},
-		{".a", "archive"}, {".cubin", "cubin"}, {".fatbin", "fatbin"}, {".ptx", "ptx"},
-		{".deb", "deb"}, {".conda", "conda"}, {".tar", "tar"}, {".tar.gz", "tar"}, {".tgz", "tar"},
-		{".tar.bz2", "tar"}, {".tar.xz", "tar"}, {".tar.zst", "tar"},
+	static const struct { const char *suffix; enum ws_artifact_type type; } by_name[] = {
+		{".whl", WS_ART_WHEEL}, {".zip", WS_ART_ZIP}, {".dll", WS_ART_PE}, {".pyd", WS_ART_PE},
+		{".o", WS_ART_ELF}, {".a", WS_ART_ARCHIVE}, {".cubin", WS_ART_CUBIN}, {".fatbin", WS_ART_FATBIN},
+		{".ptx", WS_ART_PTX}, {".deb", WS_ART_DEB}, {".conda", WS_ART_CONDA}, {".tar", WS_ART_TAR},
+		{".tar.gz", WS_ART_TAR}, {".tgz", WS_ART_TAR}, {".tar.bz2", WS_ART_TAR}, {".tar.xz", WS_ART_TAR},
+		{".tar.zst", WS_ART_TAR},
 	};
 	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++)
 		if (ends_with(base, by_name[i].suffix))
 			return by_name[i].type;
-	return shared_object_name(base) ? "elf" : "unknown";
+	return shared_object_name(base) ? WS_ART_ELF : WS_ART_UNKNOWN;
 }
 
 /* ---- object kinds ---------------------------------------------------------- */
@@ -420,8 +422,8 @@ static bool ptx_sure(struct scan *s, const char *member, uint64_t origin, uint64
 		n = PTX_PROLOGUE_MAX;
 	if (!(p = ws_window_peek(s->w, origin, (size_t)n, &got)) || ptx_confirm(p, got))
 		return true;
-	if (!member && s->a->type && !strcmp(s->a->type, "ptx"))
-		s->a->type = ws_content_name(WS_CONTENT_OTHER);
+	if (!member && s->a->type == WS_ART_PTX)
+		s->a->type = ws_content_type(WS_CONTENT_OTHER);
 	return false;
 }
 
