@@ -8,9 +8,6 @@
 #include "ws_builds.h"
 #include "ws_compat.h"
 
-/* A cleared error for each call: ws_err keeps its first error. */
-#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
-
 #define HEAD "package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\n"
 
 static struct ws_target target(const char *s)

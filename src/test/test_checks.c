@@ -9,9 +9,6 @@
 #include "ws_toml.h"
 #include "ws_util.h"
 
-/* A cleared error for each call: ws_err keeps its first error. */
-#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
-
 static const char *q(enum ws_qkind k, const char *s)
 {
 	static struct ws_buf b;

@@ -9,9 +9,6 @@
 #include "ws_compat.h"
 #include "ws_decode.h"
 
-/* A cleared error for each call: ws_err keeps its first error. */
-#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
-
 #define SASS WS_KIND_SASS
 #define PTX WS_KIND_PTX
 #define LTO WS_KIND_LTOIR

@@ -5,9 +5,6 @@
 #include "tap.h"
 #include "ws_compat.h"
 
-/* A cleared error for each call: ws_err keeps its first error. */
-#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
-
 static const struct { const char *in; unsigned cc; const char *label; } parse_rows[] = {
 	/* numeric forms (issue 4 item 1) */
 	{"sm_120", 120, ""}, {"sm_90a", 90, ""}, {"sm_100f", 100, ""}, {"SM_86", 86, ""},

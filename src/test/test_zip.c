@@ -16,9 +16,6 @@
 #include "ws_util.h"
 #include "ws_zip.h"
 
-/* A cleared error for each call: ws_err keeps its first error. */
-#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
-
 /* One pool per thread count, kept for the whole run (the threads are reused). */
 static struct ws_pool *pool_for(int jobs)
 {
