@@ -261,9 +261,27 @@ enum ws_jitc {
 	WS_JITC_PTXAS_BLACKWELL,       /* Triton's ptxas-blackwell: used for sm_100 and newer */
 };
 
+/* What an object is: JSON's object "type", named by ws_object_type_name. */
+enum ws_object_type {
+	WS_OBJ_ELF = 0,                /* "elf": an ELF file of another e_type, or whose header did not read */
+	WS_OBJ_ELF_REL,                /* "elf-rel": ET_REL, an object file */
+	WS_OBJ_ELF_EXEC,               /* "elf-exec": ET_EXEC */
+	WS_OBJ_ELF_SO,                 /* "elf-so": ET_DYN, a shared library */
+	WS_OBJ_PE_DLL,                 /* "pe-dll": a PE image flagged IMAGE_FILE_DLL (.dll, .pyd) */
+	WS_OBJ_PE_EXE,                 /* "pe-exe": another PE image */
+	WS_OBJ_FATBIN,                 /* "fatbin": a raw fatbin file */
+	WS_OBJ_CUBIN,                  /* "cubin": a raw cubin */
+	WS_OBJ_PTX,                    /* "ptx": a PTX text file */
+	WS_OBJ_NTYPES
+};
+/* "elf-so", ...: the one table of the words (src/core/model.c); "elf" for a value out of range. */
+const char *ws_object_type_name(enum ws_object_type t);
+/* The type named s, or -1 when none is. */
+int ws_object_type_lookup(const char *s);
+
 struct ws_object {
 	char *member;                  /* path inside the artifact; NULL for the artifact itself */
-	const char *type;              /* "elf-so", "elf-exec", "elf-rel", "fatbin", "cubin", "ptx" */
+	enum ws_object_type type;
 	struct ws_fatbin *fatbins;
 	uint32_t nfatbins;
 	struct ws_strpool kernels;
@@ -339,11 +357,26 @@ struct ws_wheel_info {
 	char *generator;               /* WHEEL Generator: */
 };
 
+/* What an artifact is: JSON's artifact "type", named by ws_artifact_type_name. */
+enum ws_artifact_type {
+	WS_ART_NONE = 0,               /* not decided yet: named "unknown" */
+	WS_ART_WHEEL, WS_ART_ZIP, WS_ART_ELF, WS_ART_ARCHIVE, WS_ART_FATBIN, WS_ART_CUBIN, WS_ART_PTX,
+	WS_ART_PE, WS_ART_TAR, WS_ART_DEB, WS_ART_CONDA,
+	WS_ART_INSTALLED,              /* an installed distribution (its RECORD), or a conda package's */
+	WS_ART_DIRECTORY,              /* loose files of a site directory that no package claims */
+	WS_ART_IMAGE,                  /* a container image (docker save, OCI layout) */
+	WS_ART_OTHER,                  /* no format claims it */
+	WS_ART_UNKNOWN,                /* unreadable, and its name promises no format */
+	WS_ART_NTYPES
+};
+/* "wheel", "zip", ...: the one table of the words (src/core/model.c); "unknown" out of range. */
+const char *ws_artifact_type_name(enum ws_artifact_type t);
+/* The type named s ("unknown" is WS_ART_UNKNOWN), or -1 when none is. */
+int ws_artifact_type_lookup(const char *s);
+
 struct ws_artifact {
 	char *path;
-	const char *type;              /* "wheel", "zip", "elf", "archive", "fatbin", "cubin", "ptx",
-					* "pe", "installed", "directory", "image", "other" (no format claims it),
-					* "unknown" (unreadable, and its name promises no format) */
+	enum ws_artifact_type type;
 	char sha256[65];               /* hex, "" when not computed */
 	uint64_t size;
 	bool size_unknown;             /* the input could not even be stat'ed */

@@ -43,9 +43,10 @@ struct ws_builds {
 };
 
 /* Parses a table (TSV, doc/builds.md). Lines starting with '#' are comments; "# made:"
- * names the date. A malformed row is an error naming its line. Returns 0, or -1 with err. */
+ * names the date. A malformed row is an error naming its line. Returns 0, or -1 with err
+ * (format; limit: over WS_BUILDS_MAX_BYTES or WS_BUILDS_MAX_ROWS; memory). */
 int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_builds *out,
-		    char *err, size_t errlen);
+		    struct ws_err *err);
 void ws_builds_free(struct ws_builds *b);
 
 /* PEP 440-ish comparison of release strings ("2.10.0" > "2.9.1", "0.0.33.post2" >

@@ -58,9 +58,9 @@ struct ws_check_rules {
 };
 
 /* Parses "WS102" or "WS102:*libfoo*.so" (or a name) into rules; returns 0, or -1 with a
- * message in err (an unknown ID, a check that cannot be ignored, out of memory). */
-int ws_check_rules_ignore(struct ws_check_rules *r, const char *spec, char *err, size_t errlen);
-int ws_check_rules_select(struct ws_check_rules *r, const char *spec, char *err, size_t errlen);
+ * message in err (format: an unknown ID, a check that cannot be ignored; memory). */
+int ws_check_rules_ignore(struct ws_check_rules *r, const char *spec, struct ws_err *err);
+int ws_check_rules_select(struct ws_check_rules *r, const char *spec, struct ws_err *err);
 /* Whether a finding of check c at (artifact, member) is ignored by the rules. member may
  * be NULL or equal to artifact (a plain file). */
 bool ws_check_ignored(const struct ws_check_rules *r, enum ws_check c, const char *artifact, const char *member);

@@ -88,8 +88,9 @@ bool ws_cli_add_dir(struct ws_config *cfg, const char *dir);
 /* The configuration (src/config.c): [tool.wheelscan] of FILE (--config), else of the first
  * pyproject.toml found upward from the working directory. Its require and require-ptx
  * count unless the command line gives --require / --require-ptx; its ignore and select
- * add to the command line's. Returns 0, or -1 with a message in err (a usage error). */
-int ws_config_read(struct ws_config *cfg, const char *file, bool cli_require, char *err, size_t errlen);
+ * add to the command line's. Returns 0, or -1 with err (io: it cannot be read; limit: over 1 MiB;
+ * format: not a table wheelscan reads): a usage error all the same. */
+int ws_config_read(struct ws_config *cfg, const char *file, bool cli_require, struct ws_err *err);
 
 /* One row of cli.c's option table: names, whether it takes an argument, its help. */
 struct ws_option {

@@ -25,16 +25,17 @@ size_t ws_coverage_targets(struct ws_target *out);
  * "9.0", or a GPU name from the table (case-insensitive; spaces, dashes, underscores and the
  * prefixes "nvidia", "geforce", "tesla", "quadro", "jetson" are ignored; nvidia-smi suffixes
  * such as "-SXM4-80GB", "PCIe", "Laptop GPU" are tolerated). Returns 0, or -1 with a message
- * in err naming up to three closest table names. */
-int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen);
+ * in err (WS_E_FORMAT) naming up to three closest table names. */
+int ws_target_parse(const char *s, struct ws_target *t, struct ws_err *err);
 /* Parses a comma-separated list into *out (malloc'd, free() it), count in *n. Duplicate
- * CCs are kept once. -1 + err on the first bad item or an empty list. */
-int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, char *err, size_t errlen);
+ * CCs are kept once. -1 + err on the first bad item or an empty list (format), more than
+ * WS_MAX_TARGETS (limit) or out of memory. */
+int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, struct ws_err *err);
 
 /* --driver: a CUDA version ("12.8", "13", "12.4.1") or a driver version ("570.124.06",
  * "570", "R570") -> the CUDA version it supports as 1000*major+10*minor (12080).
- * -1 + err on a bad value. */
-int ws_driver_parse(const char *s, char *err, size_t errlen);
+ * -1 + err (WS_E_FORMAT) on a bad value. */
+int ws_driver_parse(const char *s, struct ws_err *err);
 
 /* Minimum CUDA version whose driver JITs PTX ISA major.minor; 0 if the ISA is not in the
  * table (newer than any known, or a gap). ISAs older than the table map to its first row. */

@@ -35,10 +35,11 @@ struct ws_db_counts {
 
 /* Opens (creating when absent and create is set) and migrates the store. On failure
  * returns NULL with a one-line reason in err: a file that is not a store, a corrupt
- * one, one written by a newer wheelscan, or one another run holds locked too long. */
-struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen);
+ * one, one written by a newer wheelscan (format), one that cannot be opened or that
+ * another run holds locked too long (io). */
+struct ws_db *ws_db_open(const char *path, bool create, bool readonly, struct ws_err *err);
 /* A read-only store from bytes in memory (the fuzz target's way in); NULL with err. */
-struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen);
+struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, struct ws_err *err);
 void ws_db_close(struct ws_db *db);
 /* The descriptors SQLite holds on the store, its -wal and its -shm (found in /proc/self/fd
  * by their paths), at most max of them: the only ones the sandbox lets writes reach. */
@@ -96,9 +97,6 @@ struct sqlite3 *ws_db_handle(struct ws_db *db);
 void ws_db_fail(struct ws_db *db, const char *what);
 /* Sets the store's error to a message of one's own; the store's path is not added. */
 void ws_db_errorf(struct ws_db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A static string equal to s for the model's const char * fields (types), kept for the
- * life of the process; NULL when out of memory. */
-const char *ws_db_static_str(const char *s);
 /* Puts the artifact's rows with the given metadata (used by put and merge). */
 struct ws_db_meta {
 	int kind;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wheelscan.h"
+
 #define WS_DIGEST_MAX 64
 
 struct ws_digest;
@@ -30,7 +32,7 @@ void ws_hex(const uint8_t *p, size_t n, char *out);
 /* Urlsafe base64 without padding, as RECORD writes it; returns the length
  * or 0 when cap (including the terminator) is too small. */
 size_t ws_b64url_nopad(const uint8_t *p, size_t n, char *out, size_t cap);
-/* SHA-256 of a memory span as lowercase hex; 0, or -1 with the reason in err. */
-int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], char *err, size_t errlen);
+/* SHA-256 of a memory span as lowercase hex; 0, or -1 with the reason in err (memory). */
+int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], struct ws_err *err);
 
 #endif

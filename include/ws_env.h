@@ -52,7 +52,8 @@ void ws_torch_extension_facts(struct ws_artifact *a);
 
 /* --python: the purelib and platlib directories of an interpreter (run without a shell,
  * in isolated mode, importing sysconfig only), existing ones, without repeats; *dirs is
- * malloc'd strings. 0, or -1 with the reason in err. Call before the sandbox. */
-int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *err, size_t errlen);
+ * malloc'd strings. 0, or -1 with the reason in err (io: it could not be run; format: it
+ * named no directory; memory). Call before the sandbox. */
+int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, struct ws_err *err);
 
 #endif

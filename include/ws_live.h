@@ -76,6 +76,14 @@ const char *ws_live_last_note(const struct ws_live *l);
  * an unknown code -> "CUDA_ERROR_<n>" (in a per-thread buffer). Never NULL. */
 const char *ws_curesult_name(int r);
 
+struct ws_findings;
+struct ws_target;
+/* The loads measured (f->live, f->live_nojit) against the verdicts predicted for each of nt
+ * targets: a live-mismatch finding per container and target that disagree, and per target a
+ * live-unconfirmed one when loads did not answer (timeout, crash, the budget spent). Link
+ * inputs are set aside (their loads marked skipped). Returns the mismatches (run_live.c). */
+size_t ws_live_compare(const struct ws_target *targets, size_t nt, struct ws_artifact *a, struct ws_findings *fs);
+
 /* The environment diagnosis for --env: driver and CUDA version, each device (name, compute
  * capability, memory, probe), and the user's CUDA_* variables. l may be NULL: then note is
  * printed as the reason. */

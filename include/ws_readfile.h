@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wheelscan.h"
+
 /* SHA-256 hex of an open file read from its start; stores its size.
- * Returns 0, or -1 with a reason in err. */
-int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen);
+ * Returns 0, or -1 with a reason in err (io, memory; err may be NULL). */
+int ws_sha256_fd(int fd, char hex[65], uint64_t *size, struct ws_err *err);
 
 /* A file's SHA-256 taken a step at a time, so that it can fill the gaps other work
  * leaves on the threads (a zip's own checksum beside its members): path names the file,
@@ -18,7 +20,7 @@ struct ws_hash_steps;
 struct ws_hash_steps *ws_hash_steps_new(const char *path, const uint8_t *p, size_t n);
 /* Hashes the next step (1 MiB): 1 while more remain, 0 done, -1 failed. */
 int ws_hash_steps_next(struct ws_hash_steps *h);
-/* After the last step: 0 with hex set, or -1 with the reason in err. Frees h. */
-int ws_hash_steps_end(struct ws_hash_steps *h, char hex[65], char *err, size_t errlen);
+/* After the last step: 0 with hex set, or -1 with the reason in err (io, memory). Frees h. */
+int ws_hash_steps_end(struct ws_hash_steps *h, char hex[65], struct ws_err *err);
 
 #endif

@@ -16,8 +16,7 @@
 struct ws_finding {
 	char *where;          /* member (or path) and container, "pkg/libx.so [.nv_fatbin @0x1000]" */
 	char *what;           /* "no SASS sm_120", "no-image on sm_120 (RTX 5090)" */
-	enum ws_check id;     /* WS101 ... (ws_checks.h) */
-	const char *check;    /* its JSON word: "require", "require-ptx", "gpu", "live", ... */
+	enum ws_check id;     /* WS101 ... (ws_checks.h): ws_check_def names it and gives its JSON word */
 	char *artifact;       /* in a report's list across artifacts (ws_findings_note): its path */
 };
 

@@ -9,13 +9,6 @@
 /* Returns the exit status: 0 ok, 1 a check failed, 3 an input was unreadable or corrupt. */
 int ws_run(struct ws_config *cfg);
 
-struct ws_builds;
-struct ws_remedy_ctx;
-/* Loads the build table of cfg (--builds, else the bundled one) into b and fills ctx for
- * choosing remedies. Returns 0 (also when the bundled table fails: no remedies, said on
- * stderr), or -1 when --builds names a table that cannot be read. */
-int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg);
-
 /* Standard input's spool (made once, before the sandbox): its descriptor, or -1 (scan_path.c). */
 int ws_stdin_spool_open(void);
 /* Scans one file (plain or zip) into a fresh artifact; never NULL unless out of memory. */

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+struct ws_err;
+
 /* A scanned artifact as a BOM component is matched: by its SHA-256, its purl, its path. */
 struct ws_sbom_artifact {
 	char *path;
@@ -28,8 +30,8 @@ struct ws_sbom_edit {
 
 /* Reads the BOM (n bytes, strict JSON, a CycloneDX document) and lists, in file order, the
  * insertions that annotate each component matching one of arts (components nested in
- * components included). Returns 0, or -1 with err ("what at byte N"). */
+ * components included). Returns 0, or -1 with err: format ("what at byte N"), or memory. */
 int ws_sbom_plan(const char *bom, size_t n, const struct ws_sbom_artifact *arts, size_t narts,
-		 struct ws_sbom_edit **edits, size_t *nedits, char *err, size_t errlen);
+		 struct ws_sbom_edit **edits, size_t *nedits, struct ws_err *err);
 
 #endif

@@ -50,11 +50,11 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n);
  * linker script, ".a" an ar archive, ".cubin" a cubin, ".fatbin" a fatbin. head holds
  * the first n bytes (n 0: the file is empty). */
 const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *head, size_t n);
-const char *ws_content_name(enum ws_content c);
+/* The artifact type content c makes a file (WS_ART_OTHER for WS_CONTENT_OTHER). */
+enum ws_artifact_type ws_content_type(enum ws_content c);
 /* The artifact type a file's name promises, for a file whose bytes cannot be read:
- * "wheel", "zip", "pe", "elf", "archive", "cubin", "fatbin", "ptx", "tar", "deb", "conda",
- * else "unknown". */
-const char *ws_name_type(const char *path);
+ * wheel, zip, pe, elf, archive, cubin, fatbin, ptx, tar, deb, conda, else WS_ART_UNKNOWN. */
+enum ws_artifact_type ws_name_type(const char *path);
 
 /* Called with the whole bytes of each container found, when the caller asks
  * for them (the live check loads them); p is only valid during the call. */

@@ -141,8 +141,8 @@ enum ws_pack ws_pack_sniff(const uint8_t *p, size_t n);
 /* The format a file name promises: ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2",
  * ".tar.xz", ".txz", ".tar.zst", ".tzst" -> TAR; ".deb" -> DEB; ".conda" -> CONDA. */
 enum ws_pack ws_pack_by_name(const char *path);
-/* The artifact type a source of this kind makes: "tar", "deb", "conda", "zip". */
-const char *ws_pack_type(enum ws_pack k);
+/* The artifact type a source of this kind makes: tar, deb, conda, zip. */
+enum ws_artifact_type ws_pack_type(enum ws_pack k);
 
 /* ---- the libarchive source (src/source_archive.c) ---------------------------------- */
 

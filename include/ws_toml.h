@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wheelscan.h"
+
 enum ws_toml_type { WS_TOML_STRING, WS_TOML_BOOL, WS_TOML_ARRAY };
 
 struct ws_toml_entry {
@@ -35,9 +37,10 @@ struct ws_toml_table {
 #define WS_TOML_MAX_DEPTH 64           /* nested arrays and inline tables anywhere */
 
 /* Reads table (a dotted name, "tool.wheelscan") from text[0..n). Returns 0 (out->found
- * says whether the table is there), or -1 with "line N: why" in err. */
-int ws_toml_read_table(const char *text, size_t n, const char *table, struct ws_toml_table *out, char *err,
-		       size_t errlen);
+ * says whether the table is there), or -1 with "line N: why" in err (format; limit past the
+ * WS_TOML_MAX_* bounds; memory). */
+int ws_toml_read_table(const char *text, size_t n, const char *table, struct ws_toml_table *out,
+		       struct ws_err *err);
 void ws_toml_table_free(struct ws_toml_table *t);
 
 #endif

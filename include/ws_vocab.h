@@ -23,6 +23,10 @@ struct ws_target {
 	char label[48];    /* "GeForce RTX 5090", or "" when given as a number */
 };
 
+/* t as the target of compute capability cc: named "sm_<cc>", labelled label (cut to fit),
+ * or unlabelled when label is NULL. The one way a target is built (gpus.c). */
+void ws_target_set(struct ws_target *t, unsigned cc, const char *label);
+
 /* One row of the built-in GPU table. */
 struct ws_gpu {
 	uint16_t cc;

@@ -7,6 +7,7 @@
 
 #include "ws_builds.h"
 #include "ws_builds_load.h"
+#include "ws_cli.h"
 #include "ws_util.h"
 
 extern const unsigned char ws_builds_table[];
@@ -35,14 +36,15 @@ static void made_date(const char *text, size_t len, char *out, size_t outlen)
 	}
 }
 
-int ws_builds_load(const char *path, struct ws_builds *out, char *err, size_t errlen)
+int ws_builds_load(const char *path, struct ws_builds *out, struct ws_err *err)
 {
-	char origin[256], date[16], why[256];
+	char origin[256], date[16];
+	struct ws_err why = {0};
 	if (!path) {
 		made_date((const char *)ws_builds_table, ws_builds_table_len, date, sizeof date);
 		snprintf(origin, sizeof origin, "bundled build table%s%s%s", date[0] ? " (" : "", date, date[0] ? ")" : "");
-		if (ws_builds_parse((const char *)ws_builds_table, ws_builds_table_len, origin, out, why, sizeof why) < 0) {
-			snprintf(err, errlen, "the bundled build table: %s", why);
+		if (ws_builds_parse((const char *)ws_builds_table, ws_builds_table_len, origin, out, &why) < 0) {
+			ws_err_set(err, why.code, "the bundled build table: %s", why.msg);
 			return -1;
 		}
 		return 0;
@@ -52,26 +54,26 @@ int ws_builds_load(const char *path, struct ws_builds *out, char *err, size_t er
 	size_t n = 0;
 	int rc = -1;
 	if (!f) {
-		snprintf(err, errlen, "--builds %s: %s", path, strerror(errno));
+		ws_err_set(err, WS_E_IO, "--builds %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!(buf = ws_malloc(WS_BUILDS_MAX_BYTES + 1))) {
-		snprintf(err, errlen, "--builds %s: out of memory", path);
+		ws_err_set(err, WS_E_MEMORY, "--builds %s: out of memory", path);
 		goto out;
 	}
 	n = fread(buf, 1, WS_BUILDS_MAX_BYTES + 1, f);
 	if (ferror(f)) {
-		snprintf(err, errlen, "--builds %s: read error", path);
+		ws_err_set(err, WS_E_IO, "--builds %s: read error", path);
 		goto out;
 	}
 	if (n > WS_BUILDS_MAX_BYTES) {
-		snprintf(err, errlen, "--builds %s: over 16 MiB", path);
+		ws_err_set(err, WS_E_LIMIT, "--builds %s: over 16 MiB", path);
 		goto out;
 	}
 	made_date(buf, n, date, sizeof date);
 	snprintf(origin, sizeof origin, "build table %s", path);
-	if (ws_builds_parse(buf, n, origin, out, why, sizeof why) < 0) {
-		snprintf(err, errlen, "--builds %s: %s", path, why);
+	if (ws_builds_parse(buf, n, origin, out, &why) < 0) {
+		ws_err_set(err, why.code, "--builds %s: %s", path, why.msg);
 		goto out;
 	}
 	rc = 0;
@@ -79,4 +81,24 @@ out:
 	free(buf);
 	fclose(f);
 	return rc;
+}
+
+/* The build table and the context remedies are chosen in: the driver given, and the
+ * interpreter of --python (its commands then run "PYTHON -m pip"). A table that --builds
+ * names and that cannot be read is a usage error; the bundled one failing only loses the
+ * remedies, and says so. */
+int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg)
+{
+	struct ws_err err = {0};
+	memset(ctx, 0, sizeof *ctx);
+	if (ws_builds_load(cfg->builds, b, &err) < 0) {
+		fprintf(stderr, "wheelscan: %s\n", err.msg);
+		if (cfg->builds)
+			return -1;
+		return 0;
+	}
+	ctx->builds = b;
+	ctx->driver_cuda = cfg->driver_cuda;
+	ctx->python_exe = cfg->python;
+	return 0;
 }

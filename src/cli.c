@@ -405,17 +405,17 @@ static int parse_live_budget(struct ws_config *cfg, const char *arg)
 /* --select WS101,WS103: the checks to keep. */
 static int select_checks(struct ws_config *cfg, const char *arg)
 {
-	char err[512];
+	struct ws_err err = {0};
 	/* a list: WS101,WS103 */
 	char *list = ws_strdup(arg);
 	if (!list)
 		return usage_error("%s", "out of memory");
 	int bad = 0;
 	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save))
-		bad = ws_check_rules_select(&cfg->rules, tok, err, sizeof err) < 0;
+		bad = ws_check_rules_select(&cfg->rules, tok, &err) < 0;
 	free(list);
 	if (bad || !cfg->rules.any_selected)
-		return usage_error("%s", bad ? err : "--select needs a check ID (WS101-WS105)");
+		return usage_error("%s", bad ? err.msg : "--select needs a check ID (WS101-WS105)");
 	return 0;
 }
 
@@ -424,15 +424,16 @@ static int select_checks(struct ws_config *cfg, const char *arg)
 static int take_value(int c, int argc, char **argv, struct ws_config *cfg, struct parsed *p)
 {
 	uint64_t sz;
-	char err[512];
+	struct ws_err err = {0};
+	char py[512];                      /* a venv's interpreter, for the hint */
 	switch (c) {
 	case 'r':
 		if (!push(&cfg->dirs, &cfg->ndirs, optarg))
 			return usage_error("%s", "out of memory");
 		break;
 	case OPT_DRIVER:
-		if ((cfg->driver_cuda = ws_driver_parse(optarg, err, sizeof err)) < 0)
-			return usage_error("%s", err);
+		if ((cfg->driver_cuda = ws_driver_parse(optarg, &err)) < 0)
+			return usage_error("%s", err.msg);
 		cfg->driver_given = true;
 		break;
 	case OPT_PYTHON:
@@ -441,8 +442,8 @@ static int take_value(int c, int argc, char **argv, struct ws_config *cfg, struc
 		if (!optarg && optind < argc && argv[optind][0] != '-' && names_interpreter(argv[optind]))
 			return usage_error("--python takes its interpreter after '=': did you mean --python=%s?",
 					   argv[optind]);
-		if (!optarg && optind < argc && argv[optind][0] != '-' && venv_python(argv[optind], err, sizeof err))
-			return usage_error("--python takes its interpreter after '=': did you mean --python=%s?", err);
+		if (!optarg && optind < argc && argv[optind][0] != '-' && venv_python(argv[optind], py, sizeof py))
+			return usage_error("--python takes its interpreter after '=': did you mean --python=%s?", py);
 		cfg->python = optarg ? optarg : "python3";
 		break;
 	case OPT_JSON:
@@ -489,8 +490,8 @@ static int take_value(int c, int argc, char **argv, struct ws_config *cfg, struc
 		ws_cli_help(stdout);
 		return 1;
 	case OPT_IGNORE:
-		if (ws_check_rules_ignore(&cfg->rules, optarg, err, sizeof err) < 0)
-			return usage_error("%s", err);
+		if (ws_check_rules_ignore(&cfg->rules, optarg, &err) < 0)
+			return usage_error("%s", err.msg);
 		break;
 	case OPT_SELECT:
 		return select_checks(cfg, optarg);
@@ -512,7 +513,7 @@ static int take_value(int c, int argc, char **argv, struct ws_config *cfg, struc
  * as targets. */
 static int parse_gpus(struct ws_config *cfg, const char *gpu)
 {
-	char err[512];
+	struct ws_err err = {0};
 	/* the names other than "auto" are copied to rest; the tokens come from a copy of
 	 * their own (compacting in place let strtok_r run past the end of the string) */
 	char *rest = ws_strdup(gpu), *toks = ws_strdup(gpu);
@@ -524,10 +525,10 @@ static int parse_gpus(struct ws_config *cfg, const char *gpu)
 	}
 	if (!gl || gpu[0] == ',' || gpu[gl - 1] == ',' || strstr(gpu, ",,")) {
 		/* an empty item: let the list parser name the problem */
-		ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, err, sizeof err);
+		ws_targets_parse_list(gpu, &cfg->targets, &cfg->ntargets, &err);
 		free(rest);
 		free(toks);
-		return usage_error("%s", err);
+		return usage_error("%s", err.msg);
 	}
 	for (char *save = NULL, *tok = strtok_r(toks, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		while (*tok == ' ')
@@ -547,10 +548,10 @@ static int parse_gpus(struct ws_config *cfg, const char *gpu)
 		rest[0] = '\0';
 	free(toks);
 	int bad = (w || !cfg->gpu_auto) &&
-		  ws_targets_parse_list(rest, &cfg->targets, &cfg->ntargets, err, sizeof err) < 0;
+		  ws_targets_parse_list(rest, &cfg->targets, &cfg->ntargets, &err) < 0;
 	free(rest);
 	if (bad)
-		return usage_error("%s", err);
+		return usage_error("%s", err.msg);
 	return 0;
 }
 
@@ -594,7 +595,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 		return 2;
 	set_defaults(cfg);
 	struct parsed p = { 0 };
-	char err[512];
+	struct ws_err err = {0};
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -638,12 +639,12 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (nstdin > 1)
 		return usage_error("%s", "standard input ('-') can be read only once: name it once, and not "
 				   "beside --files-from - or --baseline -");
-	if (p.require && ws_targets_parse_list(p.require, &cfg->require, &cfg->nrequire, err, sizeof err) < 0)
-		return usage_error("%s", err);
+	if (p.require && ws_targets_parse_list(p.require, &cfg->require, &cfg->nrequire, &err) < 0)
+		return usage_error("%s", err.msg);
 	/* the configuration of a project: not for the commands that judge no inputs */
 	if (!p.no_config && !cfg->env && !cfg->suggest && !cfg->db_merge &&
-	    ws_config_read(cfg, p.config, p.require != NULL, err, sizeof err) < 0)
-		return usage_error("%s", err);
+	    ws_config_read(cfg, p.config, p.require != NULL, &err) < 0)
+		return usage_error("%s", err.msg);
 	if (cfg->config_path && cfg->verbose)
 		fprintf(stderr, "wheelscan: settings from [tool.wheelscan] of '%s'\n", ws_q_text(cfg->config_path));
 	int rc = check_conflicts(cfg);

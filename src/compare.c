@@ -11,6 +11,7 @@
 
 #include "ws_compare.h"
 #include "ws_compat.h"
+#include "ws_conclude.h"
 #include "ws_decode.h"
 #include "ws_decodeq.h"
 #include "ws_inputs.h"
@@ -123,8 +124,7 @@ static void side_add(struct side *s, const char *prefix, struct ws_artifact *a)
 			ws_strpool_intern(&c->kernels, o->kernels.str[k], strlen(o->kernels.str[k]));
 	}
 	s->errors += a->nerrors;
-	for (uint32_t e = 0; e < a->nerrors; e++)
-		fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(a->errors[e].where), ws_q_text(a->errors[e].message));
+	ws_conclude_errors(a, 0);             /* said as a scan says them; any makes the exit status 3 */
 }
 
 static void side_free(struct side *s)

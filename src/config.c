@@ -54,78 +54,78 @@ static char *joined(const struct ws_toml_entry *e)
 	return b.p;
 }
 
-static int apply(struct ws_config *cfg, const struct ws_toml_entry *e, bool cli_require, char *err, size_t errlen)
+static int apply(struct ws_config *cfg, const struct ws_toml_entry *e, bool cli_require, struct ws_err *err)
 {
-	char msg[512];
+	struct ws_err inner = {0};
 	if (!strcmp(e->key, "require-ptx")) {
 		if (e->type != WS_TOML_BOOL)
-			return snprintf(err, errlen, "line %u: require-ptx is true or false", e->line), -1;
+			return ws_err_set(err, WS_E_FORMAT, "line %u: require-ptx is true or false", e->line);
 		if (e->b)
 			cfg->require_ptx = true;  /* the command line has no --no-require-ptx to undo */
 		return 0;
 	}
 	if (!strcmp(e->key, "require")) {
 		if (e->type == WS_TOML_BOOL)
-			return snprintf(err, errlen, "line %u: require is a list of GPUs", e->line), -1;
+			return ws_err_set(err, WS_E_FORMAT, "line %u: require is a list of GPUs", e->line);
 		if (cli_require)
 			return 0;                 /* --require on the command line wins */
 		char *list = joined(e);
 		if (!list)
-			return snprintf(err, errlen, "out of memory"), -1;
-		int rc = ws_targets_parse_list(list, &cfg->require, &cfg->nrequire, msg, sizeof msg);
+			return ws_err_set(err, WS_E_MEMORY, "out of memory");
+		int rc = ws_targets_parse_list(list, &cfg->require, &cfg->nrequire, &inner);
 		free(list);
 		if (rc < 0)
-			return snprintf(err, errlen, "line %u: require: %.200s", e->line, msg), -1;
+			return ws_err_set(err, inner.code, "line %u: require: %.200s", e->line, inner.msg);
 		return 0;
 	}
 	bool ignore = !strcmp(e->key, "ignore");
 	if (ignore || !strcmp(e->key, "select")) {
 		if (e->type == WS_TOML_BOOL)
-			return snprintf(err, errlen, "line %u: %s is a list of checks", e->line, e->key), -1;
+			return ws_err_set(err, WS_E_FORMAT, "line %u: %s is a list of checks", e->line, e->key);
 		size_t n = e->type == WS_TOML_STRING ? 1 : e->nitems;
 		for (size_t i = 0; i < n; i++) {
 			const char *s = e->type == WS_TOML_STRING ? e->str : e->items[i];
-			int rc = ignore ? ws_check_rules_ignore(&cfg->rules, s, msg, sizeof msg)
-					: ws_check_rules_select(&cfg->rules, s, msg, sizeof msg);
+			int rc = ignore ? ws_check_rules_ignore(&cfg->rules, s, &inner)
+					: ws_check_rules_select(&cfg->rules, s, &inner);
 			if (rc < 0)
-				return snprintf(err, errlen, "line %u: %.200s", e->line, msg), -1;
+				return ws_err_set(err, inner.code, "line %u: %.200s", e->line, inner.msg);
 		}
 		return 0;
 	}
-	return snprintf(err, errlen, "line %u: unknown key '%s' (require, require-ptx, ignore, select)", e->line,
-			ws_q_text(e->key)), -1;
+	return ws_err_set(err, WS_E_FORMAT, "line %u: unknown key '%s' (require, require-ptx, ignore, select)", e->line,
+			ws_q_text(e->key));
 }
 
-int ws_config_read(struct ws_config *cfg, const char *file, bool cli_require, char *err, size_t errlen)
+int ws_config_read(struct ws_config *cfg, const char *file, bool cli_require, struct ws_err *err)
 {
 	char *path = file ? ws_strdup(file) : find_pyproject();
 	if (!path)
-		return file ? (snprintf(err, errlen, "out of memory"), -1) : 0;
+		return file ? ws_err_set(err, WS_E_MEMORY, "out of memory") : 0;
 	size_t len;
 	char *text = ws_read_small(path, CONFIG_MAX, &len);
 	if (!text) {
-		snprintf(err, errlen, "cannot read '%s': %s", ws_q_text(path),
+		ws_err_set(err, errno == EFBIG ? WS_E_LIMIT : WS_E_IO, "cannot read '%s': %s", ws_q_text(path),
 			 errno == EFBIG ? "not a regular file of at most 1 MiB" : strerror(errno));
 		free(path);
 		return -1;
 	}
 	struct ws_toml_table t;
-	char msg[256];
-	int rc = ws_toml_read_table(text, len, "tool.wheelscan", &t, msg, sizeof msg);
+	struct ws_err inner = {0};
+	int rc = ws_toml_read_table(text, len, "tool.wheelscan", &t, &inner);
 	free(text);
 	if (rc < 0) {
-		snprintf(err, errlen, "'%s': %s", ws_q_text(path), msg);
+		ws_err_set(err, inner.code, "'%s': %s", ws_q_text(path), inner.msg);
 		free(path);
 		return -1;
 	}
 	if (!t.found && file) {
-		snprintf(err, errlen, "'%s' has no [tool.wheelscan] table", ws_q_text(path));
+		ws_err_set(err, WS_E_FORMAT, "'%s' has no [tool.wheelscan] table", ws_q_text(path));
 		free(path);
 		return -1;
 	}
 	for (size_t i = 0; i < t.n; i++)
-		if (apply(cfg, &t.v[i], cli_require, msg, sizeof msg) < 0) {
-			snprintf(err, errlen, "'%s': %s", ws_q_text(path), msg);
+		if (apply(cfg, &t.v[i], cli_require, &inner) < 0) {
+			ws_err_set(err, inner.code, "'%s': %s", ws_q_text(path), inner.msg);
 			ws_toml_table_free(&t);
 			free(path);
 			return -1;

@@ -259,29 +259,45 @@ static int harden(struct ws_db *db)
 	return 0;
 }
 
-struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err, size_t errlen)
+/* The kind of error an open that failed in SQLite (or in a check of what it read) met: the
+ * file could not be read or locked (io), is not a store or is damaged (format), or memory. */
+static enum ws_errcode open_code(struct ws_db *db)
+{
+	switch (db->h ? sqlite3_errcode(db->h) & 0xff : SQLITE_NOMEM) {
+	case SQLITE_NOMEM:
+		return WS_E_MEMORY;
+	case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_READONLY:
+	case SQLITE_PERM: case SQLITE_FULL: case SQLITE_PROTOCOL:
+		return WS_E_IO;
+	default:
+		return WS_E_FORMAT;
+	}
+}
+
+struct ws_db *ws_db_open(const char *path, bool create, bool readonly, struct ws_err *err)
 {
 	struct ws_db *db = ws_calloc(1, sizeof *db);
 	if (!db) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		ws_err_set(err, WS_E_MEMORY, "%s: out of memory", path);
 		return NULL;
 	}
 	snprintf(db->path, sizeof db->path, "%s", path);
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
 	if (!exists && !create) {
-		snprintf(err, errlen, "%s: cannot open store: %s", path, strerror(errno));
+		ws_err_set(err, WS_E_IO, "%s: cannot open store: %s", path, strerror(errno));
 		free(db);
 		return NULL;
 	}
 	if (exists && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a store (not a regular file)", path);
+		ws_err_set(err, WS_E_FORMAT, "%s: not a store (not a regular file)", path);
 		free(db);
 		return NULL;
 	}
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open store: %s", path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		ws_err_set(err, open_code(db) == WS_E_MEMORY ? WS_E_MEMORY : WS_E_IO, "%s: cannot open store: %s", path,
+			   db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		sqlite3_close(db->h);
 		free(db);
 		return NULL;
@@ -317,7 +333,7 @@ struct ws_db *ws_db_open(const char *path, bool create, bool readonly, char *err
 		goto fail;
 	return db;
 fail:
-	snprintf(err, errlen, "%s", db->err);
+	ws_err_set(err, open_code(db), "%s", db->err);
 	sqlite3_close(db->h);
 	free(db);
 	return NULL;
@@ -349,13 +365,13 @@ size_t ws_db_descriptors(struct ws_db *db, int *fds, size_t max)
 	return n;
 }
 
-struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t errlen)
+struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, struct ws_err *err)
 {
 	struct ws_db *db = ws_calloc(1, sizeof *db);
 	unsigned char *copy = n ? sqlite3_malloc64(n) : NULL;
 	if (!db || (n && !copy) || sqlite3_open_v2(":memory:", &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
 						    NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "out of memory");
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		sqlite3_free(copy);
 		if (db)
 			sqlite3_close(db->h);
@@ -369,7 +385,7 @@ struct ws_db *ws_db_open_memory(const uint8_t *p, size_t n, char *err, size_t er
 	if (sqlite3_deserialize(db->h, "main", copy, (sqlite3_int64)n, (sqlite3_int64)n,
 				SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK || harden(db) < 0 ||
 	    query_int(db, "PRAGMA user_version", &ver, "reading the schema version") < 0 || ver != WS_DB_VERSION) {
-		snprintf(err, errlen, "%s", db->err[0] ? db->err : "not a store of this version");
+		ws_err_set(err, db->err[0] ? open_code(db) : WS_E_FORMAT, "%s", db->err[0] ? db->err : "not a store of this version");
 		sqlite3_close(db->h);
 		free(db);
 		return NULL;
@@ -637,22 +653,4 @@ int ws_db_lookup(struct ws_db *db, const char *key, struct ws_db_stored *st)
 	}
 	release(s);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* ---- static strings for the model's const char * fields --------------------------------- */
-
-static struct {
-	char **v;
-	size_t n;
-} statics;
-
-const char *ws_db_static_str(const char *s)
-{
-	/* few distinct values (types): a list, searched linearly; reachable for the process */
-	for (size_t i = 0; i < statics.n; i++)
-		if (!strcmp(statics.v[i], s))
-			return statics.v[i];
-	if (statics.n >= 256 || !ws_strv_push(&statics.v, &statics.n, s))
-		return NULL;
-	return statics.v[statics.n - 1];
 }

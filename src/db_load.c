@@ -386,7 +386,11 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 		goto fail;
 	}
 	const char *type = (const char *)sqlite3_column_text(s, 0);
-	a->type = ws_db_static_str(type ? type : "unknown");
+	int at = ws_artifact_type_lookup(type ? type : "unknown");
+	if (at < 0)                        /* no scan writes it */
+		L.bad = true;
+	else
+		a->type = (enum ws_artifact_type)at;
 	col_fixed(s, 1, a->sha256, sizeof a->sha256);
 	a->size = col_u64(s, 2);
 	a->size_unknown = sqlite3_column_int(s, 3) != 0;
@@ -397,7 +401,7 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 	a->record.checked = sqlite3_column_int(s, 8) != 0;
 	a->record.ok = sqlite3_column_int(s, 9) != 0;
 	ws_db_release(s);
-	if (!a->type || oom || load_wheel(&L, id, a, &oom) < 0 || load_record(&L, id, a, &oom) < 0 ||
+	if (at < 0 || oom || load_wheel(&L, id, a, &oom) < 0 || load_record(&L, id, a, &oom) < 0 ||
 	    load_errors(&L, id, a, &oom) < 0 || load_images(&L, id, a, &oom) < 0)
 		goto fail;
 	if (!(s = prep(&L, "SELECT id, member, type, size FROM object WHERE artifact_id = ? ORDER BY seq")))
@@ -412,9 +416,14 @@ struct ws_artifact *ws_db_load(struct ws_db *db, int64_t id, const char *path)
 		}
 		o->member = col_str(s, 1, &oom);
 		const char *t = (const char *)sqlite3_column_text(s, 2);
-		o->type = ws_db_static_str(t ? t : "");
+		int ot = ws_object_type_lookup(t ? t : "");
 		o->size = col_u64(s, 3);
-		if (!o->type || load_object(&L, sqlite3_column_int64(s, 0), o, &oom) < 0)
+		if (ot < 0) {                  /* no scan writes it */
+			L.bad = true;
+			break;
+		}
+		o->type = (enum ws_object_type)ot;
+		if (load_object(&L, sqlite3_column_int64(s, 0), o, &oom) < 0)
 			break;
 	}
 	ws_db_release(s);

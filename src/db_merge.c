@@ -370,18 +370,19 @@ out:
 
 int ws_db_merge(struct ws_config *cfg)
 {
-	char err[1200];
-	struct ws_db *dst = ws_db_open(cfg->db, true, false, err, sizeof err);
+	struct ws_err err = {0};
+	struct ws_db *dst = ws_db_open(cfg->db, true, false, &err);
 	if (!dst) {
-		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err.msg));
 		return WS_EXIT_INPUT;
 	}
 	int status = WS_EXIT_OK;
 	for (size_t i = 0; i < cfg->npaths; i++) {
-		struct ws_db *src = ws_db_open(cfg->paths[i], false, false, err, sizeof err);
+		err.code = 0;
+		struct ws_db *src = ws_db_open(cfg->paths[i], false, false, &err);
 		size_t copied = 0, kept = 0;
 		if (!src) {
-			fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
+			fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err.msg));
 			status = WS_EXIT_INPUT;
 			continue;
 		}

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "ws_builds.h"
+#include "ws_builds_load.h"
 #include "ws_compat.h"
+#include "ws_conclude.h"
 #include "ws_db.h"
 #include "ws_gate.h"
 #include "ws_quote.h"
@@ -76,10 +78,10 @@ int ws_db_report(struct ws_config *cfg)
 	struct ws_remedy_ctx remedy;
 	if (ws_remedy_setup(&builds, &remedy, cfg) < 0)
 		return WS_EXIT_USAGE;
-	char err[1200];
-	struct ws_db *db = ws_db_open(cfg->db, false, false, err, sizeof err);
+	struct ws_err err = {0};
+	struct ws_db *db = ws_db_open(cfg->db, false, false, &err);
 	if (!db) {
-		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err));
+		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(err.msg));
 		if (remedy.builds)
 			ws_builds_free(&builds);
 		return WS_EXIT_INPUT;
@@ -117,7 +119,8 @@ int ws_db_report(struct ws_config *cfg)
 		sqlite3_bind_text(s, 1, cfg->since, -1, SQLITE_STATIC);
 	ws_report_begin(&rep);
 	rep.env.from_store = true;         /* a wheel already downloaded is in the store */
-	struct ws_judge_opts jo = {.driver_cuda = cfg->driver_cuda, .strict = cfg->strict, .remedy = rep.remedy};
+	struct ws_conclude conclude = {.cfg = cfg, .targets = targets, .nt = nt, .coverage = coverage_mode,
+				       .driver_cuda = cfg->driver_cuda, .remedy = rep.remedy};
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(s, 1);
@@ -127,21 +130,12 @@ int ws_db_report(struct ws_config *cfg)
 			status = WS_EXIT_INPUT;
 			break;
 		}
-		struct ws_artifact *a = res.a;
-		if (ws_judge(a, targets, nt, &jo) < 0)
-			ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory judging");
-		ws_gate_check(a, cfg, targets, coverage_mode ? 0 : nt, &res.findings);
-		/* the same errors and status the scan that stored it gave */
-		for (uint32_t e = 0; e < a->nerrors; e++) {
-			fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(a->errors[e].where), ws_q_text(a->errors[e].message));
-			if (ws_errcode_status(a->errors[e].code) > status)
-				status = ws_errcode_status(a->errors[e].code);
-		}
-		if (!a->nerrors && res.findings.n && status == 0)
-			status = WS_EXIT_CHECK;
+		/* the same judgement, errors and status the scan that stored it gave */
+		ws_conclude(&conclude, &res);
+		status = ws_conclude_status(&res, status);
 		ws_report_artifact(&rep, &res);
 		shown++;
-		ws_artifact_free(a);
+		ws_artifact_free(res.a);
 		ws_findings_free(&res.findings);
 	}
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {

@@ -215,7 +215,7 @@ static int put_object(struct ws_db *db, int64_t aid, uint32_t seq, const struct 
 	sqlite3_bind_int64(s, 1, aid);
 	sqlite3_bind_int64(s, 2, seq);
 	bind_text(s, 3, o->member);
-	bind_text(s, 4, o->type ? o->type : "");
+	bind_text(s, 4, ws_object_type_name(o->type));
 	sqlite3_bind_int64(s, 5, (int64_t)o->size);
 	sqlite3_bind_int64(s, 6, o->kernels.n);
 	if (ws_db_done(db, s, "storing an object") < 0)
@@ -333,7 +333,7 @@ int ws_db_put_rows(struct ws_db *db, const char *key, const struct ws_artifact *
 	sqlite3_bind_int(s, i++, a->size_unknown);
 	sqlite3_bind_int64(s, i++, m->mtime_ns);
 	sqlite3_bind_text(s, i++, a->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, i++, a->type ? a->type : "unknown", -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, i++, ws_artifact_type_name(a->type), -1, SQLITE_STATIC);
 	bind_text(s, i++, dist_name(a));
 	bind_text(s, i++, dist_version(a));
 	sqlite3_bind_text(s, i++, m->tool_version, -1, SQLITE_STATIC);

@@ -105,7 +105,7 @@ static void names_from_dir(struct ws_wheel_info *w, const char *distinfo)
 }
 
 /* An empty artifact for path; NULL when out of memory. */
-static struct ws_artifact *new_artifact(const char *path, const char *type)
+static struct ws_artifact *new_artifact(const char *path, enum ws_artifact_type type)
 {
 	struct ws_artifact *a = ws_calloc(1, sizeof *a);
 	if (!a || !(a->path = ws_strdup(path))) {
@@ -119,7 +119,7 @@ static struct ws_artifact *new_artifact(const char *path, const char *type)
 struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site, bool verify,
 					 const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = new_artifact(distinfo, "installed");
+	struct ws_artifact *a = new_artifact(distinfo, WS_ART_INSTALLED);
 	char path[4096];
 	size_t len = 0;
 	if (!a)
@@ -190,7 +190,7 @@ static int build_cuda(const char *build)
 struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix, bool verify,
 					  const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = new_artifact(record, "installed");
+	struct ws_artifact *a = new_artifact(record, WS_ART_INSTALLED);
 	struct ws_conda_pkg pkg;
 	char path[4096];
 	struct ws_err err = {0};
@@ -245,7 +245,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const *files, size_t nfiles,
 				  const struct ws_scan_opts *so)
 {
-	struct ws_artifact *a = new_artifact(dir, "directory");
+	struct ws_artifact *a = new_artifact(dir, WS_ART_DIRECTORY);
 	size_t sl = strlen(site);
 	if (!a)
 		return NULL;
@@ -272,7 +272,7 @@ struct ws_artifact *ws_scan_loose(const char *dir, const char *site, char *const
 
 /* The interpreter's purelib and platlib, asked without importing anything but sysconfig:
  * the child runs `PYTHON -c CODE` (no shell) and prints one path a line. */
-int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *err, size_t errlen)
+int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, struct ws_err *err)
 {
 	static const char code[] = "import sysconfig\np = sysconfig.get_paths()\n"
 				   "print(p['purelib'])\nprint(p['platlib'])\n";
@@ -281,14 +281,10 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 	*dirs = NULL;
 	*ndirs = 0;
 	int rc = ws_spawn_capture(argv, out, sizeof out, why, sizeof why);
-	if (rc == -1) {
-		ws_fmt(err, errlen, "%s", why);
-		return -1;
-	}
-	if (rc != 0) {
-		ws_fmt(err, errlen, "'%s' did not say where its packages are (%s)", python, why);
-		return -1;
-	}
+	if (rc == -1)
+		return ws_err_set(err, WS_E_IO, "%s", why);
+	if (rc != 0)
+		return ws_err_set(err, WS_E_FORMAT, "'%s' did not say where its packages are (%s)", python, why);
 	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		bool dup = false;
 		struct stat sb;
@@ -297,12 +293,10 @@ int ws_python_site_dirs(const char *python, char ***dirs, size_t *ndirs, char *e
 		if (dup || !ws_path_absolute(line) || stat(line, &sb) != 0 || !S_ISDIR(sb.st_mode))
 			continue;                  /* platlib == purelib, or not created yet */
 		if (!ws_strv_push(dirs, ndirs, line))
-			return -1;
+			return ws_err_set(err, WS_E_MEMORY, "out of memory");
 	}
-	if (!*ndirs) {
-		ws_fmt(err, errlen, "'%s' names no package directory that exists", python);
-		return -1;
-	}
+	if (!*ndirs)
+		return ws_err_set(err, WS_E_FORMAT, "'%s' names no package directory that exists", python);
 	return 0;
 }
 

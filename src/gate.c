@@ -30,7 +30,6 @@ static void push(struct ws_findings *f, enum ws_check id, const char *artifact, 
 	struct ws_finding *v = &f->v[f->n];
 	memset(v, 0, sizeof *v);
 	v->id = id;
-	v->check = ws_check_def(id)->word;
 	v->artifact = artifact ? ws_strdup(artifact) : NULL;
 	v->where = ws_strdup(where);
 	v->what = ws_strdup(what);

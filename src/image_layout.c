@@ -29,7 +29,7 @@ static int oci_open(struct ws_walk *w)
 	struct ws_artifact *a = w->a;
 	struct ws_err e = { 0 };
 	struct ws_limits lim;
-	a->type = "image";
+	a->type = WS_ART_IMAGE;
 	if (w->scan.lim)
 		lim = *w->scan.lim;
 	else

@@ -29,9 +29,9 @@ int main(int argc, char **argv)
 	}
 	if (cfg.python) {
 		/* Before the sandbox (which forbids running programs): ask the interpreter. */
-		char err[512];
-		if (ws_python_site_dirs(cfg.python, &cfg.owned_dirs, &cfg.nowned_dirs, err, sizeof err) < 0) {
-			fprintf(stderr, "wheelscan: --python: %s\n", ws_q_text(err));
+		struct ws_err err = {0};
+		if (ws_python_site_dirs(cfg.python, &cfg.owned_dirs, &cfg.nowned_dirs, &err) < 0) {
+			fprintf(stderr, "wheelscan: --python: %s\n", ws_q_text(err.msg));
 			ws_cli_free(&cfg);
 			return WS_EXIT_USAGE;
 		}

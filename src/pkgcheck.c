@@ -291,7 +291,7 @@ static void pkg_finish(struct ws_drive_check *cc, struct ws_artifact *a, const c
 	if (c->have_paths)
 		check_paths(c, a, label);
 	if (c->conda) {
-		a->type = "conda";
+		a->type = WS_ART_CONDA;
 		if (!a->wheel)
 			a->wheel = ws_calloc(1, sizeof *a->wheel);
 		if (a->wheel) {

@@ -41,7 +41,7 @@ char *ws_read_small(const char *path, size_t max, size_t *len)
 
 /* A regular file's digest through a guarded mapping (no copy out of the kernel, pages
  * given back as they are hashed): 1 done, 0 not mappable (read it instead), -1 failed. */
-static int sha256_mapped(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
+static int sha256_mapped(int fd, char hex[65], uint64_t *size, struct ws_err *err)
 {
 	struct stat st;
 	struct ws_filemap fm;
@@ -56,18 +56,18 @@ static int sha256_mapped(int fd, char hex[65], uint64_t *size, char *err, size_t
 	size_t len = d ? ws_digest_final(d, md) : 0;
 	ws_digest_free(d);
 	if (cut)
-		return ws_fmt(err, errlen, "the file shrank while it was read"), -1;
+		return ws_err_set(err, WS_E_IO, "the file shrank while it was read");
 	if (len != 32)
-		return ws_fmt(err, errlen, "out of memory"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory");
 	ws_hex(md, 32, hex);
 	if (size)
 		*size = (uint64_t)st.st_size;
 	return 1;
 }
 
-int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
+int ws_sha256_fd(int fd, char hex[65], uint64_t *size, struct ws_err *err)
 {
-	int m = sha256_mapped(fd, hex, size, err, errlen);
+	int m = sha256_mapped(fd, hex, size, err);
 	if (m != 0)
 		return m > 0 ? 0 : -1;
 	enum { CHUNK = 1 << 20 };
@@ -76,7 +76,7 @@ int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
 	uint64_t total = 0;
 	int rc = -1;
 	if (!buf || !d) {
-		ws_fmt(err, errlen, "out of memory");
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		goto out;
 	}
 	for (;;) {
@@ -84,7 +84,7 @@ int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
-			ws_fmt(err, errlen, "read error: %s", strerror(errno));
+			ws_err_set(err, WS_E_IO, "read error: %s", strerror(errno));
 			goto out;
 		}
 		if (k == 0)
@@ -94,7 +94,7 @@ int ws_sha256_fd(int fd, char hex[65], uint64_t *size, char *err, size_t errlen)
 	}
 	uint8_t md[WS_DIGEST_MAX];
 	if (ws_digest_final(d, md) != 32) {
-		ws_fmt(err, errlen, "sha-256 failed");
+		ws_err_set(err, WS_E_MEMORY, "sha-256 failed");
 		goto out;
 	}
 	ws_hex(md, 32, hex);
@@ -118,12 +118,12 @@ struct ws_hash_steps {
 	size_t len, off, released;
 	int rc;                        /* 1 more to do, 0 done, -1 failed */
 	char hex[65];
-	char err[WS_ERRMAX];
+	struct ws_err err;
 };
 
-static int steps_fail(struct ws_hash_steps *h, const char *why)
+static int steps_fail(struct ws_hash_steps *h, enum ws_errcode code, const char *why)
 {
-	ws_fmt(h->err, sizeof h->err, "%s", why);
+	ws_err_set(&h->err, code, "%s", why);
 	return h->rc = -1;
 }
 
@@ -136,7 +136,7 @@ struct ws_hash_steps *ws_hash_steps_new(const char *path, const uint8_t *p, size
 	h->p = p;
 	h->len = n;
 	if (!(h->d = ws_digest_new("sha256"))) {
-		steps_fail(h, "out of memory");
+		steps_fail(h, WS_E_MEMORY, "out of memory");
 		return h;
 	}
 	if (!path)
@@ -144,7 +144,7 @@ struct ws_hash_steps *ws_hash_steps_new(const char *path, const uint8_t *p, size
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0) {
-		steps_fail(h, strerror(errno));
+		steps_fail(h, WS_E_IO, strerror(errno));
 		return h;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX &&
@@ -153,7 +153,7 @@ struct ws_hash_steps *ws_hash_steps_new(const char *path, const uint8_t *p, size
 		h->p = h->fm.p;
 		h->len = h->fm.len;
 	} else {                               /* not mappable: read through at once */
-		h->rc = ws_sha256_fd(fd, h->hex, NULL, h->err, sizeof h->err) == 0 ? 0 : -1;
+		h->rc = ws_sha256_fd(fd, h->hex, NULL, &h->err) == 0 ? 0 : -1;
 	}
 	close(fd);
 	return h;
@@ -175,23 +175,23 @@ int ws_hash_steps_next(struct ws_hash_steps *h)
 		return 1;
 	uint8_t md[WS_DIGEST_MAX];
 	if (ws_digest_final(h->d, md) != 32)
-		return steps_fail(h, "sha-256 failed");
+		return steps_fail(h, WS_E_MEMORY, "sha-256 failed");
 	ws_hex(md, 32, h->hex);
 	return h->rc = 0;
 }
 
-int ws_hash_steps_end(struct ws_hash_steps *h, char hex[65], char *err, size_t errlen)
+int ws_hash_steps_end(struct ws_hash_steps *h, char hex[65], struct ws_err *err)
 {
 	if (!h)
-		return ws_fmt(err, errlen, "out of memory"), -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory");
 	bool cut = h->mapped && ws_filemap_close(&h->fm);
 	int rc = h->rc;
 	if (rc == 1)
-		ws_fmt(err, errlen, "the hash was not finished");
+		ws_err_set(err, WS_E_IO, "the hash was not finished");
 	else if (cut)
-		ws_fmt(err, errlen, "the file shrank while it was read");
+		ws_err_set(err, WS_E_IO, "the file shrank while it was read");
 	else if (rc < 0)
-		ws_fmt(err, errlen, "%s", h->err);
+		ws_err_set(err, h->err.code, "%s", h->err.msg);
 	else
 		memcpy(hex, h->hex, 65);
 	ws_digest_free(h->d);

@@ -28,7 +28,7 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	struct ws_summary_row *row = &r->rows[r->nrows];
 	memset(row, 0, sizeof *row);
 	row->path = ws_strdup(a->path);
-	row->type = a->type;
+	row->type = ws_artifact_type_name(a->type);
 	row->objects = ws_artifact_code_objects(a);
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		row->fatbins += a->objects[i].nfatbins;
@@ -46,7 +46,7 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 	/* the row says what the verdict line says: the headline (src/core/judge.c, step b) */
 	if (r->ntargets && a->verdicts && (row->verdicts = ws_calloc(r->ntargets, sizeof *row->verdicts)))
 		memcpy(row->verdicts, a->headline ? a->headline : a->verdicts, r->ntargets * sizeof *row->verdicts);
-	bool env_row = !strcmp(a->type, "installed") || !strcmp(a->type, "directory");
+	bool env_row = a->type == WS_ART_INSTALLED || a->type == WS_ART_DIRECTORY;
 	row->env = env_row;
 	row->cpu_only = env_row && ws_artifact_cpu_only(a);
 	if (env_row || (res->from_tree && row->objects)) {
@@ -108,7 +108,7 @@ void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
 	r->gate_findings += found;
 	r->gate_ignored += res->findings.ignored;
 	r->gate_errors += res->a->nerrors;
-	r->gate_not_wheels += strcmp(res->a->type, "wheel") != 0;
+	r->gate_not_wheels += res->a->type != WS_ART_WHEEL;
 	ws_out_check(r->out);              /* a lost artifact stops the run here */
 }
 

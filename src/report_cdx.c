@@ -51,7 +51,7 @@ static void annotate(struct ws_report *r)
 {
 	const char *path = r->cfg->sbom_in;
 	size_t n = bom_len, nedits = 0;
-	char err[256];
+	struct ws_err err = {0};
 	struct ws_sbom_edit *edits = NULL;
 	char *bom = bom_bytes;
 	bom_bytes = NULL;
@@ -59,8 +59,8 @@ static void annotate(struct ws_report *r)
 		r->sbom_failed = true;             /* ws_cdx_load_bom said why */
 		return;
 	}
-	if (ws_sbom_plan(bom, n, r->bom_in, r->nbom_in, &edits, &nedits, err, sizeof err) < 0) {
-		fprintf(stderr, "wheelscan: --sbom-in '%s': not a CycloneDX JSON BOM: %s\n", ws_q_text(path), ws_q_text(err));
+	if (ws_sbom_plan(bom, n, r->bom_in, r->nbom_in, &edits, &nedits, &err) < 0) {
+		fprintf(stderr, "wheelscan: --sbom-in '%s': not a CycloneDX JSON BOM: %s\n", ws_q_text(path), ws_q_text(err.msg));
 		r->sbom_failed = true;
 		free(bom);
 		return;
@@ -187,11 +187,11 @@ static void property(struct ws_buf *b, const char *name, const char *value)
 	ws_json_close(b, '}');
 }
 
-static const char *component_type(const char *type)
+static const char *component_type(enum ws_artifact_type type)
 {
-	if (!strcmp(type, "wheel") || !strcmp(type, "installed") || !strcmp(type, "conda") || !strcmp(type, "deb"))
+	if (type == WS_ART_WHEEL || type == WS_ART_INSTALLED || type == WS_ART_CONDA || type == WS_ART_DEB)
 		return "library";
-	if (!strcmp(type, "image"))
+	if (type == WS_ART_IMAGE)
 		return "container";
 	return "file";
 }

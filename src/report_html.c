@@ -67,8 +67,8 @@ void ws_html_artifact(struct ws_report *r, const struct ws_result *res)
 			      verdict_mark(v[t]));
 	if (unread)
 		ws_buf_puts(b, " <span class=\"v fails\">not read</span>");
-	ws_buf_printf(b, "</summary>\n<p>%s, %u object%s with device code", H(a->type), ws_artifact_code_objects(a),
-		      ws_artifact_code_objects(a) == 1 ? "" : "s");
+	ws_buf_printf(b, "</summary>\n<p>%s, %u object%s with device code", H(ws_artifact_type_name(a->type)),
+		      ws_artifact_code_objects(a), ws_artifact_code_objects(a) == 1 ? "" : "s");
 	if (a->sha256[0])
 		ws_buf_printf(b, ", sha256 <code>%s</code>", a->sha256);
 	ws_buf_puts(b, "</p>\n");

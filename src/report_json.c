@@ -333,7 +333,7 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 	const struct ws_artifact *a = res->a;
 	ws_buf_add(b, "{", 1);
 	ws_json_kv_str(b, "path", a->path);
-	ws_json_kv_str(b, "type", a->type);
+	ws_json_kv_str(b, "type", ws_artifact_type_name(a->type));
 	ws_json_kv_str(b, "sha256", a->sha256[0] ? a->sha256 : NULL);
 	if (a->size_unknown)
 		ws_json_kv_str(b, "size", NULL);
@@ -341,7 +341,7 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		ws_json_kv_u64(b, "size", a->size);
 	if (a->origin)
 		ws_json_kv_str(b, "origin", a->origin);
-	if (a->wheel && !strcmp(a->type, "installed")) {
+	if (a->wheel && a->type == WS_ART_INSTALLED) {
 		const struct ws_wheel_info *w = a->wheel;
 		ws_json_key(b, "distribution");
 		ws_buf_add(b, "{", 1);
@@ -398,9 +398,9 @@ static void artifact_json(struct ws_buf *b, const struct ws_report *r, const str
 		images_json(b, a);
 	if (a->nimages)
 		str_list(b, "superseded", a->superseded, a->nsuperseded);
-	if (a->type && (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "image")))
+	if (a->type == WS_ART_WHEEL || a->type == WS_ART_ZIP || a->type == WS_ART_IMAGE)
 		ws_json_kv_u64(b, "members_scanned", a->members_scanned);
-	if (a->type && (!strcmp(a->type, "installed") || !strcmp(a->type, "directory")))
+	if (a->type == WS_ART_INSTALLED || a->type == WS_ART_DIRECTORY)
 		ws_json_kv_u64(b, "files_scanned", a->members_scanned);
 	if (!ws_artifact_unread(a)) {                /* not judged: no verdict to claim */
 		verdicts(b, r, "verdicts", a->verdicts);
@@ -444,7 +444,7 @@ static void objects_json(struct ws_buf *b, const struct ws_report *r, const stru
 		const struct ws_object *o = &a->objects[i];
 		ws_buf_add(b, "{", 1);
 		ws_json_kv_str(b, "member", o->member);
-		ws_json_kv_str(b, "type", o->type);
+		ws_json_kv_str(b, "type", ws_object_type_name(o->type));
 		ws_json_kv_u64(b, "size", o->size);
 		ws_json_kv_u64(b, "kernels", o->kernels.n);
 		verdicts(b, r, "verdicts", o->verdicts);
@@ -523,7 +523,7 @@ static void findings_errors_json(struct ws_buf *b, const struct ws_result *res)
 		const struct ws_finding *f = &res->findings.v[i];
 		ws_buf_add(b, "{", 1);
 		ws_json_kv_str(b, "id", ws_check_def(f->id)->id);
-		ws_json_kv_str(b, "check", f->check);
+		ws_json_kv_str(b, "check", ws_check_def(f->id)->word);
 		ws_json_kv_str(b, "where", f->where);
 		ws_json_kv_str(b, "what", f->what);
 		ws_json_close(b, '}');

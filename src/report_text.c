@@ -350,8 +350,8 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 {
 	char hb[32];
 	if (o->member)      /* a plain file's only object is described by the artifact line */
-		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), Q(o->member), col(r, RESET), o->type,
-			human(o->size, hb, sizeof hb));
+		fprintf(r->out, "  %s%s%s  (%s, %s)\n", col(r, BOLD), Q(o->member), col(r, RESET),
+			ws_object_type_name(o->type), human(o->size, hb, sizeof hb));
 	if (o->nfatbins == 0) {
 		fprintf(r->out, "    no CUDA device code\n");
 		return;
@@ -444,9 +444,9 @@ static void image_lines(struct ws_report *r, const struct ws_artifact *a)
 static void wheel_lines(struct ws_report *r, const struct ws_artifact *a)
 {
 	const struct ws_wheel_info *w = a->wheel;
-	bool installed = !strcmp(a->type, "installed");
+	bool installed = a->type == WS_ART_INSTALLED;
 	if (w) {
-		fprintf(r->out, "  %-7s %s %s", installed || !strcmp(a->type, "conda") ? "package" : "wheel",
+		fprintf(r->out, "  %-7s %s %s", installed || a->type == WS_ART_CONDA ? "package" : "wheel",
 			Q(w->meta_name ? w->meta_name : w->name ? w->name : "?"),
 			Q(w->meta_version ? w->meta_version : w->version ? w->version : "?"));
 		if (w->python_tag)
@@ -512,7 +512,7 @@ static void findings_lines(struct ws_report *r, const struct ws_result *res)
  * environment holds hundreds; they are counted, and shown with -v. */
 static bool quiet_package(const struct ws_report *r, const struct ws_artifact *a)
 {
-	if (r->cfg->verbose || (strcmp(a->type, "installed") != 0 && strcmp(a->type, "directory") != 0) || a->nerrors ||
+	if (r->cfg->verbose || (a->type != WS_ART_INSTALLED && a->type != WS_ART_DIRECTORY) || a->nerrors ||
 	    (a->record.checked && !a->record.ok) || ws_artifact_cpu_only(a))
 		return false;
 	for (uint32_t i = 0; i < a->nobjects; i++)
@@ -530,7 +530,7 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 		r->quiet_row = true;            /* the summary leaves its row out too */
 		return;
 	}
-	if (res->from_tree && !r->cfg->verbose && !strcmp(a->type, "other") && !a->nerrors && !a->nobjects) {
+	if (res->from_tree && !r->cfg->verbose && a->type == WS_ART_OTHER && !a->nerrors && !a->nobjects) {
 		r->quiet_other++;               /* a README or a .py under -r: counted, not listed */
 		r->quiet_row = true;
 		return;
@@ -544,7 +544,8 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 	if (r->nartifacts > r->quiet_packages + r->quiet_other + r->missing)
 		fputc('\n', r->out);
 	/* a plain file is one object: show its precise type (elf-so, elf-rel, ...) */
-	const char *type = a->nobjects == 1 && !a->objects[0].member ? a->objects[0].type : a->type;
+	const char *type = a->nobjects == 1 && !a->objects[0].member ? ws_object_type_name(a->objects[0].type)
+								       : ws_artifact_type_name(a->type);
 	fprintf(r->out, "%s%s%s  (%s", col(r, BOLD), Q(a->path), col(r, RESET), type);
 	if (!a->size_unknown)
 		fprintf(r->out, ", %s", human(a->size, hb, sizeof hb));
@@ -559,11 +560,11 @@ void ws_text_artifact(struct ws_report *r, const struct ws_result *res)
 			fprintf(r->out, "  origin  %s\n", Q(a->origin));
 		wheel_lines(r, a);
 		image_lines(r, a);
-		if (!strcmp(a->type, "wheel") || !strcmp(a->type, "zip") || !strcmp(a->type, "tar") ||
-		    !strcmp(a->type, "deb") || !strcmp(a->type, "conda") || !strcmp(a->type, "image"))
+		if (a->type == WS_ART_WHEEL || a->type == WS_ART_ZIP || a->type == WS_ART_TAR || a->type == WS_ART_DEB ||
+		    a->type == WS_ART_CONDA || a->type == WS_ART_IMAGE)
 			fprintf(r->out, "  members %llu scanned, %u with CUDA device code\n",
 				(unsigned long long)a->members_scanned, with_code);
-		else if (!strcmp(a->type, "installed") || !strcmp(a->type, "directory"))
+		else if (a->type == WS_ART_INSTALLED || a->type == WS_ART_DIRECTORY)
 			fprintf(r->out, "  files   %llu read as binaries, %u with CUDA device code\n",
 				(unsigned long long)a->members_scanned, with_code);
 		/* per-object detail is -v's (and --kernels'): the first screen is the answer */

@@ -1,58 +1,37 @@
-/* run.c - the pipeline over all inputs: a pool of threads scans and judges
+/* run.c - the pipeline over all inputs: a pool of threads scans and concludes
  * artifacts while the main thread reports them strictly in input order (so
  * output is deterministic whatever --jobs is) and draws the progress bar. One path
- * becomes an artifact in scan_path.c; the live check is run_live.c's. */
+ * becomes an artifact in scan_path.c, and is judged and gated in conclude.c; the live
+ * check is run_live.c's, the store's part run_store.c's. */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "ws_builds.h"
 #include "ws_builds_load.h"
 #include "ws_cli.h"
 #include "ws_compat.h"
+#include "ws_conclude.h"
 #include "ws_db.h"
-#include "ws_decode.h"
 #include "ws_decodeq.h"
 #include "ws_env.h"
 #include "ws_filemap.h"
-#include "ws_gate.h"
-#include "ws_image.h"
 #include "ws_inputs.h"
 #include "ws_live.h"
+#include "ws_pool.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_run.h"
 #include "ws_sandbox.h"
-#include "ws_source.h"
 #include "ws_util.h"
 #include "ws_digest.h"
 #include "ws_readfile.h"
 #include "ws_zipstream.h"
 #include "run_state.h"
-
-/* --verify-db: the stored result stands only if the file's sha256 is the stored one. */
-static bool store_still_good(struct runner *R, struct job *j)
-{
-	if (!R->cfg->verify_db)
-		return true;
-	atomic_fetch_add(&R->files_read, 1);
-	int fd = open(j->in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	char hex[65], err[256];
-	uint64_t size;
-	bool same = fd >= 0 && ws_sha256_fd(fd, hex, &size, err, sizeof err) == 0 && !strcmp(hex, j->st.sha256);
-	if (fd >= 0)
-		close(fd);
-	return same;
-}
 
 static void process(struct runner *R, struct job *j, uint64_t *progress)
 {
@@ -73,7 +52,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	}
 	struct ws_artifact *a;
 	j->res.from_tree = j->in->from_tree;
-	if (j->stored && !store_still_good(R, j)) {
+	if (j->stored && !ws_run_store_still_good(R, j)) {
 		ws_artifact_free(j->stored);
 		j->stored = NULL;
 	}
@@ -92,7 +71,7 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 			a = NULL;
 		}
 		if ((j->res.a = a)) {
-			a->type = "directory";
+			a->type = WS_ART_DIRECTORY;
 			a->size_unknown = true;
 			ws_artifact_error(a, a->path, "%s", j->in->error);
 		}
@@ -116,92 +95,8 @@ static void process(struct runner *R, struct job *j, uint64_t *progress)
 	}
 judge:
 	j->res.a = a;
-	if (!a)
-		return;
-	struct ws_judge_opts jo = {.driver_cuda = R->driver_cuda, .strict = R->cfg->strict,
-				   .remedy = R->remedy.builds && !R->coverage ? &R->remedy : NULL};
-	if (ws_judge(a, R->targets, R->nt, &jo) < 0)
-		ws_artifact_fail(a, a->path, WS_E_MEMORY, "out of memory judging");
-	ws_gate_check(a, R->cfg, R->targets, R->coverage ? 0 : R->nt, &j->res.findings);
-	if (R->live)
-		j->res.live_mismatches = ws_run_live_compare(R, a, &j->res.findings);
-}
-
-/* ---- the store (main thread) ------------------------------------------------------ */
-
-static void store_failed(struct runner *R)
-{
-	if (!R->db_failed)
-		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(ws_db_error(R->db)));
-	R->db_failed = true;
-}
-
-/* The store's key for an input: a file found by -r, its path below the scan root (so that
- * shards and machines with other roots agree), or with several roots its path with the
- * root as spelled (A/lib.so and B/lib.so are two files, not one that changes every run);
- * a file named on the command line, its absolute path (its bare name would let a/x.tar
- * answer for b/x.tar of the same size and mtime). */
-static const char *store_key(const struct runner *R, const struct ws_input *in)
-{
-	if (in->abs_path)
-		return in->abs_path;
-	if (in->from_tree && R->cfg->ndirs > 1)
-		return in->path[0] == '.' && in->path[1] == '/' ? in->path + 2 : in->path;
-	return in->path + in->key_off;
-}
-
-/* Before a file is queued: its size and mtime now, and its stored model when the store
- * holds one that this run may report without reading the file. */
-static void store_prepare(struct runner *R, struct job *j)
-{
-	const struct ws_input *in = j->in;
-	struct stat st;
-	if (!R->db || R->db_failed || in->error || in->kind != WS_INPUT_FILE || !strcmp(in->path, "-"))
-		return;
-	if (stat(in->path, &st) != 0 || !S_ISREG(st.st_mode))
-		return;
-	j->stat_ok = true;
-	j->st_size = (uint64_t)st.st_size;
-	j->st_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	if (R->live)
-		return;                        /* the live check must load the file's containers */
-	if (ws_db_snapshot(R->db, true) < 0) {
-		store_failed(R);
-		return;
-	}
-	int rc = ws_db_lookup(R->db, store_key(R, in), &j->st);
-	if (rc == 1 && j->st.current &&
-	    (R->cfg->verify_db || (j->st.size == j->st_size && j->st.mtime_ns == j->st_mtime_ns)) &&
-	    !(j->stored = ws_db_load(R->db, j->st.id, in->path)))
-		rc = -1;
-	if (ws_db_snapshot(R->db, false) < 0 || rc < 0) {
-		ws_artifact_free(j->stored);
-		j->stored = NULL;
-		store_failed(R);
-	}
-}
-
-/* After an artifact is reported: stored (scanned) or marked seen (from the store). */
-static void store_result(struct runner *R, struct job *j)
-{
-	const struct ws_input *in = j->in;
-	struct ws_artifact *a = j->res.a;
-	if (!R->db || R->db_failed || !strcmp(in->path, "-"))
-		return;
-	if (a->nerrors)
-		R->counts.failed++;
-	int rc;
-	if (j->from_store) {
-		R->counts.reused++;
-		rc = ws_db_seen(R->db, store_key(R, in), j->st.id, a);
-	} else {
-		R->counts.scanned++;
-		/* without a stat before the scan the row can never match a later stat: read again */
-		rc = ws_db_put(R->db, store_key(R, in), a, (int)in->kind | (in->from_tree ? 1 << 8 : 0),
-			       j->stat_ok ? j->st_size : a->size, j->stat_ok ? j->st_mtime_ns : -1, &R->counts);
-	}
-	if (rc < 0)
-		store_failed(R);
+	if (a)
+		ws_conclude(&R->conclude, &j->res);
 }
 
 static void file_task(void *arg)
@@ -279,46 +174,7 @@ static int enter_sandbox(const struct ws_config *cfg, const struct ws_inputs *in
 	return 0;
 }
 
-/* ---- the cure -------------------------------------------------------------------- */
-
-/* The build table and the context remedies are chosen in: the driver given, and the
- * interpreter of --python (its commands then run "PYTHON -m pip"). A table that --builds
- * names and that cannot be read is a usage error; the bundled one failing only loses the
- * remedies, and says so. */
-int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct ws_config *cfg)
-{
-	char err[512];
-	memset(ctx, 0, sizeof *ctx);
-	if (ws_builds_load(cfg->builds, b, err, sizeof err) < 0) {
-		fprintf(stderr, "wheelscan: %s\n", err);
-		if (cfg->builds)
-			return -1;
-		return 0;
-	}
-	ctx->builds = b;
-	ctx->driver_cuda = cfg->driver_cuda;
-	ctx->python_exe = cfg->python;
-	return 0;
-}
-
 /* ---- the run -------------------------------------------------------------------- */
-
-/* --live with no driver, or with no device of any target: nothing can be measured (said
- * once here), and the run never passes. */
-static bool live_measures_nothing(const struct runner *R)
-{
-	if (!R->cfg->live)
-		return false;
-	if (!R->live)
-		return true;
-	bool none = true;
-	for (size_t t = 0; R->live_info.target_device && t < R->nt; t++)
-		none &= R->live_info.target_device[t] < 0;
-	if (none)
-		fprintf(stderr, "wheelscan: --live: the CUDA driver found no device of the GPUs named; nothing can "
-			"be measured, so the prediction is not checked\n");
-	return none;
-}
 
 /* What must exist before the sandbox, which opens and creates no file: the inputs' absolute
  * paths and the store's descriptors, standard input's spool, the SIGBUS guard, the --sbom-in
@@ -349,24 +205,17 @@ static int prepare_sandbox(struct runner *R, struct ws_inputs *in)
 	return 0;
 }
 
-/* A finished job, in input order: its errors on stderr, the exit status they and its
- * findings make (status is the run's so far), its report and its store row; then freed. */
+/* A finished job, in input order: concluded (its errors on stderr, the exit status they and
+ * its findings make with status, the run's so far), its report and its store row; then freed. */
 static int report_job(struct runner *R, struct job *j, struct ws_report *rep, int status)
 {
 	if (!j->res.a) {
 		fprintf(stderr, "wheelscan: out of memory scanning '%s'\n", ws_q_text(j->in->path));
 		return 3;
 	}
-	for (uint32_t e = 0; e < j->res.a->nerrors; e++) {
-		const struct ws_error *er = &j->res.a->errors[e];
-		fprintf(stderr, "wheelscan: '%s': %s\n", ws_q_text(er->where), ws_q_text(er->message));
-		if (ws_errcode_status(er->code) > status)
-			status = ws_errcode_status(er->code);
-	}
-	if (!j->res.a->nerrors && j->res.findings.n && status == 0)
-		status = 1;
+	status = ws_conclude_status(&j->res, status);
 	ws_report_artifact(rep, &j->res);
-	store_result(R, j);
+	ws_run_store_result(R, j);
 	ws_artifact_free(j->res.a);
 	j->res.a = NULL;
 	ws_findings_free(&j->res.findings);
@@ -387,43 +236,6 @@ static int nothing_judged(const struct ws_config *cfg, const struct ws_inputs *i
 			status = WS_EXIT_CHECK;
 	}
 	return status;
-}
-
-/* The store's run closed: what is gone marked (only after a whole tree), the counts said,
- * and a store that failed makes the exit status WS_EXIT_INPUT. */
-static int store_end(struct runner *R, const struct ws_inputs *in, int status)
-{
-	const struct ws_config *cfg = R->cfg;
-	R->counts.skipped = in->nskipped;
-	/* only a whole tree says what is gone: not operands, lists, a failed store, or a
-	 * walk that could not read some directory (its files are not gone) */
-	bool marks = cfg->ndirs > 0 && cfg->npaths == 0 && !cfg->files_from && !R->db_failed;
-	for (size_t i = 0; i < in->n; i++)
-		marks &= !in->v[i].error;
-	if (!R->db_failed && ws_db_run_end(R->db, &R->counts, status, marks, cfg) < 0)
-		store_failed(R);
-	if (R->db_failed)
-		status = WS_EXIT_INPUT;
-	else if (!cfg->quiet)
-		fprintf(stderr, "wheelscan: store %s: %zu files read, %llu scanned, %llu from the store, "
-			"%llu added, %llu changed, %llu removed\n", ws_q_text(cfg->db), atomic_load(&R->files_read),
-			(unsigned long long)R->counts.scanned, (unsigned long long)R->counts.reused,
-			(unsigned long long)R->counts.added, (unsigned long long)R->counts.changed,
-			(unsigned long long)R->counts.removed);
-	ws_db_close(R->db);
-	return status;
-}
-
-/* The store opened and its run begun; false (said on stderr) when it cannot be. */
-static bool store_begin(struct runner *R, bool coverage_mode)
-{
-	char err[1200];
-	if (!(R->db = ws_db_open(R->cfg->db, true, false, err, sizeof err)) ||
-	    ws_db_run_begin(R->db, R->cfg, R->targets, R->nt, coverage_mode) < 0) {
-		fprintf(stderr, "wheelscan: store %s\n", ws_q_text(R->db ? ws_db_error(R->db) : err));
-		return false;
-	}
-	return true;
 }
 
 /* One job per input, in input order. */
@@ -466,7 +278,7 @@ static int run_jobs(struct runner *R, const struct ws_inputs *in, struct ws_repo
 	size_t width = (size_t)ws_pool_width(R->pool), window = width == 1 ? 1 : 2 * width, added = 0;
 	for (size_t i = 0; i < in->n; i++) {
 		for (; added < in->n && added < i + window; added++) {
-			store_prepare(R, &R->jobs[added]);
+			ws_run_store_prepare(R, &R->jobs[added]);
 			ws_group_init(&R->jobs[added].g, NULL);
 			ws_pool_add(R->pool, &R->jobs[added].g, file_task, &R->jobs[added]);
 		}
@@ -474,7 +286,7 @@ static int run_jobs(struct runner *R, const struct ws_inputs *in, struct ws_repo
 		R->queued_to = added;
 		/* the store's batch is held through a short wait, committed before a long one */
 		if (R->db && !R->db_failed && !ws_group_wait_ms(R->pool, &R->jobs[i].g, 20) && ws_db_idle(R->db) < 0)
-			store_failed(R);
+			ws_run_store_failed(R);
 		if (progress)
 			while (!ws_group_wait_ms(R->pool, &R->jobs[i].g, 200))
 				draw_progress(R, false);
@@ -525,7 +337,7 @@ int ws_run(struct ws_config *cfg)
 	}
 	R.remedy.driver_cuda = R.driver_cuda;     /* the live driver's, when one was found */
 	/* --live that can measure nothing (no driver, or no device of any target) never passes */
-	bool live_failed = live_measures_nothing(&R);
+	bool live_failed = ws_run_live_measures_nothing(&R);
 	if (bare && (!R.live || R.nt == 0)) {
 		R.nt = ws_coverage_targets(coverage);
 		R.targets = coverage;
@@ -537,7 +349,7 @@ int ws_run(struct ws_config *cfg)
 	/* The store is opened (and its -wal and -shm files created) before the sandbox,
 	 * which refuses to create files; writing to the open descriptors stays allowed. */
 	if (cfg->db) {
-		if (!store_begin(&R, coverage_mode)) {
+		if (!ws_run_store_begin(&R, coverage_mode)) {
 			ws_db_close(R.db);
 			ws_live_close(R.live);
 			free(auto_targets);
@@ -580,6 +392,9 @@ int ws_run(struct ws_config *cfg)
 		return 3;
 	}
 	pthread_mutex_init(&R.live_mu, NULL);
+	R.conclude = (struct ws_conclude){.cfg = cfg, .targets = R.targets, .nt = R.nt, .coverage = R.coverage,
+					  .driver_cuda = R.driver_cuda, .live = R.live != NULL,
+					  .remedy = R.remedy.builds && !R.coverage ? &R.remedy : NULL};
 
 	struct ws_report rep = {.cfg = cfg, .out = stdout, .targets = R.targets, .ntargets = R.nt,
 				.driver_cuda = R.driver_cuda, .coverage = coverage_mode,
@@ -605,7 +420,7 @@ int ws_run(struct ws_config *cfg)
 	if ((auto_failed || live_failed) && status != WS_EXIT_INPUT)
 		status = WS_EXIT_NO_GPU;         /* --gpu auto or --live never passes without a GPU to judge */
 	if (R.db)
-		status = store_end(&R, &in, status);
+		status = ws_run_store_end(&R, &in, status);
 	ws_report_free(&rep);
 	free_jobs(&R);
 	free(auto_targets);

@@ -2,43 +2,19 @@
  * worker is forked then), called by the scanner with each container's bytes to load them
  * on the targets' devices within --live-budget, and compared with the predicted verdicts
  * once an artifact is judged. */
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "ws_builds.h"
-#include "ws_builds_load.h"
-#include "ws_cli.h"
 #include "ws_compat.h"
-#include "ws_db.h"
-#include "ws_decode.h"
-#include "ws_decodeq.h"
-#include "ws_env.h"
-#include "ws_filemap.h"
 #include "ws_gate.h"
-#include "ws_image.h"
-#include "ws_inputs.h"
 #include "ws_live.h"
-#include "ws_quote.h"
-#include "ws_report.h"
-#include "ws_run.h"
-#include "ws_sandbox.h"
-#include "ws_source.h"
 #include "ws_util.h"
 #include "ws_digest.h"
 #include "ws_zipstream.h"
 #include "run_state.h"
-
-
 
 static long long mono_ms(void)
 {
@@ -77,7 +53,7 @@ void ws_run_live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, 
 			f->live_nojit[t] = WS_LIVE_NOT_RUN;
 	}
 	char sha[65];
-	if (ws_sha256_mem(p, n, sha, NULL, 0) < 0)
+	if (ws_sha256_mem(p, n, sha, NULL) < 0)
 		sha[0] = '\0';
 	pthread_mutex_lock(&R->live_mu);
 	/* the same bytes were loaded before (a library vendored twice, a container repeated):
@@ -130,7 +106,7 @@ static bool live_disagrees(enum ws_verdict v, int live, bool nojit)
 	return predicted_ok != (live == 0);
 }
 
-size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct ws_findings *fs)
+size_t ws_live_compare(const struct ws_target *targets, size_t nt, struct ws_artifact *a, struct ws_findings *fs)
 {
 	size_t mismatches = 0;
 	for (uint32_t i = 0; i < a->nobjects; i++) {
@@ -140,7 +116,7 @@ size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct
 			if (!f->live || !f->verdicts)
 				continue;
 			if (f->role == WS_ROLE_LINK_INPUT) {  /* not loadable alone, not compared */
-				for (size_t t = 0; t < R->nt; t++) {
+				for (size_t t = 0; t < nt; t++) {
 					if (f->live[t] != WS_LIVE_NOT_RUN)
 						f->live[t] = WS_LIVE_SKIPPED;
 					if (f->live_nojit && f->live_nojit[t] != WS_LIVE_NOT_RUN)
@@ -148,7 +124,7 @@ size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct
 				}
 				continue;
 			}
-			for (size_t t = 0; t < R->nt; t++) {
+			for (size_t t = 0; t < nt; t++) {
 				for (int pass = 0; pass < 2; pass++) {
 					const int *lv = pass ? f->live_nojit : f->live;
 					if (!lv || !live_disagrees(f->verdicts[t], lv[t], pass))
@@ -158,7 +134,7 @@ size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct
 						 (unsigned long long)f->offset);
 					mismatches += ws_findings_add(fs, WS_CHECK_LIVE_MISMATCH, where,
 								      "predicted %s on %s, driver%s says %s",
-								      ws_verdict_name(f->verdicts[t]), R->targets[t].name,
+								      ws_verdict_name(f->verdicts[t]), targets[t].name,
 								      pass ? " without JIT" : "", ws_curesult_name(lv[t]));
 				}
 			}
@@ -166,7 +142,7 @@ size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct
 	}
 	/* A load that did not answer (timeout, crash, the budget spent) confirms nothing: per
 	 * target, one finding says so, and the run fails as a check that could not pass. */
-	for (size_t t = 0; t < R->nt; t++) {
+	for (size_t t = 0; t < nt; t++) {
 		unsigned judged = 0, timeout = 0, crash = 0, budget = 0;
 		const char *first = NULL;
 		for (uint32_t i = 0; i < a->nobjects; i++) {
@@ -197,10 +173,27 @@ size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct
 		snprintf(how, sizeof how, "%s%s%s%s%s", timeout ? "timeout" : "", timeout && (crash || budget) ? ", " : "",
 			 crash ? "crash" : "", crash && budget ? ", " : "", budget ? "--live-budget spent" : "");
 		ws_findings_add(fs, WS_CHECK_LIVE_UNCONFIRMED, first, "%s: not measured (%s) for %u load%s of %u container%s: "
-				"the live check did not confirm the prediction", R->targets[t].name, how,
+				"the live check did not confirm the prediction", targets[t].name, how,
 				timeout + crash + budget, timeout + crash + budget == 1 ? "" : "s", judged, judged == 1 ? "" : "s");
 	}
 	return mismatches;
+}
+
+/* --live with no driver, or with no device of any target: nothing can be measured (said
+ * once here), and the run never passes. */
+bool ws_run_live_measures_nothing(const struct runner *R)
+{
+	if (!R->cfg->live)
+		return false;
+	if (!R->live)
+		return true;
+	bool none = true;
+	for (size_t t = 0; R->live_info.target_device && t < R->nt; t++)
+		none &= R->live_info.target_device[t] < 0;
+	if (none)
+		fprintf(stderr, "wheelscan: --live: the CUDA driver found no device of the GPUs named; nothing can "
+			"be measured, so the prediction is not checked\n");
+	return none;
 }
 
 /* Opens the driver. With --gpu auto, or no --gpu at all (bare), the devices it finds join
@@ -244,10 +237,7 @@ void ws_run_start_live(struct runner *R, bool bare, struct ws_target **owned, si
 				dup |= t[k].cc == cc;
 			if (dup)
 				continue;
-			snprintf(t[n].name, sizeof t[n].name, "sm_%u", cc);
-			t[n].cc = (uint16_t)cc;
-			snprintf(t[n].label, sizeof t[n].label, "%.47s", dev->name);
-			n++;
+			ws_target_set(&t[n++], cc, dev->name);
 		}
 		*owned = t;
 		*nowned = n;

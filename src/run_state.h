@@ -12,8 +12,10 @@
 
 #include "ws_builds.h"
 #include "ws_cli.h"
+#include "ws_conclude.h"
 #include "ws_db.h"
 #include "ws_gate.h"
+#include "ws_inputs.h"
 #include "ws_live.h"
 #include "ws_pool.h"
 #include "ws_report.h"
@@ -66,6 +68,7 @@ struct runner {
 	atomic_size_t files_read;          /* inputs read (scanned or hashed), for the store's summary */
 	struct ws_builds builds;           /* the build table the remedies come from */
 	struct ws_remedy_ctx remedy;       /* .builds NULL: no table, no remedies */
+	struct ws_conclude conclude;       /* how each artifact is judged and gated (conclude.c) */
 };
 
 struct live_ctx {
@@ -80,9 +83,21 @@ struct live_seen {
 /* The scanner's hook (on_container): each container with kernels loaded by the live
  * worker on every target's device, within --live-budget (run_live.c). */
 void ws_run_live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, const uint8_t *p, size_t n);
-/* The live results against the predicted verdicts: a finding per disagreement; returns
- * how many (run_live.c). */
-size_t ws_run_live_compare(const struct runner *R, struct ws_artifact *a, struct ws_findings *fs);
+/* The store's part of a run (run_store.c): begun before the sandbox (false, said on stderr,
+ * when it cannot be); a file prepared before it is queued (its stat, and its stored model
+ * when that may stand); a stored model checked again on the file's task under --verify-db;
+ * each reported artifact stored or marked seen; the run ended with status (the run's
+ * status is returned: WS_EXIT_INPUT when the store failed). A store error is said once. */
+bool ws_run_store_begin(struct runner *R, bool coverage_mode);
+void ws_run_store_prepare(struct runner *R, struct job *j);
+bool ws_run_store_still_good(struct runner *R, struct job *j);
+void ws_run_store_result(struct runner *R, struct job *j);
+int ws_run_store_end(struct runner *R, const struct ws_inputs *in, int status);
+void ws_run_store_failed(struct runner *R);
+
+/* --live with no driver, or with no device of any target: nothing can be measured (said
+ * once on stderr), and the run never passes (run_live.c). */
+bool ws_run_live_measures_nothing(const struct runner *R);
 /* Starts the live check (the driver's worker, forked before any thread): the devices,
  * and with bare or --gpu auto the targets they are (run_live.c). */
 void ws_run_start_live(struct runner *R, bool bare, struct ws_target **owned, size_t *nowned);

@@ -196,7 +196,7 @@ static struct ws_artifact *scan_stdin(struct ws_artifact *a, const struct ws_con
 	} else {
 		struct ws_scan_opts mo = *so;
 		mo.drop_behind = true;
-		a->type = ws_content_name(c);
+		a->type = ws_content_type(c);
 		ws_scan_memory(a, NULL, fm.p, fm.len, &mo);
 	}
 	ws_filemap_close(&fm);
@@ -219,7 +219,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		free(a);
 		return NULL;
 	}
-	a->type = "other";
+	a->type = WS_ART_OTHER;
 	if (!strcmp(path, "-"))
 		return scan_stdin(a, cfg, so);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -273,7 +273,7 @@ struct ws_artifact *ws_scan_path(const char *path, const struct ws_config *cfg,
 		ws_walk(a, f, &in, &oo);
 		return a;
 	}
-	a->type = ws_content_name(c);
+	a->type = ws_content_type(c);
 	if (st.st_size == 0) {
 		close(fd);
 		return a;

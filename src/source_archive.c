@@ -440,13 +440,13 @@ enum ws_pack ws_pack_by_name(const char *path)
 	return WS_PACK_NONE;
 }
 
-const char *ws_pack_type(enum ws_pack k)
+enum ws_artifact_type ws_pack_type(enum ws_pack k)
 {
 	switch (k) {
-	case WS_PACK_DEB: return "deb";
-	case WS_PACK_CONDA: return "conda";
-	case WS_PACK_ZIP: return "zip";
-	default: return "tar";
+	case WS_PACK_DEB: return WS_ART_DEB;
+	case WS_PACK_CONDA: return WS_ART_CONDA;
+	case WS_PACK_ZIP: return WS_ART_ZIP;
+	default: return WS_ART_TAR;
 	}
 }
 

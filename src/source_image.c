@@ -518,7 +518,7 @@ void ws_imgcheck_finish(struct ws_imgcheck *c, struct ws_artifact *a, const char
 {
 	if (!c || !(c->saw_docker || c->layout))
 		return;                             /* a tarball, not an image */
-	a->type = "image";
+	a->type = WS_ART_IMAGE;
 	c->a = a;
 	c->complete = complete;
 	c->label = label;

@@ -66,9 +66,8 @@ struct file_hash {
 static void hash_task(void *arg)
 {
 	struct file_hash *h = arg;
-	char err[WS_ERRMAX];
 	int fd = open(h->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	h->rc = fd < 0 ? -1 : ws_sha256_fd(fd, h->hex, NULL, err, sizeof err);
+	h->rc = fd < 0 ? -1 : ws_sha256_fd(fd, h->hex, NULL, NULL);
 	if (fd >= 0)
 		close(fd);
 }
@@ -90,7 +89,8 @@ static int open_file(struct ws_walk *w, struct pack *p)
 	const struct ws_scan_opts *so = w->o ? w->o->so : NULL;
 	const char *path = w->in->name;
 	if (!w->in->nhead) {
-		ws_artifact_error(a, path, "empty file named as a %s package", ws_pack_type(p->kind));
+		ws_artifact_error(a, path, "empty file named as a %s package",
+				    ws_artifact_type_name(ws_pack_type(p->kind)));
 		return -1;
 	}
 	if ((p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
@@ -183,8 +183,7 @@ static void pack_close(struct ws_walk *w)
 	}
 	if (p->fd >= 0 && !a->sha256[0]) {
 		/* the walk stopped early: the file's digest is still the file's */
-		char err[WS_ERRMAX];
-		if (lseek(p->fd, 0, SEEK_SET) != 0 || ws_sha256_fd(p->fd, a->sha256, NULL, err, sizeof err) != 0)
+		if (lseek(p->fd, 0, SEEK_SET) != 0 || ws_sha256_fd(p->fd, a->sha256, NULL, NULL) != 0)
 			a->sha256[0] = 0;
 	}
 	if (p->fd >= 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws_builds.h"
+#include "ws_builds_load.h"
 #include "ws_cli.h"
 #include "ws_json.h"
 #include "ws_live.h"
@@ -55,9 +56,7 @@ static int auto_targets(const struct ws_config *cfg, struct ws_target **out, siz
 	for (size_t d = 0; d < nd; d++) {
 		struct ws_target *t = &(*out)[*n];
 		unsigned cc = (unsigned)(dev[d].cc_major * 10 + dev[d].cc_minor);
-		snprintf(t->name, sizeof t->name, "sm_%u", cc);
-		t->cc = (uint16_t)cc;
-		snprintf(t->label, sizeof t->label, "%.47s", dev[d].name);
+		ws_target_set(t, cc, dev[d].name);
 		(*n)++;
 	}
 	ws_live_close(l);

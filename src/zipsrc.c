@@ -172,12 +172,12 @@ static int zm_close(struct ws_rsource *s, void *runner, struct ws_err *err)
 	return rc;
 }
 
-static int hash_whole(const struct ws_zsrc *src, char hex[65], char *err, size_t errlen)
+static int hash_whole(const struct ws_zsrc *src, char hex[65])
 {
 	struct ws_hash_steps *h = ws_hash_steps_new(src->path, src->mem, src->len);
 	while (h && ws_hash_steps_next(h) == 1)
 		;
-	return ws_hash_steps_end(h, hex, err, errlen);
+	return ws_hash_steps_end(h, hex, NULL);
 }
 
 static bool zip_hash_step(struct ws_rsource *s)
@@ -332,7 +332,6 @@ static bool list_members(struct job *j)
 static bool open_archive(struct job *j, const struct ws_zsrc *src)
 {
 	struct ws_artifact *a = j->a;
-	char err[WS_ERRMAX];
 	struct ws_err oe = {0};
 	j->za = ws_zip_open_source(src, ZIP_CHECKCONS, &oe);
 	if (j->za)
@@ -350,7 +349,7 @@ static bool open_archive(struct job *j, const struct ws_zsrc *src)
 		ws_err_set(&oe, WS_E_FORMAT, "duplicate member name '%s'", dup);
 	}
 	ws_artifact_fail(a, j->label, oe.code, "%s", oe.msg);
-	if (j->o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+	if (j->o.hash_file && hash_whole(src, a->sha256) != 0)
 		a->sha256[0] = '\0';
 	return false;
 }
@@ -405,7 +404,6 @@ static int zipf_open(struct ws_walk *w)
 	else
 		j->src = (struct ws_zsrc){ .mem = w->in->mem, .len = w->in->len };
 	const struct ws_zsrc *src = &j->src;
-	char err[WS_ERRMAX];
 	bool wheel = false;
 	if (w->o && w->o->zip)
 		j->o = *w->o->zip;
@@ -427,8 +425,8 @@ static int zipf_open(struct ws_walk *w)
 	j->bg.progress = j->o.progress;
 	j->label = a->path ? a->path : "(memory)";
 	/* what the file is, even when it cannot be opened: a wheel by its name until read */
-	if (!a->type || !strcmp(a->type, "other"))
-		a->type = a->path && !strcmp(ws_name_type(a->path), "wheel") ? "wheel" : "zip";
+	if (a->type == WS_ART_NONE || a->type == WS_ART_OTHER)
+		a->type = a->path && ws_name_type(a->path) == WS_ART_WHEEL ? WS_ART_WHEEL : WS_ART_ZIP;
 
 	if (src->path) {
 		struct stat sb;
@@ -461,12 +459,12 @@ static int zipf_open(struct ws_walk *w)
 	struct ws_err le = {0};
 	if (ws_zip_check_layout(src, j->n, (const char *const *)j->names, &le) != 0) {
 		ws_artifact_fail(a, j->label, le.code, "%s", le.msg);
-		if (j->o.hash_file && hash_whole(src, a->sha256, err, sizeof err) != 0)
+		if (j->o.hash_file && hash_whole(src, a->sha256) != 0)
 			a->sha256[0] = '\0';
 		return -1;
 	}
 	read_distinfo(j, j->za, &j->b, &wheel);
-	a->type = wheel ? "wheel" : "zip";
+	a->type = wheel ? WS_ART_WHEEL : WS_ART_ZIP;
 	ws_zbuf_fini(&j->b);                 /* each runner keeps its own */
 
 	j->s = (struct ws_rsource){ .ops = j->o.hash_file ? &zip_ops_hashed : &zip_ops, .impl = j, .n = (uint32_t)j->n,
@@ -488,16 +486,17 @@ static int zipf_open(struct ws_walk *w)
 static void zip_after(struct ws_walk *w)
 {
 	struct job *j = w->impl;
-	char err[WS_ERRMAX], hex[65];
+	char hex[65];
 	if (!j->o.hash_file)
 		return;
 	if (!j->hash)                          /* the driver stopped before it began (a limit) */
 		while (zip_hash_step(&j->s))
 			;
-	if (ws_hash_steps_end(j->hash, hex, err, sizeof err) == 0)
+	struct ws_err he = { 0 };
+	if (ws_hash_steps_end(j->hash, hex, &he) == 0)
 		memcpy(j->a->sha256, hex, sizeof j->a->sha256);
 	else
-		ws_artifact_fail(j->a, j->label, WS_E_IO, "cannot hash the file: %s", err);
+		ws_artifact_fail(j->a, j->label, WS_E_IO, "cannot hash the file: %s", he.msg);
 }
 
 static void zipf_close(struct ws_walk *w)
@@ -523,7 +522,7 @@ static void zipf_close(struct ws_walk *w)
 	const char *path = w->in->name;
 	size_t pl = path ? strlen(path) : 0;
 	if (w->in->from == WS_FROM_FILE && !(w->o && w->o->zip) && pl >= 4 && !strcasecmp(path + pl - 4, ".whl") &&
-	    strcmp(a->type, "wheel") != 0 && !a->nerrors)
+	    a->type != WS_ART_WHEEL && !a->nerrors)
 		ws_artifact_error(a, path, "not a wheel: no .dist-info/WHEEL or RECORD at the top of the zip");
 }
 

@@ -65,7 +65,7 @@ static bool field_ok(const char *s, bool command_word)
 	return true;
 }
 
-static int parse_row(char *line, uint32_t lineno, struct ws_build *r, char *err, size_t errlen)
+static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_err *err)
 {
 	char *f[NCOLS];
 	size_t n = 0;
@@ -82,22 +82,22 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, char *err,
 		}
 	}
 	if (n != NCOLS) {
-		snprintf(err, errlen, "line %u: %zu fields, not %d", lineno, n, NCOLS);
+		ws_err_set(err, WS_E_FORMAT, "line %u: %zu fields, not %d", lineno, n, NCOLS);
 		return -1;
 	}
 	for (size_t i = 0; i < NCOLS; i++)
 		if (strlen(f[i]) > 512 || !field_ok(f[i], i != 10)) {
-			snprintf(err, errlen, "line %u: field '%s' is too long or has a character a command "
+			ws_err_set(err, WS_E_FORMAT, "line %u: field '%s' is too long or has a character a command "
 				 "cannot carry", lineno, columns[i]);
 			return -1;
 		}
 	if (!*f[0] || !*f[1] || !*f[2] || !*f[3] || !*f[8] || !*f[9]) {
-		snprintf(err, errlen, "line %u: package, version, variant, platform, index and provenance "
+		ws_err_set(err, WS_E_FORMAT, "line %u: package, version, variant, platform, index and provenance "
 			 "must not be empty", lineno);
 		return -1;
 	}
 	if (strcmp(f[9], "scanned") && strcmp(f[9], "declared")) {
-		snprintf(err, errlen, "line %u: provenance must be 'scanned' or 'declared'", lineno);
+		ws_err_set(err, WS_E_FORMAT, "line %u: provenance must be 'scanned' or 'declared'", lineno);
 		return -1;
 	}
 	r->package = f[0];
@@ -112,14 +112,14 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, char *err,
 	r->line = lineno;
 	if ((r->cuda = parse_cuda(f[4])) < 0 || parse_archs(f[5], r->sass, r->sass_suffix, &r->nsass) < 0 ||
 	    parse_archs(f[6], r->ptx, r->ptx_suffix, &r->nptx) < 0) {
-		snprintf(err, errlen, "line %u: cuda, sass or ptx is malformed", lineno);
+		ws_err_set(err, WS_E_FORMAT, "line %u: cuda, sass or ptx is malformed", lineno);
 		return -1;
 	}
 	return 0;
 }
 
 int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_builds *out,
-		    char *err, size_t errlen)
+		    struct ws_err *err)
 {
 	size_t cap = 0;
 	uint32_t lineno = 0;
@@ -129,7 +129,8 @@ int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_
 	memset(out, 0, sizeof *out);
 	snprintf(out->origin, sizeof out->origin, "%s", origin ? origin : "build table");
 	if (len > WS_BUILDS_MAX_BYTES || memchr(text, 0, len)) {
-		snprintf(err, errlen, "%s", len > WS_BUILDS_MAX_BYTES ? "over 16 MiB" : "holds a NUL byte");
+		ws_err_set(err, len > WS_BUILDS_MAX_BYTES ? WS_E_LIMIT : WS_E_FORMAT, "%s",
+			   len > WS_BUILDS_MAX_BYTES ? "over 16 MiB" : "holds a NUL byte");
 		return -1;
 	}
 	if (!(out->text = ws_malloc(len + 1)))
@@ -157,7 +158,7 @@ int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_
 			for (size_t i = 0; i < NCOLS; i++)
 				w += (size_t)snprintf(want + w, sizeof want - w, "%s%s", i ? "\t" : "", columns[i]);
 			if (strcmp(line, want)) {
-				snprintf(err, errlen, "line %u: the header is not '%s' (tab-separated)", lineno,
+				ws_err_set(err, WS_E_FORMAT, "line %u: the header is not '%s' (tab-separated)", lineno,
 					 "package version variant platform cuda sass ptx requires index provenance source "
 					 "wheel_platform");
 				goto fail;
@@ -167,7 +168,7 @@ int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_
 		}
 		if (out->n == cap) {
 			if (cap >= WS_BUILDS_MAX_ROWS) {
-				snprintf(err, errlen, "more than %d rows", WS_BUILDS_MAX_ROWS);
+				ws_err_set(err, WS_E_LIMIT, "more than %d rows", WS_BUILDS_MAX_ROWS);
 				goto fail;
 			}
 			size_t ncap = cap ? cap * 2 : 256;
@@ -178,17 +179,17 @@ int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_
 			cap = ncap;
 		}
 		memset(&out->rows[out->n], 0, sizeof out->rows[0]);
-		if (parse_row(line, lineno, &out->rows[out->n], err, errlen) < 0)
+		if (parse_row(line, lineno, &out->rows[out->n], err) < 0)
 			goto fail;
 		out->n++;
 	}
 	if (!header) {
-		snprintf(err, errlen, "no header line: not a build table");
+		ws_err_set(err, WS_E_FORMAT, "no header line: not a build table");
 		goto fail;
 	}
 	return 0;
 nomem:
-	snprintf(err, errlen, "out of memory");
+	ws_err_set(err, WS_E_MEMORY, "out of memory");
 fail:
 	ws_builds_free(out);
 	return -1;

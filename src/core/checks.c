@@ -56,53 +56,53 @@ enum ws_check ws_check_of_error(enum ws_errcode code)
 }
 
 /* The ID part of "ID[:GLOB]" as a gate check, or -1 with err filled. */
-static int gate_check(const char *spec, size_t n, const char *what, char *err, size_t errlen)
+static int gate_check(const char *spec, size_t n, const char *what, struct ws_err *err)
 {
 	int c = ws_check_lookup(spec, n);
 	if (c < 0) {
-		snprintf(err, errlen, "unknown check '%.*s' in %s (WS101-WS105; see CHECKS in wheelscan(1))",
+		ws_err_set(err, WS_E_FORMAT, "unknown check '%.*s' in %s (WS101-WS105; see CHECKS in wheelscan(1))",
 			 (int)(n > 64 ? 64 : n), spec, what);
 		return -1;
 	}
 	if (!defs[c].gate) {
 		/* an input that was not read, or not what it says, cannot pass a gate */
-		snprintf(err, errlen, "%s %s cannot be ignored or selected: an input that could not be read or "
+		ws_err_set(err, WS_E_FORMAT, "%s %s cannot be ignored or selected: an input that could not be read or "
 			 "verified is never judged", defs[c].id, defs[c].name);
 		return -1;
 	}
 	return c;
 }
 
-int ws_check_rules_ignore(struct ws_check_rules *r, const char *spec, char *err, size_t errlen)
+int ws_check_rules_ignore(struct ws_check_rules *r, const char *spec, struct ws_err *err)
 {
 	const char *colon = strchr(spec, ':');
 	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-	int c = gate_check(spec, n, "--ignore", err, errlen);
+	int c = gate_check(spec, n, "--ignore", err);
 	if (c < 0)
 		return -1;
 	if (colon && !colon[1]) {
-		snprintf(err, errlen, "empty glob after '%.*s:' in --ignore", (int)(n > 64 ? 64 : n), spec);
+		ws_err_set(err, WS_E_FORMAT, "empty glob after '%.*s:' in --ignore", (int)(n > 64 ? 64 : n), spec);
 		return -1;
 	}
 	struct ws_check_rule *v = ws_reallocarray(r->ignore, r->nignore + 1, sizeof *v);
 	if (!v) {
-		snprintf(err, errlen, "out of memory");
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		return -1;
 	}
 	r->ignore = v;
 	v[r->nignore].check = (enum ws_check)c;
 	v[r->nignore].glob = NULL;
 	if (colon && !(v[r->nignore].glob = ws_strdup(colon + 1))) {
-		snprintf(err, errlen, "out of memory");
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		return -1;
 	}
 	r->nignore++;
 	return 0;
 }
 
-int ws_check_rules_select(struct ws_check_rules *r, const char *spec, char *err, size_t errlen)
+int ws_check_rules_select(struct ws_check_rules *r, const char *spec, struct ws_err *err)
 {
-	int c = gate_check(spec, strlen(spec), "--select", err, errlen);
+	int c = gate_check(spec, strlen(spec), "--select", err);
 	if (c < 0)
 		return -1;
 	r->selected[c] = r->any_selected = true;

@@ -142,7 +142,7 @@ static size_t read_num(const char *s, long *v)
 	return i > 6 ? 0 : i;
 }
 
-int ws_driver_parse(const char *s, char *err, size_t errlen)
+int ws_driver_parse(const char *s, struct ws_err *err)
 {
 	char shown[40];
 	const char *p;
@@ -151,7 +151,7 @@ int ws_driver_parse(const char *s, char *err, size_t errlen)
 	bool branch = false;
 
 	if (!s || !*s) {
-		ws_fmt(err, errlen, "empty driver version");
+		ws_err_set(err, WS_E_FORMAT, "empty driver version");
 		return -1;
 	}
 	ws_sanitize(shown, sizeof shown, s, strlen(s));
@@ -178,7 +178,7 @@ int ws_driver_parse(const char *s, char *err, size_t errlen)
 			if (drivers[i].branch <= major)
 				cuda = drivers[i].cuda;
 		if (!cuda) {
-			ws_fmt(err, errlen, "driver '%s' is older than any known driver branch (R%u)",
+			ws_err_set(err, WS_E_FORMAT, "driver '%s' is older than any known driver branch (R%u)",
 				shown, drivers[0].branch);
 			return -1;
 		}
@@ -188,7 +188,7 @@ int ws_driver_parse(const char *s, char *err, size_t errlen)
 		goto bad;
 	return (int)(major * 1000 + minor * 10);
 bad:
-	ws_fmt(err, errlen, "invalid driver version '%s' (expected a CUDA version such as 12.8 "
+	ws_err_set(err, WS_E_FORMAT, "invalid driver version '%s' (expected a CUDA version such as 12.8 "
 		"or a driver version such as 570.124.06)", shown);
 	return -1;
 }

@@ -42,7 +42,7 @@ int ws_envset_add(struct ws_envset *s, const struct ws_artifact *a, size_t ntarg
 	const char *name, *version, *plus;
 	bool major_only;
 
-	if (!w || (strcmp(a->type, "installed") && strcmp(a->type, "wheel")))
+	if (!w || (a->type != WS_ART_INSTALLED && a->type != WS_ART_WHEEL))
 		return 0;
 	name = w->meta_name ? w->meta_name : w->name;
 	version = w->meta_version ? w->meta_version : w->version;
@@ -70,7 +70,7 @@ int ws_envset_add(struct ws_envset *s, const struct ws_artifact *a, size_t ntarg
 	p->cuda = w->requires_cuda_runtime ? w->requires_cuda_runtime : p->local ? ws_cuda_tag_parse(p->local, &major_only) : 0;
 	for (uint32_t i = 0; i < a->nobjects; i++)
 		p->has_code |= a->objects[i].nfatbins != 0;
-	p->wheel = !strcmp(a->type, "wheel");
+	p->wheel = a->type == WS_ART_WHEEL;
 	if (!(p->path = ws_strdup(a->path)))
 		goto nomem;
 	p->verdicts = copy_verdicts(a->verdicts, ntargets);

@@ -201,10 +201,7 @@ size_t ws_table_ccs(struct ws_target *out, size_t max)
 			dup = out[k].cc == cc;
 		if (dup || n == max)
 			continue;
-		memset(&out[n], 0, sizeof out[n]);
-		out[n].cc = (uint16_t)cc;
-		snprintf(out[n].name, sizeof out[n].name, "sm_%u", cc);
-		n++;
+		ws_target_set(&out[n++], cc, NULL);
 	}
 	return n;
 }
@@ -213,10 +210,7 @@ size_t ws_coverage_targets(struct ws_target *out)
 {
 	size_t n = ws_table_ccs(out, WS_MAX_TARGETS - 1);
 	unsigned newest = n ? out[n - 1].cc : 120;
-	memset(&out[n], 0, sizeof out[n]);
-	out[n].cc = (uint16_t)((newest / 10 + 1) * 10);
-	snprintf(out[n].name, sizeof out[n].name, "sm_%u", out[n].cc);
-	snprintf(out[n].label, sizeof out[n].label, "newer GPUs");
+	ws_target_set(&out[n], (newest / 10 + 1) * 10, "newer GPUs");
 	return n + 1;
 }
 
@@ -443,8 +437,9 @@ static bool name_distance(const char *name, size_t len, void *ctx)
 	return false;
 }
 
-/* Appends "; did you mean 'A', 'B', 'C'?" naming the three rows nearest to norm. */
-static void suggest(const char *norm, char *err, size_t errlen)
+/* Appends "; did you mean 'A', 'B', 'C'?" naming the three rows nearest to norm to the
+ * message in buf (len bytes, truncated as snprintf does). */
+static void suggest(const char *norm, char *buf, size_t len)
 {
 	size_t pick[3];
 	struct near_ctx top[3];
@@ -470,17 +465,17 @@ static void suggest(const char *norm, char *err, size_t errlen)
 		if (np < 3)
 			np++;
 	}
-	size_t l = strlen(err);
-	for (unsigned k = 0; k < np && l < errlen; k++) {
-		snprintf(err + l, errlen - l, "%s'%s'", k ? ", " : "; did you mean ", gpus[pick[k]].name);
-		l += strlen(err + l);
+	size_t l = strlen(buf);
+	for (unsigned k = 0; k < np && l < len; k++) {
+		snprintf(buf + l, len - l, "%s'%s'", k ? ", " : "; did you mean ", gpus[pick[k]].name);
+		l += strlen(buf + l);
 	}
-	if (np && l < errlen)
-		snprintf(err + l, errlen - l, "?");
+	if (np && l < len)
+		snprintf(buf + l, len - l, "?");
 }
 
 
-static void fill(struct ws_target *t, unsigned cc, const char *label)
+void ws_target_set(struct ws_target *t, unsigned cc, const char *label)
 {
 	memset(t, 0, sizeof *t);
 	t->cc = (uint16_t)cc;
@@ -506,14 +501,14 @@ static bool cc_ok(unsigned cc)
 	return cc >= 30 && cc < 200;
 }
 
-int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen)
+int ws_target_parse(const char *s, struct ws_target *t, struct ws_err *err)
 {
 	char buf[128], norm[NORM_MAX], shown[64];
 	unsigned v, minor;
 	size_t n;
 
 	if (!s || !t) {
-		ws_fmt(err, errlen, "no GPU given");
+		ws_err_set(err, WS_E_FORMAT, "no GPU given");
 		return -1;
 	}
 	while (isspace((unsigned char)*s))
@@ -522,7 +517,7 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	if (n == 0) {
-		ws_fmt(err, errlen, "empty GPU name");
+		ws_err_set(err, WS_E_FORMAT, "empty GPU name");
 		return -1;
 	}
 	if (n >= sizeof buf)
@@ -544,11 +539,11 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 			p++;
 		size_t k = digits(p, &v);
 		if (k >= 2 && k <= 3 && (p[k] == 0 || ((p[k] == 'a' || p[k] == 'f') && p[k + 1] == 0)) && cc_ok(v)) {
-			fill(t, v, "");
+			ws_target_set(t, v, "");
 			return 0;
 		}
 		if (k > 0) {
-			ws_fmt(err, errlen, "invalid architecture '%s' (expected sm_XY such as sm_90 or sm_120)", shown);
+			ws_err_set(err, WS_E_FORMAT, "invalid architecture '%s' (expected sm_XY such as sm_90 or sm_120)", shown);
 			return -1;
 		}
 	}
@@ -557,19 +552,19 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 	if (n >= 1 && n <= 2 && buf[n] == '.' && isdigit((unsigned char)buf[n + 1]) && buf[n + 2] == 0) {
 		minor = (unsigned)(buf[n + 1] - '0');
 		if (cc_ok(v * 10 + minor)) {
-			fill(t, v * 10 + minor, "");
+			ws_target_set(t, v * 10 + minor, "");
 			return 0;
 		}
-		ws_fmt(err, errlen, "invalid compute capability '%s'", shown);
+		ws_err_set(err, WS_E_FORMAT, "invalid compute capability '%s'", shown);
 		return -1;
 	}
 	/* XY / XYZ */
 	if (n >= 1 && n <= 3 && buf[n] == 0) {
 		if (n >= 2 && cc_ok(v)) {
-			fill(t, v, "");
+			ws_target_set(t, v, "");
 			return 0;
 		}
-		ws_fmt(err, errlen, "invalid compute capability '%s' (write %u.0 or sm_%u0 for major %u)",
+		ws_err_set(err, WS_E_FORMAT, "invalid compute capability '%s' (write %u.0 or sm_%u0 for major %u)",
 			shown, v, v, v);
 		return -1;
 	}
@@ -582,12 +577,12 @@ int ws_target_parse(const char *s, struct ws_target *t, char *err, size_t errlen
 		g = lookup_loose(norm2);
 	}
 	if (g) {
-		fill(t, g->cc, g->name);
+		ws_target_set(t, g->cc, g->name);
 		return 0;
 	}
-	if (err && errlen) {
-		snprintf(err, errlen, "unknown GPU '%s'", shown);
-		suggest(norm, err, errlen);
+	if (err && !err->code) {
+		ws_err_set(err, WS_E_FORMAT, "unknown GPU '%s'", shown);
+		suggest(norm, err->msg, sizeof err->msg);
 	}
 	return -1;
 }
@@ -606,7 +601,7 @@ static bool label_has(const char *label, const char *name)
 	return false;
 }
 
-int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, char *err, size_t errlen)
+int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, struct ws_err *err)
 {
 	struct ws_target *v;
 	size_t nv = 0;
@@ -614,12 +609,12 @@ int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, c
 	*out = NULL;
 	*n = 0;
 	if (!list) {
-		ws_fmt(err, errlen, "empty GPU list");
+		ws_err_set(err, WS_E_FORMAT, "empty GPU list");
 		return -1;
 	}
 	v = ws_calloc(WS_MAX_TARGETS, sizeof *v);
 	if (!v) {
-		ws_fmt(err, errlen, "out of memory");
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		return -1;
 	}
 	for (const char *p = list;;) {
@@ -632,9 +627,13 @@ int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, c
 			len = sizeof item - 1;
 		memcpy(item, p, len);
 		item[len] = 0;
-		if (ws_target_parse(item, &t, err, errlen) < 0) {
-			if (err && errlen && strcmp(err, "empty GPU name") == 0)
-				snprintf(err, errlen, "empty item in GPU list '%.60s'", list);
+		size_t sp = strspn(item, " \t\n\v\f\r");
+		if (!item[sp]) {               /* what ws_target_parse calls an empty GPU name */
+			ws_err_set(err, WS_E_FORMAT, "empty item in GPU list '%.60s'", list);
+			free(v);
+			return -1;
+		}
+		if (ws_target_parse(item, &t, err) < 0) {
 			free(v);
 			return -1;
 		}
@@ -651,7 +650,7 @@ int ws_targets_parse_list(const char *list, struct ws_target **out, size_t *n, c
 				memcpy(d, t.label, tl + 1);
 			}
 		} else if (nv == WS_MAX_TARGETS) {
-			ws_fmt(err, errlen, "too many GPUs in list");
+			ws_err_set(err, WS_E_LIMIT, "too many GPUs in list");
 			free(v);
 			return -1;
 		} else {

@@ -343,8 +343,8 @@ static bool newer_only(const struct ws_object *o, size_t k, const struct ws_targ
  * into one program together. */
 static bool loaded_alone(const struct ws_object *o)
 {
-	return o->type && (!strcmp(o->type, "elf-so") || !strcmp(o->type, "elf-exec") || !strcmp(o->type, "pe-dll") ||
-			   !strcmp(o->type, "pe-exe"));
+	return o->type == WS_OBJ_ELF_SO || o->type == WS_OBJ_ELF_EXEC || o->type == WS_OBJ_PE_DLL ||
+	       o->type == WS_OBJ_PE_EXE;
 }
 
 /* Step a on target k: sets aside the objects built only for other GPUs that do not run

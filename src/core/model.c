@@ -363,36 +363,44 @@ bool ws_artifact_unread(const struct ws_artifact *a)
 }
 
 
-int ws_err_set(struct ws_err *err, enum ws_errcode code, const char *fmt, ...)
+static const char *const object_types[WS_OBJ_NTYPES] = {
+	[WS_OBJ_ELF] = "elf", [WS_OBJ_ELF_REL] = "elf-rel", [WS_OBJ_ELF_EXEC] = "elf-exec",
+	[WS_OBJ_ELF_SO] = "elf-so", [WS_OBJ_PE_DLL] = "pe-dll", [WS_OBJ_PE_EXE] = "pe-exe",
+	[WS_OBJ_FATBIN] = "fatbin", [WS_OBJ_CUBIN] = "cubin", [WS_OBJ_PTX] = "ptx",
+};
+
+const char *ws_object_type_name(enum ws_object_type t)
 {
-	if (err && !err->code) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-		va_end(ap);
-		err->code = code;
-		err->reported = false;
-	}
+	return (unsigned)t < WS_OBJ_NTYPES ? object_types[t] : object_types[WS_OBJ_ELF];
+}
+
+int ws_object_type_lookup(const char *s)
+{
+	for (int t = 0; t < WS_OBJ_NTYPES; t++)
+		if (!strcmp(object_types[t], s))
+			return t;
 	return -1;
 }
 
-const char *ws_errcode_name(enum ws_errcode code)
+static const char *const artifact_types[WS_ART_NTYPES] = {
+	[WS_ART_NONE] = "unknown", [WS_ART_WHEEL] = "wheel", [WS_ART_ZIP] = "zip", [WS_ART_ELF] = "elf",
+	[WS_ART_ARCHIVE] = "archive", [WS_ART_FATBIN] = "fatbin", [WS_ART_CUBIN] = "cubin", [WS_ART_PTX] = "ptx",
+	[WS_ART_PE] = "pe", [WS_ART_TAR] = "tar", [WS_ART_DEB] = "deb", [WS_ART_CONDA] = "conda",
+	[WS_ART_INSTALLED] = "installed", [WS_ART_DIRECTORY] = "directory", [WS_ART_IMAGE] = "image",
+	[WS_ART_OTHER] = "other", [WS_ART_UNKNOWN] = "unknown",
+};
+
+const char *ws_artifact_type_name(enum ws_artifact_type t)
 {
-	switch (code) {
-	case WS_E_FORMAT: return "format";
-	case WS_E_IO: return "io";
-	case WS_E_LIMIT: return "limit";
-	case WS_E_INTEGRITY: return "integrity";
-	case WS_E_UNSUPPORTED: return "unsupported";
-	case WS_E_MEMORY: return "memory";
-	}
-	return "format";
+	return (unsigned)t < WS_ART_NTYPES ? artifact_types[t] : artifact_types[WS_ART_UNKNOWN];
 }
 
-int ws_errcode_status(enum ws_errcode code)
+int ws_artifact_type_lookup(const char *s)
 {
-	(void)code;
-	return 3;
+	for (int t = WS_ART_NONE + 1; t < WS_ART_NTYPES; t++)
+		if (!strcmp(artifact_types[t], s))
+			return t;
+	return -1;
 }
 
 void ws_artifact_report(struct ws_artifact *a, const char *where, struct ws_err *err)

@@ -589,7 +589,7 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
 
 	if (!a || !a->judged || !a->verdicts || !ctx)
 		return 0;
-	if (!a->wheel && (!strcmp(a->type, "directory") || (a->origin && !strncmp(a->origin, "torch extension", 15)))) {
+	if (!a->wheel && (a->type == WS_ART_DIRECTORY || (a->origin && !strncmp(a->origin, "torch extension", 15)))) {
 		for (size_t k = 0; k < nt && k < a->njudged; k++)
 			if (ws_verdict_fails(a->verdicts[k]) && !(a->judged[k].reasons & WS_R_DRIVER_GPU)) {
 				ws_remedy_free(a->judged[k].remedy);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wheelscan.h"
 #include "ws_jsonread.h"
 #include "ws_sbom.h"
 #include "ws_util.h"
@@ -265,15 +266,14 @@ static int edit_cmp(const void *x, const void *y)
 }
 
 int ws_sbom_plan(const char *bom, size_t n, const struct ws_sbom_artifact *arts, size_t narts,
-		 struct ws_sbom_edit **edits, size_t *nedits, char *err, size_t errlen)
+		 struct ws_sbom_edit **edits, size_t *nedits, struct ws_err *err)
 {
 	struct ws_jp *j = ws_calloc(1, sizeof *j);
 	struct walk w = {.arts = arts, .narts = narts};
 	*edits = NULL;
 	*nedits = 0;
 	if (!j) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return ws_err_set(err, WS_E_MEMORY, "out of memory");
 	}
 	j->start = j->p = bom;
 	j->end = bom + n;
@@ -285,7 +285,7 @@ int ws_sbom_plan(const char *bom, size_t n, const struct ws_sbom_artifact *arts,
 			ok = ws_jp_fail(j, "bytes after the document");
 	}
 	if (!ok) {
-		snprintf(err, errlen, "%s", j->err[0] ? j->err : "not a JSON document");
+		ws_err_set(err, WS_E_FORMAT, "%s", j->err[0] ? j->err : "not a JSON document");
 		free(j);
 		free(w.edits);
 		return -1;

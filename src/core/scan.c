@@ -29,10 +29,11 @@
 #define AR_HDR 60
 #define AR_MAX_LONGNAMES ((size_t)16 << 20)
 
-const char *ws_content_name(enum ws_content c)
+enum ws_artifact_type ws_content_type(enum ws_content c)
 {
-	static const char *const names[] = {"other", "elf", "cubin", "archive", "fatbin", "ptx", "zip", "pe"};
-	return (unsigned)c < sizeof names / sizeof *names ? names[c] : "other";
+	static const enum ws_artifact_type types[] = {WS_ART_OTHER, WS_ART_ELF, WS_ART_CUBIN, WS_ART_ARCHIVE,
+						      WS_ART_FATBIN, WS_ART_PTX, WS_ART_ZIP, WS_ART_PE};
+	return (unsigned)c < sizeof types / sizeof *types ? types[c] : WS_ART_OTHER;
 }
 
 /* How many bytes of p are text PTX may hold, up to the first NUL (PTX in a fatbin ends
@@ -192,25 +193,26 @@ const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *he
 	return NULL;
 }
 
-const char *ws_name_type(const char *path)
+enum ws_artifact_type ws_name_type(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	static const struct { const char *suffix, *type; } by_name[] = {
-		{".whl", "wheel"}, {".zip", "zip"}, {".dll", "pe"}, {".pyd", "pe"}, {".o", "elf"},
-		{".a", "archive"}, {".cubin", "cubin"}, {".fatbin", "fatbin"}, {".ptx", "ptx"},
-		{".deb", "deb"}, {".conda", "conda"}, {".tar", "tar"}, {".tar.gz", "tar"}, {".tgz", "tar"},
-		{".tar.bz2", "tar"}, {".tar.xz", "tar"}, {".tar.zst", "tar"},
+	static const struct { const char *suffix; enum ws_artifact_type type; } by_name[] = {
+		{".whl", WS_ART_WHEEL}, {".zip", WS_ART_ZIP}, {".dll", WS_ART_PE}, {".pyd", WS_ART_PE},
+		{".o", WS_ART_ELF}, {".a", WS_ART_ARCHIVE}, {".cubin", WS_ART_CUBIN}, {".fatbin", WS_ART_FATBIN},
+		{".ptx", WS_ART_PTX}, {".deb", WS_ART_DEB}, {".conda", WS_ART_CONDA}, {".tar", WS_ART_TAR},
+		{".tar.gz", WS_ART_TAR}, {".tgz", WS_ART_TAR}, {".tar.bz2", WS_ART_TAR}, {".tar.xz", WS_ART_TAR},
+		{".tar.zst", WS_ART_TAR},
 	};
 	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++)
 		if (ends_with(base, by_name[i].suffix))
 			return by_name[i].type;
-	return shared_object_name(base) ? "elf" : "unknown";
+	return shared_object_name(base) ? WS_ART_ELF : WS_ART_UNKNOWN;
 }
 
 /* ---- object kinds ---------------------------------------------------------- */
 
-static struct ws_object *new_object(struct scan *s, const char *member, const char *type)
+static struct ws_object *new_object(struct scan *s, const char *member, enum ws_object_type type)
 {
 	struct ws_object *o = ws_artifact_add_object(s->a);
 	if (!o)
@@ -234,9 +236,9 @@ static void drop_if_empty(struct scan *s, struct ws_object *o, bool keep_empty)
 	}
 }
 
-static const char *elf_type_name(uint16_t t)
+static enum ws_object_type elf_type(uint16_t t)
 {
-	return t == 1 ? "elf-rel" : t == 2 ? "elf-exec" : t == 3 ? "elf-so" : "elf";
+	return t == 1 ? WS_OBJ_ELF_REL : t == 2 ? WS_OBJ_ELF_EXEC : t == 3 ? WS_OBJ_ELF_SO : WS_OBJ_ELF;
 }
 
 /* Labels every container with its section and sets the relocatable flag. */
@@ -309,7 +311,7 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	struct ws_err err = {0};
 	struct ws_elf_header h;
 	int hr = ws_elf_header(hdr, hdrlen, &h, &err);
-	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type_name(h.type) : "elf");
+	struct ws_object *o = new_object(s, member, hr == 0 ? elf_type(h.type) : WS_OBJ_ELF);
 	if (!o) {
 		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
@@ -357,7 +359,7 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 	struct ws_pe_header h;
 	struct ws_pe_sections sec = {0};
 	int hr = ws_pe_header(hdr, hdrlen, &h, &err);
-	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? "pe-dll" : "pe-exe");
+	struct ws_object *o = new_object(s, member, hr == 0 && (h.characteristics & 0x2000) ? WS_OBJ_PE_DLL : WS_OBJ_PE_EXE);
 	if (!o) {
 		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
@@ -394,7 +396,7 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 
 static void scan_raw_fatbin(struct scan *s, const char *member, uint64_t origin, uint64_t limit)
 {
-	struct ws_object *o = new_object(s, member, "fatbin");
+	struct ws_object *o = new_object(s, member, WS_OBJ_FATBIN);
 	if (!o) {
 		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory");
 		return;
@@ -420,8 +422,8 @@ static bool ptx_sure(struct scan *s, const char *member, uint64_t origin, uint64
 		n = PTX_PROLOGUE_MAX;
 	if (!(p = ws_window_peek(s->w, origin, (size_t)n, &got)) || ptx_confirm(p, got))
 		return true;
-	if (!member && s->a->type && !strcmp(s->a->type, "ptx"))
-		s->a->type = ws_content_name(WS_CONTENT_OTHER);
+	if (!member && s->a->type == WS_ART_PTX)
+		s->a->type = ws_content_type(WS_CONTENT_OTHER);
 	return false;
 }
 
@@ -432,7 +434,7 @@ static void scan_bare(struct scan *s, const char *member, uint64_t origin, uint6
 	struct ws_err err = {0};
 	if (c == WS_CONTENT_PTX && !ptx_sure(s, member, origin, limit))
 		return;
-	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? "cubin" : "ptx");
+	struct ws_object *o = new_object(s, member, c == WS_CONTENT_CUBIN ? WS_OBJ_CUBIN : WS_OBJ_PTX);
 	struct ws_fatbin *f = o ? ws_object_add_fatbin(o) : NULL;
 	struct ws_entry *e = f ? ws_calloc(1, sizeof *e) : NULL;
 	if (!e) {

@@ -127,26 +127,22 @@ size_t ws_b64url_nopad(const uint8_t *p, size_t n, char *out, size_t cap)
 }
 
 /* Ends a SHA-256 context into hex; 0, or -1 with the reason in err. */
-static int final_hex(struct ws_digest *d, char hex[65], char *err, size_t errlen)
+static int final_hex(struct ws_digest *d, char hex[65], struct ws_err *err)
 {
 	uint8_t md[WS_DIGEST_MAX];
-	if (ws_digest_final(d, md) != 32) {
-		ws_fmt(err, errlen, "sha-256 failed");
-		return -1;
-	}
+	if (ws_digest_final(d, md) != 32)
+		return ws_err_set(err, WS_E_MEMORY, "sha-256 failed");
 	ws_hex(md, 32, hex);
 	return 0;
 }
 
-int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], char *err, size_t errlen)
+int ws_sha256_mem(const uint8_t *p, size_t n, char hex[65], struct ws_err *err)
 {
 	struct ws_digest *d = ws_digest_new("sha256");
-	if (!d) {
-		ws_fmt(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!d)
+		return ws_err_set(err, WS_E_MEMORY, "out of memory");
 	ws_digest_update(d, p, n);
-	int rc = final_hex(d, hex, err, errlen);
+	int rc = final_hex(d, hex, err);
 	ws_digest_free(d);
 	return rc;
 }

@@ -14,8 +14,7 @@
 struct cur {
 	const char *p, *end;
 	unsigned line;
-	char *err;
-	size_t errlen;
+	struct ws_err *err;
 	bool failed;
 };
 
@@ -26,13 +25,19 @@ struct key {
 	size_t n;                      /* segments, also past MAX_SEGS (not stored) */
 };
 
-static int fail(struct cur *c, const char *why)
+static int fail_as(struct cur *c, enum ws_errcode code, const char *why)
 {
 	if (!c->failed)
-		snprintf(c->err, c->errlen, "line %u: %s", c->line, why);
+		ws_err_set(c->err, code, "line %u: %s", c->line, why);
 	c->failed = true;
 	c->p = c->end;                 /* every loop ends at the end */
 	return -1;
+}
+
+/* A malformed file, the usual failure. */
+static int fail(struct cur *c, const char *why)
+{
+	return fail_as(c, WS_E_FORMAT, why);
 }
 
 static bool at(const struct cur *c, const char *s)
@@ -214,7 +219,7 @@ static int key(struct cur *c, struct key *k)
 		}
 		if (seg.failed) {
 			ws_buf_free(&seg);
-			return fail(c, "out of memory");
+			return fail_as(c, WS_E_MEMORY, "out of memory");
 		}
 		if (k->n < MAX_SEGS) {
 			k->long_seg[k->n] = seg.len >= SEG_LEN || memchr(seg.p ? seg.p : "", 0, seg.len);
@@ -268,7 +273,7 @@ static int skip_scalar(struct cur *c)
 static int skip_value(struct cur *c, int depth)
 {
 	if (depth > WS_TOML_MAX_DEPTH)
-		return fail(c, "arrays or inline tables nested too deep");
+		return fail_as(c, WS_E_LIMIT, "arrays or inline tables nested too deep");
 	if (c->p >= c->end)
 		return fail(c, "expected a value");
 	char ch = *c->p;
@@ -333,12 +338,13 @@ static char *kept_string(struct cur *c)
 	ws_buf_add(&b, "", 1);                /* the terminating NUL, and a buffer for "" */
 	const char *why = b.failed ? "out of memory" : b.len - 1 > WS_TOML_MAX_STRING ? "string too long"
 			: !ws_utf8_valid(b.p, b.len - 1) ? "string is not valid UTF-8" : NULL;
+	enum ws_errcode code = b.failed ? WS_E_MEMORY : b.len - 1 > WS_TOML_MAX_STRING ? WS_E_LIMIT : WS_E_FORMAT;
 	for (size_t i = 0; !why && i + 1 < b.len; i++)
 		if ((unsigned char)b.p[i] < 0x20 || b.p[i] == 0x7f)
 			why = "control character in a string";
 	if (why) {
 		ws_buf_free(&b);
-		fail(c, why);
+		fail_as(c, code, why);
 		return NULL;
 	}
 	return b.p;
@@ -382,10 +388,10 @@ static int strict_value(struct cur *c, struct ws_toml_entry *e)
 		if (c->p >= c->end || (*c->p != '"' && *c->p != '\''))
 			return fail(c, "an array here holds strings only");
 		if (e->nitems >= WS_TOML_MAX_ITEMS)
-			return fail(c, "too many strings in one array");
+			return fail_as(c, WS_E_LIMIT, "too many strings in one array");
 		char **v = ws_reallocarray(e->items, e->nitems + 1, sizeof *v);
 		if (!v)
-			return fail(c, "out of memory");
+			return fail_as(c, WS_E_MEMORY, "out of memory");
 		e->items = v;
 		if (!(v[e->nitems] = kept_string(c)))
 			return -1;
@@ -407,7 +413,7 @@ static int keep(struct cur *c, struct ws_toml_table *t, const struct key *k, uns
 			return fail(c, "key given twice");
 	struct ws_toml_entry e = {.line = line};
 	if (!(e.key = ws_strdup(k->seg[0])))
-		return fail(c, "out of memory");
+		return fail_as(c, WS_E_MEMORY, "out of memory");
 	if (strict_value(c, &e) < 0) {
 		entry_free(&e);
 		return -1;
@@ -415,18 +421,18 @@ static int keep(struct cur *c, struct ws_toml_table *t, const struct key *k, uns
 	struct ws_toml_entry *v = ws_reallocarray(t->v, t->n + 1, sizeof *v);
 	if (!v) {
 		entry_free(&e);
-		return fail(c, "out of memory");
+		return fail_as(c, WS_E_MEMORY, "out of memory");
 	}
 	t->v = v;
 	v[t->n++] = e;
 	return 0;
 }
 
-int ws_toml_read_table(const char *text, size_t n, const char *table, struct ws_toml_table *out, char *err,
-		       size_t errlen)
+int ws_toml_read_table(const char *text, size_t n, const char *table, struct ws_toml_table *out,
+		       struct ws_err *err)
 {
 	memset(out, 0, sizeof *out);
-	struct cur c = {.p = text, .end = text + n, .line = 1, .err = err, .errlen = errlen};
+	struct cur c = {.p = text, .end = text + n, .line = 1, .err = err};
 	struct key want = {0}, header = {0};
 	for (const char *s = table; want.n < MAX_SEGS;) {
 		const char *dot = strchr(s, '.');

@@ -11,13 +11,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[1200];
-	struct ws_db *db = ws_db_open_memory(data, size, err, sizeof err);
+	struct ws_err err = {0};
+	struct ws_db *db = ws_db_open_memory(data, size, &err);
 	if (!db)
 		return 0;
 	struct ws_target *t = NULL;
 	size_t nt = 0;
-	if (ws_targets_parse_list("sm_80,sm_90,sm_120", &t, &nt, err, sizeof err) < 0)
+	if (ws_targets_parse_list("sm_80,sm_90,sm_120", &t, &nt, &err) < 0)
 		abort();
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(ws_db_handle(db), "SELECT id, path FROM artifact ORDER BY id LIMIT 64", -1, &s, NULL)

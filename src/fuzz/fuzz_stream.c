@@ -56,7 +56,7 @@ static bool same(const struct ws_artifact *a, const struct ws_artifact *b)
 			return false;
 	for (uint32_t i = 0; i < a->nobjects; i++) {
 		const struct ws_object *x = &a->objects[i], *y = &b->objects[i];
-		if (!same_str(x->member, y->member) || !same_str(x->type, y->type) ||
+		if (!same_str(x->member, y->member) || x->type != y->type ||
 		    x->nfatbins != y->nfatbins || x->kernels.n != y->kernels.n || x->size != y->size)
 			return false;
 		for (uint32_t j = 0; j < x->nfatbins; j++) {

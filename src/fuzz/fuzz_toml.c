@@ -20,8 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_ro ro;
 	const char *p = (const char *)fuzz_ro_copy(&ro, data, size);
 	struct ws_toml_table t;
-	char err[256];
-	if (ws_toml_read_table(p, size, "tool.wheelscan", &t, err, sizeof err) == 0) {
+	struct ws_err err = {0};
+	if (ws_toml_read_table(p, size, "tool.wheelscan", &t, &err) == 0) {
 		for (size_t i = 0; i < t.n; i++) {
 			check_string(t.v[i].key);
 			if (t.v[i].type == WS_TOML_STRING)
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_string(t.v[i].items[k]);
 		}
 		ws_toml_table_free(&t);
-	} else if (t.n || t.v || strncmp(err, "line ", 5) != 0) {
+	} else if (t.n || t.v || strncmp(err.msg, "line ", 5) != 0) {
 		abort();                       /* an error keeps nothing and names its line */
 	}
 	fuzz_ro_free(&ro);

@@ -18,6 +18,9 @@ static int ws_test_pass, ws_test_fail;
 	CHECK(_a == _b, "%s = %lld, expected %lld", #a, _a, _b); } while (0)
 #define CHECK_EQ_STR(a, b) do { const char *_a = (a), *_b = (b); \
 	CHECK(_a && _b && strcmp(_a, _b) == 0, "%s = \"%s\", expected \"%s\"", #a, _a ? _a : "(null)", _b ? _b : "(null)"); } while (0)
+/* A struct ws_err (any struct) cleared, and its address: a fresh error for each call, since
+ * ws_err_set keeps the first error it is given. */
+#define FRESH(e) (memset(&(e), 0, sizeof(e)), &(e))
 
 static inline int ws_test_done(void)
 {

@@ -13,17 +13,17 @@
 static struct ws_target target(const char *s)
 {
 	struct ws_target t;
-	char err[128];
+	struct ws_err err = {0};
 	memset(&t, 0, sizeof t);
-	CHECK(ws_target_parse(s, &t, err, sizeof err) == 0, "%s: %s", s, err);
+	CHECK(ws_target_parse(s, &t, FRESH(err)) == 0, "%s: %s", s, err.msg);
 	return t;
 }
 
-static int parse(const char *body, struct ws_builds *b, char *err, size_t errlen)
+static int parse(const char *body, struct ws_builds *b, struct ws_err *err)
 {
 	char text[4096];
 	snprintf(text, sizeof text, "%s%s", HEAD, body);
-	return ws_builds_parse(text, strlen(text), "test table", b, err, errlen);
+	return ws_builds_parse(text, strlen(text), "test table", b, err);
 }
 
 static void test_versions(void)
@@ -51,9 +51,9 @@ static void test_versions(void)
 static void test_parse(void)
 {
 	struct ws_builds b;
-	char err[256];
-	CHECK(parse("torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t70,75,90a,120f\t120\t\tpypi\tscanned\tx\t\n", &b, err,
-		    sizeof err) == 0, "%s", err);
+	struct ws_err err = {0};
+	CHECK(parse("torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t70,75,90a,120f\t120\t\tpypi\tscanned\tx\t\n", &b,
+		    FRESH(err)) == 0, "%s", err.msg);
 	CHECK_EQ_INT(b.n, 1);
 	CHECK_EQ_INT(b.rows[0].cuda, 12080);
 	CHECK_EQ_INT(b.rows[0].nsass, 4);
@@ -68,7 +68,7 @@ static void test_parse(void)
 	const char *crlf = "# made: 2026-01-01\r\n" "package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\t"
 			   "provenance\tsource\twheel_platform\r\ntorch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\t"
 			   "scanned\tx\tmanylinux_2_28_x86_64\r\n";
-	CHECK(ws_builds_parse(crlf, strlen(crlf), "t", &b, err, sizeof err) == 0, "%s", err);
+	CHECK(ws_builds_parse(crlf, strlen(crlf), "t", &b, FRESH(err)) == 0, "%s", err.msg);
 	CHECK(b.n == 1 && !strcmp(b.rows[0].wheel_platform, "manylinux_2_28_x86_64"));
 	ws_builds_free(&b);
 
@@ -92,20 +92,19 @@ static void test_parse(void)
 		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tguessed\tx\t\n", "provenance"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		err[0] = 0;
-		CHECK(parse(bad[i].row, &b, err, sizeof err) < 0, "%s accepted", bad[i].why);
-		CHECK(strstr(err, "line 2") != NULL, "%s: '%s' names no line", bad[i].why, err);
+		CHECK(parse(bad[i].row, &b, FRESH(err)) < 0, "%s accepted", bad[i].why);
+		CHECK(strstr(err.msg, "line 2") != NULL, "%s: '%s' names no line", bad[i].why, err.msg);
 		CHECK(b.rows == NULL && b.text == NULL, "%s: left memory behind", bad[i].why);
 	}
 	char many[1024] = "torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t";
 	for (int a = 10; a < 10 + WS_BUILD_MAX_ARCHS + 1; a++)
 		snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d", a > 10 ? "," : "", a);
 	strcat(many, "\t\t\tpypi\tscanned\tx\t\n");
-	CHECK(parse(many, &b, err, sizeof err) < 0, "%d archs accepted", WS_BUILD_MAX_ARCHS + 1);
+	CHECK(parse(many, &b, FRESH(err)) < 0, "%d archs accepted", WS_BUILD_MAX_ARCHS + 1);
 	const char *nohead = "torch\t2.8.0\n";
-	CHECK(ws_builds_parse(nohead, strlen(nohead), "t", &b, err, sizeof err) < 0 && strstr(err, "header"));
-	CHECK(ws_builds_parse("", 0, "t", &b, err, sizeof err) < 0 && strstr(err, "header"));
-	CHECK(ws_builds_parse("a\0b", 3, "t", &b, err, sizeof err) < 0 && strstr(err, "NUL"));
+	CHECK(ws_builds_parse(nohead, strlen(nohead), "t", &b, FRESH(err)) < 0 && strstr(err.msg, "header"));
+	CHECK(ws_builds_parse("", 0, "t", &b, FRESH(err)) < 0 && strstr(err.msg, "header"));
+	CHECK(ws_builds_parse("a\0b", 3, "t", &b, FRESH(err)) < 0 && strstr(err.msg, "NUL"));
 }
 
 /* The tables row() parsed: their rows' strings point into them, freed at the end. */
@@ -115,11 +114,12 @@ static size_t nkept;
 static struct ws_build row(const char *sass, const char *ptx, int cuda)
 {
 	struct ws_builds *b = &kept[nkept < 15 ? nkept++ : 15];
-	char body[512], err[256];
+	char body[512];
+	struct ws_err err = {0};
 	ws_builds_free(b);
 	snprintf(body, sizeof body, "p\t1.0\tcu\tlinux_x86_64\t%d.%d\t%s\t%s\t\tpypi\tscanned\tx\t\n", cuda / 1000,
 		 cuda % 1000 / 10, sass, ptx);
-	CHECK(parse(body, b, err, sizeof err) == 0, "%s", err);
+	CHECK(parse(body, b, FRESH(err)) == 0, "%s", err.msg);
 	return b->rows[0];
 }
 
@@ -182,8 +182,8 @@ static void test_choice_minor(void)
 		"q\t1.0.0\tcu129\tlinux_x86_64\t12.9\t90\t\t\tpypi\tscanned\ta\tmanylinux_2_28_x86_64\n"
 		"q\t1.0.0\tcu126\tlinux_x86_64\t12.6\t80\t\t\tpypi\tscanned\tb\tmanylinux_2_28_x86_64\n";
 	struct ws_builds b;
-	char err[256];
-	CHECK(parse(t, &b, err, sizeof err) == 0, "%s", err);
+	struct ws_err err = {0};
+	CHECK(parse(t, &b, FRESH(err)) == 0, "%s", err.msg);
 	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
 	struct ws_target s90 = target("sm_90");
 	const int drivers[] = {12080, 12090, 13000};
@@ -219,8 +219,8 @@ static const char table[] =
 static void test_choice(void)
 {
 	struct ws_builds b;
-	char err[256];
-	CHECK(parse(table, &b, err, sizeof err) == 0, "%s", err);
+	struct ws_err err = {0};
+	CHECK(parse(table, &b, FRESH(err)) == 0, "%s", err.msg);
 	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
 	struct ws_target s90 = target("sm_90"), s61 = target("sm_61"), s120 = target("sm_120"), s52 = target("sm_52");
 	struct ws_remedy *r;

@@ -18,15 +18,15 @@ static const char *q(enum ws_qkind k, const char *s)
 	return b.p;
 }
 
-static int toml(const char *text, struct ws_toml_table *t, char *err)
+static int toml(const char *text, struct ws_toml_table *t, struct ws_err *err)
 {
-	return ws_toml_read_table(text, strlen(text), "tool.wheelscan", t, err, 256);
+	return ws_toml_read_table(text, strlen(text), "tool.wheelscan", t, err);
 }
 
 /* The line an error names, or 0. */
-static unsigned err_line(const char *err)
+static unsigned err_line(const char *msg)
 {
-	return strncmp(err, "line ", 5) ? 0 : (unsigned)atoi(err + 5);
+	return strncmp(msg, "line ", 5) ? 0 : (unsigned)atoi(msg + 5);
 }
 
 int main(void)
@@ -57,19 +57,19 @@ int main(void)
 
 	/* rules */
 	struct ws_check_rules r = {0};
-	char err[256];
-	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS102:*libold*", err, sizeof err), 0);
-	CHECK_EQ_INT(ws_check_rules_ignore(&r, "will-not-run", err, sizeof err), 0);
+	struct ws_err err = {0};
+	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS102:*libold*", FRESH(err)), 0);
+	CHECK_EQ_INT(ws_check_rules_ignore(&r, "will-not-run", FRESH(err)), 0);
 	CHECK(ws_check_ignored(&r, WS_CHECK_MISSING_PTX, "x.whl", "pkg/libold.so"), "glob on the member");
 	CHECK(!ws_check_ignored(&r, WS_CHECK_MISSING_PTX, "x.whl", "pkg/libnew.so"), "glob elsewhere");
 	CHECK(!ws_check_ignored(&r, WS_CHECK_MISSING_SASS, "x.whl", "pkg/libold.so"), "another check");
 	CHECK(ws_check_ignored(&r, WS_CHECK_WILL_NOT_RUN, "x.whl", "anything"), "no glob: everywhere");
-	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS301", err, sizeof err), -1);
-	CHECK(strstr(err, "cannot be ignored") != NULL, "%s", err);
-	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS201:*", err, sizeof err), -1);
-	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS777", err, sizeof err), -1);
-	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS101:", err, sizeof err), -1);
-	CHECK_EQ_INT(ws_check_rules_select(&r, "WS101", err, sizeof err), 0);
+	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS301", FRESH(err)), -1);
+	CHECK(strstr(err.msg, "cannot be ignored") != NULL, "%s", err.msg);
+	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS201:*", FRESH(err)), -1);
+	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS777", FRESH(err)), -1);
+	CHECK_EQ_INT(ws_check_rules_ignore(&r, "WS101:", FRESH(err)), -1);
+	CHECK_EQ_INT(ws_check_rules_select(&r, "WS101", FRESH(err)), 0);
 	CHECK(ws_check_ignored(&r, WS_CHECK_LIVE_MISMATCH, "x", NULL), "not selected");
 	CHECK(!ws_check_ignored(&r, WS_CHECK_MISSING_SASS, "x", NULL), "selected");
 	CHECK(!ws_check_ignored(&r, WS_CHECK_CORRUPT, "x", NULL), "an error is never ignored");
@@ -84,8 +84,8 @@ int main(void)
 		"\n[ tool . \"wheelscan\" ]   # the table\n"
 		"require = [\"sm_80\", # eighty\n  'sm_90',\n]\nrequire-ptx = true\nignore = \"WS102:*lib\\u00e9*\"\n"
 		"[tool.after]\ny = '''\nmulti\n'''\n";
-	CHECK_EQ_INT(toml(good, &t, err), 0);
-	CHECK(t.found && t.line == 13 && t.n == 3, "found %d line %u n %zu: %s", t.found, t.line, t.n, err);
+	CHECK_EQ_INT(toml(good, &t, FRESH(err)), 0);
+	CHECK(t.found && t.line == 13 && t.n == 3, "found %d line %u n %zu: %s", t.found, t.line, t.n, err.msg);
 	if (t.n == 3) {
 		CHECK_EQ_STR(t.v[0].key, "require");
 		CHECK(t.v[0].type == WS_TOML_ARRAY && t.v[0].nitems == 2, "array");
@@ -98,7 +98,7 @@ int main(void)
 		CHECK_EQ_INT(t.v[2].line, 18);
 	}
 	ws_toml_table_free(&t);
-	CHECK_EQ_INT(toml("[project]\nname = 'x'\n", &t, err), 0);
+	CHECK_EQ_INT(toml("[project]\nname = 'x'\n", &t, FRESH(err)), 0);
 	CHECK(!t.found && t.n == 0, "no table");
 	ws_toml_table_free(&t);
 
@@ -128,31 +128,31 @@ int main(void)
 		{"a = [1, 2\n", 2, "expected ','"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		err[0] = '\0';
-		int rc = toml(bad[i].text, &t, err);
-		CHECK(rc == -1 && err_line(err) == bad[i].line && strstr(err, bad[i].why), "case %zu: rc %d, '%s'", i, rc, err);
+		int rc = toml(bad[i].text, &t, FRESH(err));
+		CHECK(rc == -1 && err_line(err.msg) == bad[i].line && strstr(err.msg, bad[i].why), "case %zu: rc %d, '%s'", i, rc, err.msg);
 		CHECK(t.n == 0 && t.v == NULL, "case %zu: nothing kept after an error", i);
 	}
 	/* a NUL byte: not a TOML file */
-	CHECK_EQ_INT(ws_toml_read_table("a = 1\n\0", 7, "tool.wheelscan", &t, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_toml_read_table("a = 1\n\0", 7, "tool.wheelscan", &t, FRESH(err)), -1);
 	/* nesting past the bound is an error, not a deep recursion */
 	size_t depth = 100000;
 	char *deep = malloc(depth + 8);
 	memcpy(deep, "a = ", 4);
 	memset(deep + 4, '[', depth);
 	deep[depth + 4] = '\0';
-	CHECK_EQ_INT(toml(deep, &t, err), -1);
-	CHECK(strstr(err, "nested too deep") != NULL, "%s", err);
+	CHECK_EQ_INT(toml(deep, &t, FRESH(err)), -1);
+	CHECK(strstr(err.msg, "nested too deep") != NULL, "%s", err.msg);
+	CHECK_EQ_INT(err.code, WS_E_LIMIT);
 	free(deep);
 	/* a string past the bound, in the table */
 	char *huge = malloc(WS_TOML_MAX_STRING + 64);
 	int w = snprintf(huge, 64, "[tool.wheelscan]\nrequire = \"");
 	memset(huge + w, 'a', WS_TOML_MAX_STRING + 1);
 	strcpy(huge + w + WS_TOML_MAX_STRING + 1, "\"\n");
-	CHECK_EQ_INT(toml(huge, &t, err), -1);
+	CHECK_EQ_INT(toml(huge, &t, FRESH(err)), -1);
 	free(huge);
 	/* CRLF line ends and a byte order mark */
-	CHECK_EQ_INT(toml("\xef\xbb\xbf[tool.wheelscan]\r\nrequire-ptx = false\r\n", &t, err), 0);
+	CHECK_EQ_INT(toml("\xef\xbb\xbf[tool.wheelscan]\r\nrequire-ptx = false\r\n", &t, FRESH(err)), 0);
 	CHECK(t.found && t.n == 1 && !t.v[0].b, "CRLF");
 	ws_toml_table_free(&t);
 

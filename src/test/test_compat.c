@@ -297,9 +297,9 @@ static void test_tables(void)
 		{"12.10", -1}, {"", -1}, {"12.x", -1}, {"r12.8", -1}, {"100.1", -1},
 	};
 	for (size_t i = 0; i < sizeof drv / sizeof drv[0]; i++) {
-		char err[256] = "";
-		int got = ws_driver_parse(drv[i].in, err, sizeof err);
-		CHECK(got == drv[i].cuda, "--driver '%s' -> %d, want %d (%s)", drv[i].in, got, drv[i].cuda, err);
+		struct ws_err err = {0};
+		int got = ws_driver_parse(drv[i].in, FRESH(err));
+		CHECK(got == drv[i].cuda, "--driver '%s' -> %d, want %d (%s)", drv[i].in, got, drv[i].cuda, err.msg);
 	}
 	CHECK_EQ_INT(ws_last_toolkit_for_arch(120), 0);
 }
@@ -327,20 +327,19 @@ static const struct { const char *in; int want; } driver_rows[] = {
 
 static void test_driver(void)
 {
-	char err[256];
+	struct ws_err err = {0};
 	for (size_t i = 0; i < sizeof driver_rows / sizeof driver_rows[0]; i++) {
-		err[0] = 0;
-		int v = ws_driver_parse(driver_rows[i].in, err, sizeof err);
+		int v = ws_driver_parse(driver_rows[i].in, FRESH(err));
 		CHECK(v == driver_rows[i].want, "driver '%s' -> %d, want %d", driver_rows[i].in, v, driver_rows[i].want);
 		if (driver_rows[i].want < 0 && *driver_rows[i].in)
-			CHECK(err[0] != 0 && strchr(err, '\'') != NULL, "error names the value: '%s'", err);
+			CHECK(err.msg[0] != 0 && strchr(err.msg, '\'') != NULL, "error names the value: '%s'", err.msg);
 	}
-	ws_driver_parse("junk", err, sizeof err);
-	CHECK_EQ_STR(err, "invalid driver version 'junk' (expected a CUDA version such as 12.8 or a driver "
+	ws_driver_parse("junk", FRESH(err));
+	CHECK_EQ_STR(err.msg, "invalid driver version 'junk' (expected a CUDA version such as 12.8 or a driver "
 		     "version such as 570.124.06)");
-	ws_driver_parse("300", err, sizeof err);
-	CHECK(strstr(err, "older than any known driver branch") != NULL, "%s", err);
-	CHECK_EQ_INT(ws_driver_parse(NULL, NULL, 0), -1);
+	ws_driver_parse("300", FRESH(err));
+	CHECK(strstr(err.msg, "older than any known driver branch") != NULL, "%s", err.msg);
+	CHECK_EQ_INT(ws_driver_parse(NULL, NULL), -1);
 }
 
 static void explain(const struct erow *rows, unsigned ne, unsigned cc, int driver, char *buf, size_t len)

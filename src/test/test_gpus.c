@@ -40,12 +40,11 @@ static const struct { const char *in; unsigned cc; const char *label; } parse_ro
 
 static void test_parse(void)
 {
-	char err[256];
+	struct ws_err err = {0};
 	for (size_t i = 0; i < sizeof parse_rows / sizeof parse_rows[0]; i++) {
 		struct ws_target t;
-		err[0] = 0;
-		int rc = ws_target_parse(parse_rows[i].in, &t, err, sizeof err);
-		CHECK(rc == 0, "'%s': %s", parse_rows[i].in, err);
+		int rc = ws_target_parse(parse_rows[i].in, &t, FRESH(err));
+		CHECK(rc == 0, "'%s': %s", parse_rows[i].in, err.msg);
 		if (rc)
 			continue;
 		char name[16];
@@ -73,37 +72,34 @@ static const struct { const char *in; const char *err; } bad_rows[] = {
 
 static void test_bad(void)
 {
-	char err[256];
+	struct ws_err err = {0};
 	struct ws_target t;
 	for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
-		err[0] = 0;
-		CHECK(ws_target_parse(bad_rows[i].in, &t, err, sizeof err) == -1, "'%s' accepted", bad_rows[i].in);
-		CHECK(strncmp(err, bad_rows[i].err, strlen(bad_rows[i].err)) == 0, "'%s': got \"%s\", want prefix \"%s\"",
-		      bad_rows[i].in, err, bad_rows[i].err);
+		CHECK(ws_target_parse(bad_rows[i].in, &t, FRESH(err)) == -1, "'%s' accepted", bad_rows[i].in);
+		CHECK(strncmp(err.msg, bad_rows[i].err, strlen(bad_rows[i].err)) == 0, "'%s': got \"%s\", want prefix \"%s\"",
+		      bad_rows[i].in, err.msg, bad_rows[i].err);
 	}
 	/* suggestions: exactly three names, then '?' */
-	ws_target_parse("rtx5900", &t, err, sizeof err);
+	ws_target_parse("rtx5900", &t, FRESH(err));
 	unsigned quotes = 0;
-	for (const char *p = err; *p; p++)
+	for (const char *p = err.msg; *p; p++)
 		quotes += *p == '\'';
 	CHECK_EQ_INT(quotes, 2 + 3 * 2);
-	CHECK(err[strlen(err) - 1] == '?', "%s", err);
-	/* a short error buffer stays terminated */
-	char small[20];
-	memset(small, 'x', sizeof small);
-	ws_target_parse("rtx5900", &t, small, sizeof small);
-	CHECK_EQ_INT(strlen(small), sizeof small - 1);
-	CHECK_EQ_INT(ws_target_parse("rtx5900", &t, NULL, 0), -1);
-	CHECK_EQ_INT(ws_target_parse(NULL, &t, err, sizeof err), -1);
+	CHECK(err.msg[strlen(err.msg) - 1] == '?', "%s", err.msg);
+	/* a bad name is bad input; no err is allowed */
+	CHECK_EQ_INT(ws_target_parse("rtx5900", &t, FRESH(err)), -1);
+	CHECK_EQ_INT(err.code, WS_E_FORMAT);
+	CHECK_EQ_INT(ws_target_parse("rtx5900", &t, NULL), -1);
+	CHECK_EQ_INT(ws_target_parse(NULL, &t, FRESH(err)), -1);
 }
 
 static void test_list(void)
 {
-	char err[256];
+	struct ws_err err = {0};
 	struct ws_target *v = NULL;
 	size_t n = 0;
 
-	CHECK_EQ_INT(ws_targets_parse_list("RTX 5090,H100, sm_86", &v, &n, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_targets_parse_list("RTX 5090,H100, sm_86", &v, &n, FRESH(err)), 0);
 	CHECK_EQ_INT(n, 3);
 	if (n == 3) {
 		CHECK_EQ_STR(v[0].name, "sm_120");
@@ -113,26 +109,27 @@ static void test_list(void)
 	}
 	free(v);
 	/* one verdict per CC: names of the same CC share it */
-	CHECK_EQ_INT(ws_targets_parse_list("H100,H200,sm_90,9.0", &v, &n, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_targets_parse_list("H100,H200,sm_90,9.0", &v, &n, FRESH(err)), 0);
 	CHECK_EQ_INT(n, 1);
 	if (n == 1)
 		CHECK_EQ_STR(v[0].label, "H100/H200");
 	free(v);
-	CHECK_EQ_INT(ws_targets_parse_list("H200,H20,h200", &v, &n, err, sizeof err), 0);
+	CHECK_EQ_INT(ws_targets_parse_list("H200,H20,h200", &v, &n, FRESH(err)), 0);
 	CHECK(n == 1 && strcmp(v[0].label, "H200/H20") == 0, "label %s", n ? v[0].label : "");
 	free(v);
-	CHECK_EQ_INT(ws_targets_parse_list("sm_80,,sm_90", &v, &n, err, sizeof err), -1);
-	CHECK(strncmp(err, "empty item in GPU list", 22) == 0, "%s", err);
+	CHECK_EQ_INT(ws_targets_parse_list("sm_80,,sm_90", &v, &n, FRESH(err)), -1);
+	CHECK(strncmp(err.msg, "empty item in GPU list", 22) == 0, "%s", err.msg);
 	CHECK(v == NULL && n == 0, "v == NULL && n == 0");
-	CHECK_EQ_INT(ws_targets_parse_list("sm_80,rtx5900", &v, &n, err, sizeof err), -1);
-	CHECK(strncmp(err, "unknown GPU 'rtx5900'", 21) == 0, "%s", err);
-	CHECK_EQ_INT(ws_targets_parse_list("", &v, &n, err, sizeof err), -1);
+	CHECK_EQ_INT(ws_targets_parse_list("sm_80,rtx5900", &v, &n, FRESH(err)), -1);
+	CHECK(strncmp(err.msg, "unknown GPU 'rtx5900'", 21) == 0, "%s", err.msg);
+	CHECK_EQ_INT(ws_targets_parse_list("", &v, &n, FRESH(err)), -1);
 	/* bounded: more distinct CCs than WS_MAX_TARGETS */
 	char big[1024] = "";
 	for (unsigned cc = 30; cc < 30 + WS_MAX_TARGETS + 1; cc++)
 		snprintf(big + strlen(big), sizeof big - strlen(big), "%s%u", cc > 30 ? "," : "", cc);
-	CHECK_EQ_INT(ws_targets_parse_list(big, &v, &n, err, sizeof err), -1);
-	CHECK_EQ_STR(err, "too many GPUs in list");
+	CHECK_EQ_INT(ws_targets_parse_list(big, &v, &n, FRESH(err)), -1);
+	CHECK_EQ_STR(err.msg, "too many GPUs in list");
+	CHECK_EQ_INT(err.code, WS_E_LIMIT);
 }
 
 /* The table's own consistency: in CC order, labels fit, every CC has a family, and every
@@ -142,7 +139,7 @@ static void test_list(void)
 static void test_table(void)
 {
 	static const unsigned rules7[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121};
-	char err[256];
+	struct ws_err err = {0};
 	unsigned prev = 0;
 	const char *unordered = NULL, *too_long = NULL, *no_family = NULL, *no_parse = NULL;
 	CHECK(ws_gpu_count() > 120, "table has %zu rows", ws_gpu_count());
@@ -156,14 +153,14 @@ static void test_table(void)
 			too_long = g->name;
 		if (!*ws_cc_family(g->cc) && !no_family)
 			no_family = g->name;
-		if (!(ws_target_parse(g->name, &t, err, sizeof err) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0) &&
+		if (!(ws_target_parse(g->name, &t, FRESH(err)) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0) &&
 		    !no_parse)
 			no_parse = g->name;
 		for (const char *a = g->aliases; a && *a;) {
 			const char *bar = strchr(a, '|');
 			char alias[128];
 			snprintf(alias, sizeof alias, "%.*s", (int)(bar ? bar - a : (long)strlen(a)), a);
-			if (!(ws_target_parse(alias, &t, err, sizeof err) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0) &&
+			if (!(ws_target_parse(alias, &t, FRESH(err)) == 0 && t.cc == g->cc && strcmp(t.label, g->name) == 0) &&
 			    !no_parse)
 				no_parse = g->aliases;
 			a = bar ? bar + 1 : a + strlen(a);
@@ -191,7 +188,8 @@ static void test_nvidia_page(void)
 	CHECK(f != NULL, "testdata/nvidia-cuda-gpus.txt missing");
 	if (!f)
 		return;
-	char line[256], err[256];
+	char line[256];
+	struct ws_err err = {0};
 	unsigned rows = 0;
 	while (fgets(line, sizeof line, f)) {
 		unsigned major, minor;
@@ -204,10 +202,9 @@ static void test_nvidia_page(void)
 			continue;
 		}
 		struct ws_target t;
-		err[0] = 0;
-		int rc = ws_target_parse(name, &t, err, sizeof err);
+		int rc = ws_target_parse(name, &t, FRESH(err));
 		CHECK(rc == 0 && t.cc == major * 10 + minor, "NVIDIA lists '%s' as %u.%u; wheelscan: %s%u",
-		      name, major, minor, rc ? err : "", rc ? 0 : t.cc);
+		      name, major, minor, rc ? err.msg : "", rc ? 0 : t.cc);
 		rows++;
 	}
 	fclose(f);

@@ -61,7 +61,7 @@ static struct ws_object *obj(struct ws_artifact *a, const char *member)
 {
 	struct ws_object *o = ws_artifact_add_object(a);
 	o->member = member ? strdup(member) : NULL;
-	o->type = "elf-so";
+	o->type = WS_OBJ_ELF_SO;
 	return o;
 }
 
@@ -714,7 +714,7 @@ static void test_object_set_aside(void)
 	CHECK_EQ_INT(a->objects[1].verdicts[0], WS_V_NO_IMAGE);
 	/* members of an archive are linked into one program: not set aside */
 	a->objects[0].size = 900;
-	a->objects[0].type = "elf-rel";
+	a->objects[0].type = WS_OBJ_ELF_REL;
 	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
 	ws_artifact_free(a);
 }

@@ -77,8 +77,8 @@ static void test_sniff(void)
 	CHECK_EQ_INT(ws_pack_by_name("x-1.0-0.conda"), WS_PACK_CONDA);
 	CHECK_EQ_INT(ws_pack_by_name("x.whl"), WS_PACK_NONE);
 	CHECK_EQ_INT(ws_pack_by_name(".tar"), WS_PACK_NONE);       /* a name that is only the suffix */
-	CHECK_EQ_STR(ws_pack_type(WS_PACK_DEB), "deb");
-	CHECK_EQ_STR(ws_pack_type(WS_PACK_COMPRESSED), "tar");
+	CHECK_EQ_STR(ws_artifact_type_name(ws_pack_type(WS_PACK_DEB)), "deb");
+	CHECK_EQ_STR(ws_artifact_type_name(ws_pack_type(WS_PACK_COMPRESSED)), "tar");
 }
 
 /* The file source: members in order, "./" dropped, sizes and bytes as stored. */

@@ -132,7 +132,7 @@ static bool one_member(struct ws_jp *j, const char *key, void *ctx)
 }
 
 /* Parses doc as one object; true when it is accepted whole. */
-static bool parse(const char *doc, struct one *o, char *err, size_t errlen)
+static bool parse(const char *doc, struct one *o, char *err, size_t len)
 {
 	struct ws_jp j = {.start = doc, .p = doc, .end = doc + strlen(doc)};
 	memset(o, 0, sizeof *o);
@@ -141,7 +141,7 @@ static bool parse(const char *doc, struct one *o, char *err, size_t errlen)
 		ws_jp_skip_ws(&j);
 		ok = j.p == j.end || ws_jp_fail(&j, "trailing bytes");
 	}
-	snprintf(err, errlen, "%s", j.err);
+	snprintf(err, len, "%s", j.err);
 	return ok;
 }
 

@@ -223,7 +223,7 @@ static int dbl_scan(void *ctx, struct ws_artifact *a, const char *member, struct
 	free(buf);
 	struct ws_object *o = ws_artifact_add_object(a);
 	o->member = strdup(member);
-	o->type = "elf-so";
+	o->type = WS_OBJ_ELF_SO;
 	o->size = s.got;
 	pthread_mutex_lock(&d->mu);
 	if (d->n < 16)
@@ -409,8 +409,9 @@ static void test_hash_steps(void)
 	uint8_t *p = malloc(n);
 	for (size_t i = 0; i < n; i++)
 		p[i] = (uint8_t)(i * 2654435761u >> 13);
-	char want[65], got[65], err[WS_ERRMAX] = "";
-	CHECK_EQ_INT(ws_sha256_mem(p, n, want, err, sizeof err), 0);
+	char want[65], got[65];
+	struct ws_err err = {0};
+	CHECK_EQ_INT(ws_sha256_mem(p, n, want, FRESH(err)), 0);
 	char path[] = "/tmp/ws-test-hash-XXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0 && write(fd, p, n) == (ssize_t)n, "wrote the file");
@@ -422,20 +423,20 @@ static void test_hash_steps(void)
 			steps++;
 		CHECK(r == 0 && steps == 3, "%s: %d steps before the last, then %d", mem ? "memory" : "file", steps, r);
 		memset(got, 0, sizeof got);
-		CHECK_EQ_INT(ws_hash_steps_end(h, got, err, sizeof err), 0);
+		CHECK_EQ_INT(ws_hash_steps_end(h, got, FRESH(err)), 0);
 		CHECK_EQ_STR(got, want);
 	}
 	unlink(path);
 	struct ws_hash_steps *h = ws_hash_steps_new(path, NULL, 0);
 	CHECK_EQ_INT(ws_hash_steps_next(h), -1);
-	CHECK_EQ_INT(ws_hash_steps_end(h, got, err, sizeof err), -1);
-	CHECK(strstr(err, "No such file") != NULL, "%s", err);
+	CHECK_EQ_INT(ws_hash_steps_end(h, got, FRESH(err)), -1);
+	CHECK(strstr(err.msg, "No such file") != NULL, "%s", err.msg);
 	free(p);
 }
 
 static void check_wheel_facts(const struct ws_artifact *a, const char *name_expect)
 {
-	CHECK_EQ_STR(a->type, "wheel");
+	CHECK_EQ_STR(ws_artifact_type_name(a->type), "wheel");
 	CHECK(a->wheel != NULL, "is false");
 	if (!a->wheel)
 		return;
@@ -673,7 +674,7 @@ static void test_corrupt(void)
 	struct ws_artifact *a = new_art("c.zip");
 	CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
 	CHECK(has_error(a, "member 'a.txt' fails its crc-32 check"), "is false");
-	CHECK_EQ_STR(a->type, "zip");
+	CHECK_EQ_STR(ws_artifact_type_name(a->type), "zip");
 	CHECK(a->wheel == NULL && !a->record.checked, "is false");
 	ws_artifact_free(a);
 
@@ -695,7 +696,7 @@ static void test_corrupt(void)
 	CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, (size_t)(cd - w.p), &o), -1);
 	CHECK(has_error(a, "truncated or incomplete ("), "is false");
 	CHECK(has_error(a, "; the zip directory is missing)"), "is false");
-	CHECK(!strcmp(a->type, "zip"), "type %s", a->type);
+	CHECK(!strcmp(ws_artifact_type_name(a->type), "zip"), "type %s", ws_artifact_type_name(a->type));
 	ws_artifact_free(a);
 	free(w.p);
 
@@ -739,7 +740,7 @@ static void test_corrupt(void)
 	zw_finish(&w);
 	a = new_art("e.zip");
 	CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), 0);
-	CHECK_EQ_STR(a->type, "zip");
+	CHECK_EQ_STR(ws_artifact_type_name(a->type), "zip");
 	CHECK_EQ_INT(a->members_scanned, 0);
 	ws_artifact_free(a);
 	free(w.p);
@@ -901,7 +902,7 @@ static void test_real_scanner(void)
 		struct ws_artifact *a = new_art(wh[i].path);
 		int rc = ws_zip_scan_file(a, wh[i].path, &o);
 		CHECK(rc == wh[i].rc, "%s: rc %d", wh[i].path, rc);
-		CHECK_EQ_STR(a->type, "wheel");
+		CHECK_EQ_STR(ws_artifact_type_name(a->type), "wheel");
 		CHECK(a->record.checked && a->record.ok == wh[i].ok, "%s: record ok %d", wh[i].path, a->record.ok);
 		CHECK(a->record.nmismatched == wh[i].mism && a->record.nmissing == wh[i].miss &&
 		      a->record.nunlisted == wh[i].unl, "%s: %zu/%zu/%zu", wh[i].path, a->record.nmismatched,
@@ -947,7 +948,7 @@ static void test_layout(void)
 	CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
 	CHECK(has_error(a, "member 'a.so' overlaps member 'b.so'"), "is false");
 	CHECK(a->bytes_inflated == 0 && a->members_scanned == 0, "read %llu bytes", (unsigned long long)a->bytes_inflated);
-	CHECK(!strcmp(a->type, "zip"), "type %s", a->type);
+	CHECK(!strcmp(ws_artifact_type_name(a->type), "zip"), "type %s", ws_artifact_type_name(a->type));
 	ws_artifact_free(a);
 	free(w.p);
 	free(inner.p);
@@ -973,7 +974,7 @@ static void test_layout(void)
 	CHECK_EQ_INT(ws_zip_scan_memory(a, w.p, w.len, &o), -1);
 	CHECK(has_error(a, "duplicate member name 'pkg/x.so'"), "is false");
 	CHECK(!has_error(a, "already exists"), "is false");
-	CHECK(!strcmp(a->type, "wheel"), "type %s", a->type);
+	CHECK(!strcmp(ws_artifact_type_name(a->type), "wheel"), "type %s", ws_artifact_type_name(a->type));
 	ws_artifact_free(a);
 	free(w.p);
 	free(elf);

@@ -1,4 +1,4 @@
-/* env.c - `wheelscan --env`: the CUDA driver, its devices, the probe kernel and the
+/* cudaenv.c - `wheelscan --env`: the CUDA driver, its devices, the probe kernel and the
  * CUDA_* variables, as text or JSON. A machine without a driver gets a clear note, exit 0. */
 #include <stdio.h>
 #include <stdlib.h>
