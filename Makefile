@@ -42,6 +42,8 @@ endif
 # opens no file, prints nothing and starts or locks no thread (src/test/layers.sh checks
 # the objects). src/: what sits around it, the sources, the pool, the sandbox, the live
 # check, the store and the writers, and main.c, the program. Objects are flat in $(O).
+# include/ is the core's interface; the headers of src/ sit beside their files. The core is
+# compiled with -Iinclude only, so none of its files can include a header of src/.
 CORE_SRC  := $(sort $(wildcard src/core/*.c))
 CORE      := $(basename $(notdir $(CORE_SRC)))
 CORE_OBJ  := $(CORE:%=$(O)/%.o)
@@ -89,14 +91,14 @@ $(O)/%.o: src/%.c | $(O)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/%.o: src/win/%.c | $(O)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/%.o: src/core/%.c | $(O)
 	$(if $(DEPS_MISSING),$(error build dependencies are missing ($(PKGS)): run 'make deps'))
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ $< $(O)/libws.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ $< $(O)/libws.a $(LDLIBS)
 
 # The decoder tests again with a 4 KiB read window and stream chunk, so that the fixtures
 # reach the compaction, growth and chunk-boundary paths (the real sizes are 1 MiB), and a
@@ -104,17 +106,17 @@ $(O)/test_%: src/test/test_%.c $(O)/libws.a src/test/tap.h
 # streamed PTX and cubin readers, down to the second-pass path.
 SMALL_SRC := src/core/window.c src/core/payload.c src/core/ptx.c src/core/cubin_stream.c src/core/inspect.c
 $(O)/test_decode_small_window: src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a src/test/tap.h
-	$(CC) $(CPPFLAGS) -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 -DWS_CUBIN_PREFIX=4096 -DWS_STREAM_MIN=4096 \
+	$(CC) $(CPPFLAGS) -Isrc -DWS_WINDOW_READ=4096 -DWS_WINDOW_HISTORY=1024 -DWS_STREAM_CHUNK=4096 -DWS_CUBIN_PREFIX=4096 -DWS_STREAM_MIN=4096 \
 	  $(CFLAGS) $(LDFLAGS) -Isrc/test -o $@ src/test/test_decode.c $(SMALL_SRC) $(O)/libws.a $(LDLIBS)
 
 # The compromised decoder of src/test/sandbox_escape.sh (LD_PRELOAD), with the escapes of
 # src/escape.c. Not sanitized: the sanitizer runtime is preloaded before it.
-$(O)/escape_probe.so: src/test/escape_probe.c src/escape.c src/errname.c include/ws_escape.h | $(O)
-	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ src/test/escape_probe.c src/escape.c src/errname.c -ldl
+$(O)/escape_probe.so: src/test/escape_probe.c src/escape.c src/errname.c src/ws_escape.h | $(O)
+	$(CC) $(CPPFLAGS) -Isrc -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ src/test/escape_probe.c src/escape.c src/errname.c -ldl
 
 # Write errors that happen once (src/test/write_faults.sh, LD_PRELOAD). Not sanitized, as above.
 $(O)/write_fault.so: src/test/write_fault.c | $(O)
-	$(CC) $(CPPFLAGS) -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ $< -ldl
+	$(CC) $(CPPFLAGS) -Isrc -O2 -g -std=c11 $(WARN) -fPIC -shared -o $@ $< -ldl
 
 # The build table the binary carries (share/builds.tsv; doc/builds.md), as a C array.
 $(O)/builds_table.c: share/builds.tsv scripts/embed-table | $(O)
@@ -192,7 +194,7 @@ wheel-windows: windows
 # linked statically with libraries rebuilt from Debian's source packages the same way
 # (scripts/build-linux-deps, cached in ~/.cache/wheelscan-deps); needs ziglang (pip), patchelf.
 # The binary is relinked every time: a rebuilt library is not among its make prerequisites.
-VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' include/ws_cli.h)
+VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' src/ws_cli.h)
 WHEEL_GLIBC ?= 2.28
 wheel:
 	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (make deps-test)"; exit 1; }

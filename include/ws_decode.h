@@ -41,14 +41,6 @@ void *ws_decoder_buf(struct ws_decoder *dc, enum ws_dbuf slot, size_t n);
 struct ZSTD_DCtx_s *ws_decoder_zstd(struct ws_decoder *dc);
 /* An anonymous mapping of at least n bytes, reserved but not committed. */
 uint8_t *ws_decoder_image(struct ws_decoder *dc, size_t n);
-/* A stack of decoders that tasks borrow and give back: as many exist as ever decoded at
- * once. ds NULL: take makes a fresh one and give frees it. */
-struct ws_decoders;
-struct ws_decoders *ws_decoders_new(void);
-void ws_decoders_free(struct ws_decoders *ds);
-struct ws_decoder *ws_decoder_take(struct ws_decoders *ds);
-void ws_decoder_give(struct ws_decoders *ds, struct ws_decoder *dc);
-
 /* Reads the 16-byte container header at p. Returns 0 and the bytes after the
  * header in *fat_size, or -1 with the reason. */
 int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, struct ws_err *err);

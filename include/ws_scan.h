@@ -85,7 +85,22 @@ struct ws_scan_opts {
 
 /* Where payloads decode when not in place, and where decode contexts come from. */
 struct ws_decodeq;
-struct ws_decode_task;
+struct ws_decoders;                   /* decoders.c: the contexts tasks borrow */
+/* One payload's decoding, queued by push and given back by next (decodeq.c fills it; the
+ * scanner reads the result fields and applies them in entry order). */
+struct ws_decode_task {
+	struct ws_decodeq *q;
+	uint32_t fatbin, entry;        /* where the result goes, as indices into the object */
+	struct ws_entry res;           /* the header fields; the decode fills in the rest */
+	struct ws_strpool names;       /* res.kernels index this pool */
+	uint8_t *payload;              /* a copy while queued, given back once decoded */
+	size_t n;
+	bool lent;                     /* payload is a buffer lent by the pool */
+	int rc;                        /* 0, or -1 with err */
+	struct ws_err err;
+	bool done;                     /* atomic: decoded */
+};
+
 struct ws_offload {
 	/* a queue for one scan's payloads, or NULL: decode in place */
 	struct ws_decodeq *(*open)(const struct ws_scan_opts *opt, const struct ws_limits *lim);

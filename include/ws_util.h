@@ -55,9 +55,6 @@ uint64_t ws_hash64(const void *p, size_t n);
 /* snprintf into a fixed buffer, always terminated; returns buf. */
 char *ws_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Reads a whole regular file of at most max bytes, NUL-terminated, length in *len; NULL
- * (errno set; EFBIG when too large or not a regular file) otherwise. */
-char *ws_read_small(const char *path, size_t max, size_t *len);
 
 /* Growable string buffer, used by report writers. */
 struct ws_buf { char *p; size_t len, cap; bool failed; };

@@ -2,7 +2,7 @@
  * decide (verdicts, roles, reasons, bundled compilers, CUDA versions), with the questions a
  * writer asks of a judged model. Writers include this, not the rules (ws_compat.h), so a
  * report can name a verdict without seeing how one is reached. Defined in the core:
- * gpus.c, compat.c, judge.c, jitc.c; ws_gpus_print in report_gpus.c. */
+ * gpus.c, compat.c, judge.c, jitc.c. */
 #ifndef WS_VOCAB_H
 #define WS_VOCAB_H
 
@@ -40,8 +40,6 @@ size_t ws_gpu_count(void);
 const struct ws_gpu *ws_gpu_at(size_t i);
 /* Architecture name of a CC ("Blackwell", "Ada Lovelace"), "" if unknown. */
 const char *ws_cc_family(unsigned cc);
-/* --list-gpus: the table, one line per CC (report_gpus.c). */
-void ws_gpus_print(FILE *f);
 
 /* Writes a CUDA version (12080) as "12.8" into buf; returns buf. */
 char *ws_cuda_str(int cuda, char *buf, size_t len);

@@ -12,6 +12,7 @@
 #include "ws_compat.h"
 #include "ws_quote.h"
 #include "ws_util.h"
+#include "ws_report.h"
 
 enum {
 	OPT_JSON = 256, OPT_JSONL, OPT_FORMAT, OPT_FILES_FROM, OPT_GPU, OPT_DRIVER, OPT_LIST_GPUS,

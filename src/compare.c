@@ -13,6 +13,7 @@
 #include "ws_compat.h"
 #include "ws_conclude.h"
 #include "ws_decode.h"
+#include "ws_decoders.h"
 #include "ws_decodeq.h"
 #include "ws_inputs.h"
 #include "ws_json.h"

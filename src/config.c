@@ -12,6 +12,7 @@
 #include "ws_quote.h"
 #include "ws_toml.h"
 #include "ws_util.h"
+#include "ws_readfile.h"
 
 #define CONFIG_MAX (1u << 20)          /* a pyproject.toml is kilobytes; more is not one */
 

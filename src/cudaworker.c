@@ -1,7 +1,7 @@
 /* cudaworker.c - the live-check worker process: loads libcuda, enumerates, probes, serves module loads.
  *
  * Runs only in a process forked by src/cudalive.c; the parent never touches the driver. Requests
- * and replies follow the protocol in include/ws_live.h. Every driver entry point is resolved by
+ * and replies follow the protocol in src/ws_live.h. Every driver entry point is resolved by
  * name with dlsym, so the binary has no link-time dependency on libcuda.
  */
 #include <dlfcn.h>

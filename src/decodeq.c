@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "ws_decode.h"
+#include "ws_decoders.h"
 #include "ws_decodeq.h"
 #include "ws_util.h"
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "ws_decode.h"
+#include "ws_decoders.h"
 #include "ws_util.h"
 
 struct ws_decoders {

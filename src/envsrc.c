@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ws_env.h"
+#include "ws_condameta.h"
 #include "ws_pkgcheck.h"
 #include "ws_source.h"
 #include "ws_os.h"
@@ -20,6 +21,7 @@
 #include "ws_wheelinfo.h"
 #include "ws_record.h"
 #include "ws_digest.h"
+#include "ws_readfile.h"
 
 #define METADATA_MAX ((size_t)16 << 20)
 #define RECORD_MAX ((size_t)64 << 20)

@@ -9,6 +9,7 @@
 
 #include "image_check.h"
 #include "ws_image.h"
+#include "ws_imgcheck.h"
 #include "ws_source.h"
 #include "ws_util.h"
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "ws_image.h"
+#include "ws_imgcheck.h"
 #include "ws_open.h"
 #include "ws_source.h"
 #include "ws_util.h"

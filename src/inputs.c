@@ -13,11 +13,13 @@
 #include <unistd.h>
 
 #include "ws_env.h"
+#include "ws_condameta.h"
 #include "ws_inputs.h"
 #include "ws_open.h"
 #include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_record.h"
+#include "ws_readfile.h"
 
 /* A RECORD larger than this is not read (torch's is 1.5 MB). */
 #define WS_RECORD_MAX ((size_t)64 << 20)

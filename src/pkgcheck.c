@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ws_env.h"
+#include "ws_condameta.h"
 #include "ws_pkgcheck.h"
 #include "ws_quote.h"
 #include "ws_util.h"

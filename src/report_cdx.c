@@ -15,6 +15,7 @@
 #include "ws_report.h"
 #include "ws_sbom.h"
 #include "ws_util.h"
+#include "ws_readfile.h"
 
 #define ARCHS_MAX 256          /* distinct architecture names listed per artifact */
 #define WS_SBOM_MAX (256 << 20)   /* the largest --sbom-in BOM read */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws_vocab.h"
+#include "ws_report.h"
 
 void ws_gpus_print(FILE *f)
 {

@@ -17,6 +17,7 @@
 #include "ws_compat.h"
 #include "ws_conclude.h"
 #include "ws_db.h"
+#include "ws_decoders.h"
 #include "ws_decodeq.h"
 #include "ws_env.h"
 #include "ws_filemap.h"

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ws_image.h"
+#include "ws_imgcheck.h"
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"

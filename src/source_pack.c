@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ws_image.h"
+#include "ws_imgcheck.h"
 #include "ws_open.h"
 #include "ws_pkgcheck.h"
 #include "ws_pool.h"

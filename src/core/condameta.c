@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_env.h"
+#include "ws_condameta.h"
 #include "ws_jsonread.h"
 #include "ws_util.h"
 

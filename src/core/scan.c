@@ -16,7 +16,6 @@
 
 #include "ws_decode.h"
 #include "ws_compat.h"
-#include "ws_decodeq.h"
 #include "ws_elf.h"
 #include "ws_pe.h"
 #include "ws_quote.h"

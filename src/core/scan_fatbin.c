@@ -1,7 +1,7 @@
 /* scan_fatbin.c - the fatbin containers of one object: found by searching for the magic
  * (every candidate validated before it is believed), each container's entries walked within
  * the limits and the artifact's budget, every payload decoded here or queued for the
- * decoders (ws_decodeq.h), and the decoded facts applied in entry order. Errors are named
+ * decoders (the offload of ws_scan.h), and the decoded facts applied in entry order. Errors are named
  * "path!member" like every error of the scan. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 #include "scan_state.h"
 #include "ws_compat.h"
 #include "ws_decode.h"
-#include "ws_decodeq.h"
 #include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_window.h"

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "ws_decode.h"
-#include "ws_decodeq.h"
 #include "ws_window.h"
 
 struct scan {

@@ -5,6 +5,7 @@
  * the input is handed over in chunks of 1 to 64 KiB bytes, varied by its length. */
 #include "fuzz.h"
 #include "ws_image.h"
+#include "ws_imgcheck.h"
 #include "ws_pkgcheck.h"
 #include "ws_source.h"
 

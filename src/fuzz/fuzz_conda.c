@@ -3,6 +3,7 @@
  * the same bytes: the two text formats wheelscan reads from installed environments. */
 #include "fuzz.h"
 #include "ws_env.h"
+#include "ws_condameta.h"
 #include "ws_record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

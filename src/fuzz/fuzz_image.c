@@ -7,6 +7,7 @@
 
 #include "fuzz.h"
 #include "ws_image.h"
+#include "ws_imgcheck.h"
 
 static void feed_blob(struct ws_imgcheck *c, struct ws_artifact *a, const char *digest, const char *p, size_t n,
 		      bool archive)

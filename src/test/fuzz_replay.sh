@@ -26,7 +26,7 @@ for src in src/fuzz/fuzz_*.c; do
 	t=$(basename "$src" .c); t=${t#fuzz_}
 	case " $beyond_core " in *" $t "*) libs=$lib;; *) libs=$core;; esac
 	# shellcheck disable=SC2086
-	if ! $CC -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc/fuzz $SAN -o "$bin/replay_$t" src/fuzz/replay.c "$src" \
+	if ! $CC -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/fuzz $SAN -o "$bin/replay_$t" src/fuzz/replay.c "$src" \
 		"$libs" $(pkg-config --libs $PKGS) -ldl -pthread >"$log" 2>&1; then
 		echo "FAIL build replay_$t"; sed -n 1,10p "$log"; fail=$((fail + 1)); continue
 	fi

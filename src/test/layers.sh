@@ -17,7 +17,9 @@
 # - no function over 120 lines: from the line of its opening brace to the line of its
 #   closing brace, every line counted, blank and comment lines too;
 # - no writer (src/report*.c, src/output.c) includes the rules header ws_compat.h, directly
-#   or through other headers: they take the model's names from ws_vocab.h.
+#   or through other headers: they take the model's names from ws_vocab.h;
+# - include/ is the core's interface: every function it declares is defined in the core, and
+#   its headers include only each other (the private headers of src/ sit beside their files).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 : "${WS_BUILD:=build}"
@@ -226,6 +228,33 @@ if [ "$nrw" -eq 0 ] && [ -f include/ws_compat.h ]; then
 else
 	fail=$((fail + 1)); echo "FAIL writers that include the rules (directly or through a header):"
 	printf '%s\n' "$rules_writers" | sed 's/^/  /'
+fi
+# include/ is the core's interface and nothing else: every function its headers declare is
+# defined in the core, and they include only each other (the core is compiled with -Iinclude
+# alone, so a core file cannot reach a header of src/; a header of src/ sits beside its module).
+iface=$(python3 - <<'PY'
+import glob, re
+for h in sorted(glob.glob("include/*.h")):
+    t = re.sub(r"/\*.*?\*/", "", open(h).read(), flags=re.S)
+    t = re.sub(r"^static inline .*$", "", t, flags=re.M)
+    for n in sorted(set(re.findall(r"^[a-z][^#\n(]*?\b(ws_\w+)\s*\(", t, re.M))):
+        print("decl", h, n)
+    for i in re.findall(r'#include "([^"]+)"', t):
+        print("incl", h, i)
+PY
+)
+ndecl=$(printf '%s\n' "$iface" | grep -c '^decl ')
+notcore=$(printf '%s\n' "$iface" | awk '$1 == "decl" { print $2 ": " $3 }' | while read -r h n; do
+	printf '%s\n' "$defined" | grep -qxF "$n" || echo "$h $n"; done)
+outinc=$(printf '%s\n' "$iface" | awk '$1 == "incl" { print $2 " " $3 }' | while read -r h i; do
+	[ -f "include/$i" ] || echo "$h includes $i"; done)
+nbad=$(printf '%s\n%s\n' "$notcore" "$outinc" | grep -c .)
+echo "measure: $nbad of the $ndecl functions declared in include/ are defined outside the core or reach a header outside it"
+if [ "$ndecl" -gt 100 ] && [ "$nbad" -eq 0 ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL include/ holds more than the core's interface:"
+	printf '%s\n%s\n' "$notcore" "$outinc" | grep . | sed 's/^/  /'
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,6 +4,7 @@
 
 #include "tap.h"
 #include "ws_compat.h"
+#include "ws_report.h"
 
 static const struct { const char *in; unsigned cc; const char *label; } parse_rows[] = {
 	/* numeric forms (issue 4 item 1) */

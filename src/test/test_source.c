@@ -1,4 +1,4 @@
-/* test_source.c - the source interface (include/ws_source.h): formats by content and by
+/* test_source.c - the source interface (src/ws_source.h): formats by content and by
  * name, the libarchive source on a file and on a stream (member names, sizes, bytes), a
  * package's wrapper read in place, the driver's limits and nesting, and a random-access
  * source's members run as tasks (order, limits, the RECORD check, members that are others). Run from the

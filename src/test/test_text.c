@@ -5,6 +5,7 @@
 
 #include "tap.h"
 #include "ws_env.h"
+#include "ws_condameta.h"
 #include "ws_image.h"
 #include "ws_jsonread.h"
 #include "ws_quote.h"

@@ -173,4 +173,7 @@ struct ws_remedy;
 struct ws_buf;
 void ws_json_remedy(struct ws_buf *b, const struct ws_remedy *m);
 
+/* --list-gpus: the table, one line per CC (report_gpus.c). */
+void ws_gpus_print(FILE *f);
+
 #endif

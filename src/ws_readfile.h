@@ -1,5 +1,5 @@
-/* ws_readfile.h - a file's SHA-256 read from disk, at once or a step at a time
- * (readfile.c). */
+/* ws_readfile.h - whole files read from disk (readfile.c): a small one into memory, a
+ * file's SHA-256 at once or a step at a time. */
 #ifndef WS_READFILE_H
 #define WS_READFILE_H
 
@@ -7,6 +7,10 @@
 #include <stdint.h>
 
 #include "wheelscan.h"
+
+/* Reads a whole regular file of at most max bytes, NUL-terminated, length in *len; NULL
+ * (errno set; EFBIG when too large or not a regular file) otherwise. */
+char *ws_read_small(const char *path, size_t max, size_t *len);
 
 /* SHA-256 hex of an open file read from its start; stores its size.
  * Returns 0, or -1 with a reason in err (io, memory; err may be NULL). */

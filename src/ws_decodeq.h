@@ -10,19 +10,7 @@
 #include "ws_scan.h"
 
 struct ws_decodeq;
-
-struct ws_decode_task {
-	struct ws_decodeq *q;
-	uint32_t fatbin, entry;        /* where the result goes, as indices into the object */
-	struct ws_entry res;           /* the header fields; the decode fills in the rest */
-	struct ws_strpool names;       /* res.kernels index this pool */
-	uint8_t *payload;              /* a copy while queued, given back once decoded */
-	size_t n;
-	bool lent;                     /* payload is a buffer lent by the pool */
-	int rc;                        /* 0, or -1 with err */
-	struct ws_err err;
-	bool done;                     /* atomic: decoded */
-};
+/* struct ws_decode_task, what a task gives back, is the scanner's (ws_scan.h) */
 
 /* Tasks go to pool in a group below parent (NULL: top level) and borrow a decoder from
  * decoders for each payload; kernel names are kept as hashes only when hash_only. NULL
