@@ -9,6 +9,10 @@
 
 #include "wheelscan.h"
 
+/* The largest RECORD read, in a wheel or an installed distribution (torch's is 1.5 MB);
+ * a larger one is not read and the distribution's files are not verified. */
+#define WS_RECORD_MAX ((size_t)64 << 20)
+
 /* One RECORD row. */
 struct ws_record_line {
 	char *path;

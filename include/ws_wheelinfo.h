@@ -8,6 +8,9 @@
 
 #include "wheelscan.h"
 
+/* The largest METADATA (or WHEEL) read, in a wheel or an installed distribution. */
+#define WS_METADATA_MAX ((size_t)16 << 20)
+
 /* Parses "{name}-{version}(-{build})?-{python}-{abi}-{platform}.whl" (the
  * last path component of path) into w's name, version, local, python_tag,
  * abi_tag and platform_tag. Returns 0, or -1 (w untouched) when the name

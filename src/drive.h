@@ -10,7 +10,6 @@
 #include "ws_source.h"
 
 #define SCRATCH ((size_t)256 << 10)
-#define NAME_SHOWN 160
 
 /* What a random-access member's task lends drive_member and gets back from it. */
 struct mout {

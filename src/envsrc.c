@@ -23,8 +23,6 @@
 #include "ws_digest.h"
 #include "ws_readfile.h"
 
-#define METADATA_MAX ((size_t)16 << 20)
-#define RECORD_MAX ((size_t)64 << 20)
 
 
 /* The files one artifact reads, as the driver's files source wants them. */
@@ -129,14 +127,14 @@ struct ws_artifact *ws_scan_distribution(const char *distinfo, const char *site,
 	if (!(a->wheel = ws_calloc(1, sizeof *a->wheel)))
 		return a;
 	snprintf(path, sizeof path, "%s/METADATA", distinfo);
-	char *meta = ws_read_small(path, METADATA_MAX, &len);
+	char *meta = ws_read_small(path, WS_METADATA_MAX, &len);
 	if (meta)
 		ws_wheel_parse_metadata(a->wheel, meta, len);
 	free(meta);
 	names_from_dir(a->wheel, distinfo);
 
 	snprintf(path, sizeof path, "%s/RECORD", distinfo);
-	char *text = ws_read_small(path, RECORD_MAX, &len);
+	char *text = ws_read_small(path, WS_RECORD_MAX, &len);
 	struct ws_record_index rec = {0};
 	if (!text) {
 		ws_artifact_fail(a, path, WS_E_IO, "cannot read: %s", strerror(errno));
@@ -199,7 +197,7 @@ struct ws_artifact *ws_scan_conda_package(const char *record, const char *prefix
 	size_t len = 0;
 	if (!a)
 		return NULL;
-	char *text = ws_read_small(record, RECORD_MAX, &len);
+	char *text = ws_read_small(record, WS_RECORD_MAX, &len);
 	if (!text) {
 		ws_artifact_fail(a, record, WS_E_IO, "cannot read: %s", strerror(errno));
 		return a;

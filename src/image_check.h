@@ -13,7 +13,6 @@
 #include "ws_source.h"
 #include "ws_util.h"
 
-#define NAME_SHOWN 160
 #define LAYOUT_MAX 4096                     /* oci-layout: {"imageLayoutVersion": "1.0.0"} */
 /* what one archive's manifests may make us follow: each descriptor costs a lookup, each
  * layer an entry in the report, and an index may name itself many times over */

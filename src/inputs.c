@@ -21,8 +21,6 @@
 #include "ws_record.h"
 #include "ws_readfile.h"
 
-/* A RECORD larger than this is not read (torch's is 1.5 MB). */
-#define WS_RECORD_MAX ((size_t)64 << 20)
 
 
 static bool add(struct ws_inputs *in, const char *path, uint64_t size)

@@ -20,7 +20,6 @@
 
 #define MANIFEST_MAX ((size_t)64 << 20)     /* md5sums, paths.json: the largest seen are ~10 MB */
 #define INDEX_MAX ((size_t)1 << 20)
-#define NAME_SHOWN 160
 /* Paths kept per package (about 80 bytes each): the largest packages seen hold ~100,000
  * files. Past it the check is incomplete, and says so. */
 #define SEEN_MAX ((uint32_t)1 << 18)
@@ -209,7 +208,7 @@ static const struct seen *find_seen(const struct ws_pkgcheck *c, const char *pat
 
 static void mismatch(struct ws_artifact *a, const char *label, const char *path, const char *what)
 {
-	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	char nb[WS_NAME_SHOWN], where[WS_NAME_SHOWN + 512];
 	ws_sanitize(nb, sizeof nb, path, strlen(path));
 	ws_fmt(where, sizeof where, "%s!%s", label, nb);
 	ws_artifact_fail(a, where, WS_E_INTEGRITY, "%s", what);

@@ -350,7 +350,7 @@ int ws_drive_member(struct ws_drive *d, const char *name, struct ws_reader *r, u
 {
 	struct ws_artifact *a = d->a;
 	bool zip_style = out && out->zip_style;
-	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	char nb[WS_NAME_SHOWN], where[WS_NAME_SHOWN + 512];
 	ws_sanitize(nb, sizeof nb, name, strlen(name));
 	if (zip_style)
 		ws_fmt(where, sizeof where, "%s", d->label);
@@ -482,7 +482,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		if (rc == 0)
 			break;
 		if (rc < 0) {
-			char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+			char nb[WS_NAME_SHOWN], where[WS_NAME_SHOWN + 512];
 			ws_sanitize(nb, sizeof nb, prefix, pl ? pl - 1 : 0);
 			ws_fmt(where, sizeof where, pl ? "%s!%s" : "%s", d->label, nb);
 			ws_artifact_fail(a, where, e.code ? e.code : WS_E_FORMAT, "%s", e.code ? e.msg : "unreadable archive");
@@ -530,7 +530,7 @@ int ws_drive_source(struct ws_drive *d, struct ws_source *s, const char *prefix,
 		if (level == 1 && s->independent && m.size != UINT64_MAX)
 			ws_budget_add_input(d->scan.budget, m.size);   /* a file as stored */
 		if (ws_path_escapes(m.name, false)) {
-			char nb[NAME_SHOWN];
+			char nb[WS_NAME_SHOWN];
 			ws_sanitize(nb, sizeof nb, m.name, nl);
 			ws_artifact_error(a, d->label, "member name '%s' escapes the archive", nb);
 		}

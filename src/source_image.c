@@ -85,7 +85,7 @@ size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, con
 
 static void fail_at(struct ws_artifact *a, const char *label, const char *member, enum ws_errcode code, const char *msg)
 {
-	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	char nb[WS_NAME_SHOWN], where[WS_NAME_SHOWN + 512];
 	ws_sanitize(nb, sizeof nb, member, strlen(member));
 	ws_fmt(where, sizeof where, "%s!%s", label, nb);
 	ws_artifact_fail(a, where, code, "%s", msg);
@@ -196,7 +196,7 @@ static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const c
 static void image_fail(struct ws_imgcheck *c, const struct ws_image *im, const char *member, enum ws_errcode code,
 		       const char *fmt, ...)
 {
-	char nb[NAME_SHOWN], il[NAME_SHOWN], msg[WS_ERRMAX], where[NAME_SHOWN + 512];
+	char nb[WS_NAME_SHOWN], il[WS_NAME_SHOWN], msg[WS_ERRMAX], where[WS_NAME_SHOWN + 512];
 	if (++c->nfail > FAILS_SHOWN) {
 		if (c->nfail == FAILS_SHOWN + 1)
 			ws_artifact_fail(c->a, c->label, code, "more errors in the image's manifests, not listed");
@@ -300,7 +300,7 @@ static void image_file(struct ws_strpool *p, uint32_t **of, uint32_t *cap, const
 /* A layer of im: the blob must be there, of the size the manifest gives, and a tarball. */
 static void add_layer(struct ws_imgcheck *c, struct ws_image *im, struct blob *b, const char *member, int64_t size)
 {
-	char sb[NAME_SHOWN];
+	char sb[WS_NAME_SHOWN];
 	uint32_t idx = (uint32_t)(im - c->a->images);
 	if (!follow(c))
 		return;
@@ -335,7 +335,7 @@ static void add_layer(struct ws_imgcheck *c, struct ws_image *im, struct blob *b
 static struct blob *descriptor_blob(struct ws_imgcheck *c, const struct ws_image *im, const struct ws_imgdesc *d,
 				    const char *what)
 {
-	char sb[NAME_SHOWN];
+	char sb[WS_NAME_SHOWN];
 	if (!ws_digest_valid(d->digest)) {
 		image_fail(c, im, NULL, WS_E_FORMAT, "%s digest '%s' is not sha256:<64 hex>", what, san(sb, sizeof sb, d->digest));
 		return NULL;
@@ -418,7 +418,7 @@ static void resolve(struct ws_imgcheck *c, const struct ws_imgdesc *d, const cha
 		const struct ws_imgdesc *ld = &m->layers[i];
 		im = &c->a->images[idx];
 		struct blob *lb = ws_digest_valid(ld->digest) ? find_digest(c, ld->digest) : NULL;
-		char sb[NAME_SHOWN];
+		char sb[WS_NAME_SHOWN];
 		if (!ws_digest_valid(ld->digest))
 			image_fail(c, im, NULL, WS_E_FORMAT, "layer digest '%s' is not sha256:<64 hex>", san(sb, sizeof sb, ld->digest));
 		else
@@ -441,7 +441,7 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 {
 	for (uint32_t i = 0; i < c->docker.n && follow(c); i++) {
 		const struct ws_docker_entry *e = &c->docker.v[i];
-		char config[72] = "", sb[NAME_SHOWN];
+		char config[72] = "", sb[WS_NAME_SHOWN];
 		if (e->config)
 			digest_of_path(e->config, config);
 		/* docker 25+ writes index.json too: the same image, named by its tags here */
@@ -505,7 +505,7 @@ static void check_digests(struct ws_imgcheck *c)
 		digest_of_path(b->name, want);
 		if (!want[0] || !strcmp(want + 7, b->hex))
 			continue;
-		char il[NAME_SHOWN];
+		char il[WS_NAME_SHOWN];
 		const struct ws_image *im = b->user ? &c->a->images[b->user - 1] : NULL;
 		ws_fmt(msg, sizeof msg, "blob's sha256 is %.12s..., not the %.19s... its name gives%s%s", b->hex, want,
 		       im ? " (image " : "", im ? image_label(im, il, sizeof il) : "");

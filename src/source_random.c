@@ -51,7 +51,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	struct ws_rsource *s = j->s;
 	struct rres *r = &j->res[i];
 	const char *name = s->names[i];
-	char nb[NAME_SHOWN], where[NAME_SHOWN + 512];
+	char nb[WS_NAME_SHOWN], where[WS_NAME_SHOWN + 512];
 	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED))
 		return;                                /* the total limit: the rest is skipped */
 	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
@@ -123,7 +123,7 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	ws_digest_free(dg);
 }
 
-struct runner {
+struct member_runner {
 	struct rjob *j;
 	bool first;
 };
@@ -131,7 +131,7 @@ struct runner {
 /* Takes tasks off the shared list until none are left; opens its handle on first use. */
 static void run_tasks(void *arg)
 {
-	struct runner *w = arg;
+	struct member_runner *w = arg;
 	struct rjob *j = w->j;
 	struct ws_rsource *s = j->s;
 	void *h = NULL;
@@ -280,15 +280,15 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 	}
 	if (runners > RUNNERS_MAX)
 		runners = RUNNERS_MAX;
-	struct runner w[RUNNERS_MAX];
+	struct member_runner w[RUNNERS_MAX];
 	for (int t = 1; t < runners; t++) {
-		w[t] = (struct runner){ .j = &j };
+		w[t] = (struct member_runner){ .j = &j };
 		ws_pool_add(j.pool, &j.runners, run_tasks, &w[t]);
 	}
 	ws_group_init(&j.beside, &j.runners);
 	if (s->ops->beside_step && !ws_pool_add_filler(j.pool, &j.beside, beside_steps, &j))
 		beside_steps(&j);
-	w[0] = (struct runner){ .j = &j, .first = true };
+	w[0] = (struct member_runner){ .j = &j, .first = true };
 	run_tasks(&w[0]);
 	ws_group_wait(j.pool, &j.runners);
 	ws_group_wait(j.pool, &j.beside);

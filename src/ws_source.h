@@ -90,6 +90,9 @@
 #include "wheelscan.h"
 #include "ws_scan.h"
 
+/* Member names are cut to this many bytes in the messages that name them. */
+#define WS_NAME_SHOWN 160
+
 /* ---- what a source yields ------------------------------------------------------------ */
 
 /* One member. name and rd stay valid until the source's next() or close(). */

@@ -34,12 +34,9 @@
 #include "ws_readfile.h"
 #include "ws_zipstream.h"
 
-#define RECORD_MAX ((uint64_t)64 << 20)
-#define META_MAX ((uint64_t)16 << 20)
-#define NAME_SHOWN 160                   /* member names are cut to this in messages */
 
 /* One archive: the source the driver reads, and what was read before it. */
-struct job {
+struct zip_job {
 	struct ws_rsource s;
 	struct ws_artifact *a;
 	const char *label;           /* a->path, or "(memory)" */
@@ -68,9 +65,9 @@ void ws_zip_opts_default(struct ws_zip_opts *o)
 	o->hash_file = true;
 }
 
-static const char *shown(char buf[NAME_SHOWN], const char *name)
+static const char *shown(char buf[WS_NAME_SHOWN], const char *name)
 {
-	ws_sanitize(buf, NAME_SHOWN, name, strlen(name));
+	ws_sanitize(buf, WS_NAME_SHOWN, name, strlen(name));
 	return buf;
 }
 
@@ -78,21 +75,21 @@ static const char *shown(char buf[NAME_SHOWN], const char *name)
 
 /* libzip handles are not shared between threads: a runner opens its own, but the first
  * borrows the opener's, which nobody else touches meanwhile. */
-struct runner {
+struct zip_runner {
 	zip_t *za;
 	bool own;
 	struct ws_zbuf b;
 	struct ws_mstream ms;        /* the member being read */
 	zip_stat_t st;
-	char shown[NAME_SHOWN];
+	char shown[WS_NAME_SHOWN];
 	struct ws_pool *pool;
 	struct ws_group *group;      /* the runners': read-ahead waits run their payloads */
 };
 
 static void *zr_open(struct ws_rsource *s, bool first, const struct ws_scan_opts *so, struct ws_err *err)
 {
-	struct job *j = s->impl;
-	struct runner *h = ws_calloc(1, sizeof *h);
+	struct zip_job *j = s->impl;
+	struct zip_runner *h = ws_calloc(1, sizeof *h);
 	struct ws_err e = {0};
 	if (!h || !ws_zbuf_init(&h->b)) {
 		if (h)
@@ -116,7 +113,7 @@ static void *zr_open(struct ws_rsource *s, bool first, const struct ws_scan_opts
 
 static void zr_close(struct ws_rsource *s, void *runner)
 {
-	struct runner *h = runner;
+	struct zip_runner *h = runner;
 	ws_zbuf_fini(&h->b);
 	if (h->own)
 		zip_discard(h->za);
@@ -126,8 +123,8 @@ static void zr_close(struct ws_rsource *s, void *runner)
 static int zm_open(struct ws_rsource *s, void *runner, uint32_t i, struct ws_digest *dg, struct ws_member *m,
 		   struct ws_err *err)
 {
-	struct job *j = s->impl;
-	struct runner *h = runner;
+	struct zip_job *j = s->impl;
+	struct zip_runner *h = runner;
 	shown(h->shown, j->names[i]);
 	zip_stat_init(&h->st);
 	if (zip_stat_index(h->za, i, 0, &h->st) != 0 || !(h->st.valid & ZIP_STAT_SIZE))
@@ -155,7 +152,7 @@ static int zm_open(struct ws_rsource *s, void *runner, uint32_t i, struct ws_dig
 /* The entry's own claims, once the member has been inflated to its end. */
 static int zm_close(struct ws_rsource *s, void *runner, struct ws_err *err)
 {
-	struct runner *h = runner;
+	struct zip_runner *h = runner;
 	struct ws_mstream *m = &h->ms;
 	int rc = 0;
 	ws_mstream_stop_readahead(m);
@@ -182,7 +179,7 @@ static int hash_whole(const struct ws_zsrc *src, char hex[65])
 
 static bool zip_hash_step(struct ws_rsource *s)
 {
-	struct job *j = s->impl;
+	struct zip_job *j = s->impl;
 	if (!j->hash && !(j->hash = ws_hash_steps_new(j->src.path, j->src.mem, j->src.len)))
 		return false;                  /* reported as out of memory at the end */
 	return ws_hash_steps_next(j->hash) == 1;
@@ -207,7 +204,7 @@ static const struct ws_rsource_ops zip_ops_hashed = {
 
 
 /* Picks the dist-info directory and reads METADATA, WHEEL and RECORD from it. */
-static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *wheel)
+static void read_distinfo(struct zip_job *j, zip_t *za, struct ws_zbuf *b, bool *wheel)
 {
 	struct ws_artifact *a = j->a;
 	struct ws_wheel_info fn = { 0 };
@@ -263,12 +260,12 @@ static void read_distinfo(struct job *j, zip_t *za, struct ws_zbuf *b, bool *whe
 	}
 	for (int f = 0; f < 3; f++) {
 		struct ws_err err = {0};
-		char nb[NAME_SHOWN];
+		char nb[WS_NAME_SHOWN];
 		size_t len = 0;
 		if (found[f] < 0 || (f == 0 && !j->o.verify_record))
 			continue;
 		const char *nm = j->names[found[f]];
-		char *p = ws_mstream_slurp(&j->bg, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? RECORD_MAX : META_MAX, &len, b,
+		char *p = ws_mstream_slurp(&j->bg, za, (zip_uint64_t)found[f], shown(nb, nm), f == 0 ? (uint64_t)WS_RECORD_MAX : (uint64_t)WS_METADATA_MAX, &len, b,
 				   &err);
 		if (!p) {
 			ws_artifact_fail(a, j->label, err.code, "cannot read '%s': %s", nb, err.msg);
@@ -298,7 +295,7 @@ out:
 }
 
 /* The member list: names, declared and compressed sizes, directories. */
-static bool list_members(struct job *j)
+static bool list_members(struct zip_job *j)
 {
 	size_t n = (size_t)j->n;
 	if (!n)
@@ -329,7 +326,7 @@ static bool list_members(struct job *j)
 
 /* Opens the archive for libzip into j->za; on failure records why on j->a (a better reason
  * than libzip's where one is known), with the file's sha256 still taken when wanted. */
-static bool open_archive(struct job *j, const struct ws_zsrc *src)
+static bool open_archive(struct zip_job *j, const struct ws_zsrc *src)
 {
 	struct ws_artifact *a = j->a;
 	struct ws_err oe = {0};
@@ -338,7 +335,7 @@ static bool open_archive(struct job *j, const struct ws_zsrc *src)
 		return true;
 	uint64_t got = 0;
 	char sz[32];
-	char dup[NAME_SHOWN];
+	char dup[WS_NAME_SHOWN];
 	/* a better reason than libzip's replaces its */
 	if (ws_zip_truncated(src, &got)) {   /* "not a zip archive" would blame the wrong thing */
 		oe.code = 0;
@@ -374,7 +371,7 @@ static struct ws_source *zip_member_source(const struct ws_open_in *in, struct w
 
 /* The zip reader's options when the opener chose it: members, their read-ahead and their
  * payloads are tasks on the scan's pool (the pool's byte budget bounds the payloads held). */
-static void zip_opts_of(struct job *j, const struct ws_open_opts *o, const struct ws_open_in *in)
+static void zip_opts_of(struct zip_job *j, const struct ws_open_opts *o, const struct ws_open_in *in)
 {
 	ws_zip_opts_default(&j->o);
 	j->mo = o->so ? *o->so : (struct ws_scan_opts){ .want_kernels = true };
@@ -393,7 +390,7 @@ static void zip_opts_of(struct job *j, const struct ws_open_opts *o, const struc
 static int zipf_open(struct ws_walk *w)
 {
 	struct ws_artifact *a = w->a;
-	struct job *j = w->impl = ws_calloc(1, sizeof *j);
+	struct zip_job *j = w->impl = ws_calloc(1, sizeof *j);
 	if (!j) {
 		ws_artifact_fail(a, a->path ? a->path : "(memory)", WS_E_MEMORY, "out of memory");
 		return -1;
@@ -485,7 +482,7 @@ static int zipf_open(struct ws_walk *w)
 /* The file's sha256, its steps finished where the members left some. */
 static void zip_after(struct ws_walk *w)
 {
-	struct job *j = w->impl;
+	struct zip_job *j = w->impl;
 	char hex[65];
 	if (!j->o.hash_file)
 		return;
@@ -501,7 +498,7 @@ static void zip_after(struct ws_walk *w)
 
 static void zipf_close(struct ws_walk *w)
 {
-	struct job *j = w->impl;
+	struct zip_job *j = w->impl;
 	struct ws_artifact *a = w->a;
 	if (!j)
 		return;
