@@ -31,8 +31,18 @@ PY
 echo $? >"$tmp/rc"
 "$WS_BIN" --json --no-progress --gpu $G - <$A/pkg.tar.zst >"$tmp/stdin-tar" 2>>"$tmp/e"
 "$WS_BIN" --json --no-progress --gpu $G - <$A/wscan-cuda_1.0_amd64.deb >"$tmp/stdin-deb" 2>>"$tmp/e"
+# a .deb that dpkg refuses: no debian-binary, control.tar after data.tar (made from the good
+# one's own members with ar); each is an error naming why, and its objects are still judged
+if command -v ar >/dev/null; then
+	mkdir "$tmp/deb" && (cd "$tmp/deb" && ar x "$OLDPWD/$A/wscan-cuda_1.0_amd64.deb" &&
+		ar rcD nobin.deb control.tar.gz data.tar.xz && ar rcD late.deb debian-binary data.tar.xz control.tar.gz)
+	for d in nobin late; do
+		"$WS_BIN" --json --no-progress --gpu $G "$tmp/deb/$d.deb" >"$tmp/bad-$d" 2>"$tmp/bad-$d.err"
+		echo $? >"$tmp/bad-$d.rc"
+	done
+fi
 python3 - "$tmp" "$(cat "$tmp/rc")" <<'PY'
-import json, sys
+import json, os, sys
 sys.path.insert(0, "src/test")
 from objview import artifacts, check, finish, objs, view
 tmp, rc = sys.argv[1], int(sys.argv[2])
@@ -78,5 +88,16 @@ for f, name, typ in (("stdin-tar", "pkg.tar.zst", "tar"), ("stdin-deb", "wscan-c
     check(s["path"] == "-" and s["type"] == typ, "%s: path %s type %s" % (f, s["path"], s["type"]))
     check(objs(s) == objs(arts[name]), "%s: read as the file is" % f)
     check(s["sha256"] == arts[name]["sha256"] and s["size"] == arts[name]["size"], "%s: sha256 and size" % f)
+if os.path.exists(tmp + "/bad-nobin.rc"):
+    for d, why in (("nobin", "not a Debian package: no debian-binary member"),
+                   ("late", "not a valid Debian package: 'data.tar.xz' comes before control.tar")):
+        rc_d = int(open(tmp + "/bad-%s.rc" % d).read())
+        err = open(tmp + "/bad-%s.err" % d).read()
+        a = json.load(open(tmp + "/bad-" + d))["artifacts"][0]
+        check(rc_d == 3 and why in err, "%s.deb: exit %d, stderr %s" % (d, rc_d, err[:300]))
+        check(a["type"] == "deb" and any(why in e.get("message", "") for e in a["errors"]),
+              "%s.deb: type %s, errors %s" % (d, a["type"], a["errors"]))
+else:
+    print("skipped: the malformed .deb files (no ar)")
 finish()
 PY
