@@ -182,7 +182,7 @@ has '=> sm_90: runs through JIT: Triton compiles its kernels at run time, with i
 [ "$(cat "$t/rc")" = 0 ] && ok || bad "and passes (rc $(cat "$t/rc"))"
 
 # Triton 3.3's layout: ptxas-blackwell serves sm_100 and newer, ptxas the rest
-e=$t/e7; mkdir "$e"
+e=$t/ecase; mkdir "$e"
 dist "$e" triton 3.3.0 '' triton/backends/nvidia/bin/ptxas=$t/px124 triton/backends/nvidia/bin/ptxas-blackwell=$t/px128
 run --gpu sm_120,sm_90 -r "$e"
 has '=> sm_120: runs through JIT: Triton compiles its kernels at run time, with its bundled ptxas from CUDA 12.8' "ptxas-blackwell serves sm_120"
@@ -218,6 +218,14 @@ done
 mkdir -p "$t/wz/mytriton/backends/nvidia/bin"; cp "$t/px124" "$t/wz/mytriton/backends/nvidia/bin/ptxas"
 run --gpu sm_120 "$t/wz/mytriton/backends/nvidia/bin/ptxas"
 hasnt 'jit ' "a path that only ends like Triton's is not its compiler"
+
+# 7. names compare as pip compares them, without case: a METADATA that says "Torch" is the
+# torch the companion needs (case 1 again, capitalised)
+e=$t/capname; mkdir "$e"
+dist "$e" Torch 2.8.0 'nvidia-cuda-runtime-cu12==12.8.90' Torch/lib/libtorch_cuda.so=$fx/multi.so
+dist "$e" torchvision 0.20.1 'torch (==2.5.1)' torchvision/_C.so=$fx/multi.so
+run --gpu sm_90 -r "$e"
+has 'torchvision 0.20.1 is built for torch 2.5.1, but torch 2.8.0 is here' "a torch whose METADATA capitalises its name"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
