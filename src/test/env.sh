@@ -63,6 +63,15 @@ has "$tmp/o" "          mismatched: wscan_example/lib/libold.so"
 has "$tmp/o" "          missing: wscan_alts/__init__.py"
 "$WS_BIN" --no-progress --no-verify --gpu sm_90 -r "$tmp/env/site" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "--no-verify on the tampered environment"
 
+# a RECORD row that leaves site-packages ("../outside.so", as pip's ../../bin scripts do) is not
+# read, whatever it holds: only files below the site belong to the distribution scanned there
+cp -r testdata/env "$tmp/envout"
+cp testdata/fixtures/multi.so "$tmp/envout/outside.so"
+printf '../outside.so,,\n' >>"$tmp/envout/site/wscan_example-0.1.0.dist-info/RECORD"
+"$WS_BIN" --no-progress -v --gpu sm_90 -r "$tmp/envout/site" >"$tmp/o" 2>"$tmp/e"
+if grep -q 'outside\.so' "$tmp/o" "$tmp/e"; then bad "a RECORD row outside the site was read: $(grep -h 'outside' "$tmp/o" "$tmp/e" | head -n 3)"; else ok; fi
+has "$tmp/o" "wscan_example/lib/libold.so"
+
 # --python: the interpreter says where its packages are (here a stand-in that prints the site)
 printf '#!/bin/sh\necho "%s"\necho "%s"\n' "$PWD/$SITE" "$PWD/$SITE" >"$tmp/python"
 chmod +x "$tmp/python"
