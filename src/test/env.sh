@@ -122,6 +122,40 @@ assert members == ["pkg/k.fatbin", "pkg/lnk"], members
 assert a["record"]["ok"], a["record"]
 PY
 
+# conda's digests, held to their form: a sha256 that is not 64 hex digits is no digest (the
+# file is unhashed, not mismatched), and a rewritten file's sha256_in_prefix is what the
+# installed file is checked against (a wrong one is a mismatch; the right one holds)
+for case in short wrong right; do
+	rm -rf "$tmp/cm" && cp -r testdata/env-conda/prefix "$tmp/cm"
+	python3 - "$tmp/cm" "$case" <<'PY'
+import glob, hashlib, json, sys
+root, case = sys.argv[1], sys.argv[2]
+rec = glob.glob(root + "/conda-meta/wscan-conda-*.json")[0]
+d = json.load(open(rec))
+for p in d["paths_data"]["paths"]:
+    if case == "short" and p["_path"] == "lib/libwscan_cuda.so":
+        p["sha256"] = "abcd"
+    if case != "short" and p["_path"] == "etc/wscan.conf":
+        real = hashlib.sha256(open(root + "/etc/wscan.conf", "rb").read()).hexdigest()
+        p["sha256_in_prefix"] = real if case == "right" else "0" * 64
+        p["size_in_bytes"] = len(open(root + "/etc/wscan.conf", "rb").read())   # the hash alone decides
+json.dump(d, open(rec, "w"))
+PY
+	"$WS_BIN" --no-progress --json --gpu sm_90 -r "$tmp/cm" >"$tmp/o" 2>"$tmp/e"
+	python3 - "$tmp/o" "$case" <<'PY' && ok || bad "conda digests ($case): $(cat "$tmp/e" | head -c 300)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [x for x in d["artifacts"] if "conda-meta" in x["path"]][0]
+r, case = a["record"], sys.argv[2]
+if case == "short":
+    assert r["ok"] and r["mismatched"] == [] and r["hashed_rows"] == 4, r     # 5 with its digest
+elif case == "wrong":
+    assert "etc/wscan.conf" in r["mismatched"], r
+else:
+    assert r["ok"] and r["mismatched"] == [] and r["hashed_rows"] == 6, r     # 5 without it
+PY
+done
+
 # a torch extension cache: the directory says what it is and which CUDA it was built for
 mkdir -p "$tmp/cache/torch_extensions/py311_cu124/fused_adam"
 cp testdata/fixtures/old-only.so "$tmp/cache/torch_extensions/py311_cu124/fused_adam/fused_adam.so"
