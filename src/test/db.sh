@@ -338,6 +338,24 @@ for _ in range(12):
 done
 check "25 damaged stores: each a report or exit 3, no crash ($crash)" '[ $crash = 0 ]'
 
+# an entry's kernel index one past its object's pool (the first index a bounds check must
+# refuse): the store is damaged, said so with exit 3, and never read out of bounds
+cp "$t/s.db" "$t/k.db"; rm -f "$t/k.db-wal" "$t/k.db-shm"
+python3 - "$t/k.db" >"$t/kq" 2>&1 <<'PY'
+import sqlite3, struct, sys
+c = sqlite3.connect(sys.argv[1])
+row = c.execute("SELECT e.container_id, e.seq, e.nkernels, o.nkernels FROM entry e JOIN container k ON"
+                " k.id = e.container_id JOIN object o ON o.id = k.object_id WHERE e.nkernels > 0 LIMIT 1").fetchone()
+cid, seq, nk, pool = row
+c.execute("UPDATE entry SET kernels = ? WHERE container_id = ? AND seq = ?",
+          (struct.pack("<%dI" % nk, *([pool] + [0] * (nk - 1))), cid, seq))
+c.commit()
+print("pool", pool)
+PY
+W --db "$t/k.db" --report --gpu sm_90 --json >/dev/null 2>"$t/ke"; rc=$?
+check "a kernel index one past the pool: a damaged store, exit 3 ($rc: $(head -c 200 "$t/ke"))" \
+	'grep -q "^pool [1-9]" "$t/kq" && [ $rc = 3 ] && ! grep -qE "Sanitizer|runtime error" "$t/ke"'
+
 # ---- options -----------------------------------------------------------------------
 W --report >/dev/null 2>&1; rc=$?
 check "--report without --db: usage error ($rc)" '[ $rc = 2 ]'
