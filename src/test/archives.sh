@@ -31,12 +31,13 @@ PY
 echo $? >"$tmp/rc"
 "$WS_BIN" --json --no-progress --gpu $G - <$A/pkg.tar.zst >"$tmp/stdin-tar" 2>>"$tmp/e"
 "$WS_BIN" --json --no-progress --gpu $G - <$A/wscan-cuda_1.0_amd64.deb >"$tmp/stdin-deb" 2>>"$tmp/e"
-# a .deb that dpkg refuses: no debian-binary, control.tar after data.tar (made from the good
-# one's own members with ar); each is an error naming why, and its objects are still judged
+# a .deb that dpkg refuses: no debian-binary, data.tar before control.tar, a control.tar again
+# after data.tar (made from the good one's own members with ar); each is an error naming why
 if command -v ar >/dev/null; then
 	mkdir "$tmp/deb" && (cd "$tmp/deb" && ar x "$OLDPWD/$A/wscan-cuda_1.0_amd64.deb" &&
-		ar rcD nobin.deb control.tar.gz data.tar.xz && ar rcD late.deb debian-binary data.tar.xz control.tar.gz)
-	for d in nobin late; do
+		ar rcD nobin.deb control.tar.gz data.tar.xz && ar rcD late.deb debian-binary data.tar.xz control.tar.gz &&
+		ar qcD twice.deb debian-binary control.tar.gz data.tar.xz control.tar.gz)
+	for d in nobin late twice; do
 		"$WS_BIN" --json --no-progress --gpu $G "$tmp/deb/$d.deb" >"$tmp/bad-$d" 2>"$tmp/bad-$d.err"
 		echo $? >"$tmp/bad-$d.rc"
 	done
@@ -90,7 +91,8 @@ for f, name, typ in (("stdin-tar", "pkg.tar.zst", "tar"), ("stdin-deb", "wscan-c
     check(s["sha256"] == arts[name]["sha256"] and s["size"] == arts[name]["size"], "%s: sha256 and size" % f)
 if os.path.exists(tmp + "/bad-nobin.rc"):
     for d, why in (("nobin", "not a Debian package: no debian-binary member"),
-                   ("late", "not a valid Debian package: 'data.tar.xz' comes before control.tar")):
+                   ("late", "not a valid Debian package: 'data.tar.xz' comes before control.tar"),
+                   ("twice", "not a valid Debian package: 'control.tar.gz' comes after data.tar")):
         rc_d = int(open(tmp + "/bad-%s.rc" % d).read())
         err = open(tmp + "/bad-%s.err" % d).read()
         a = json.load(open(tmp + "/bad-" + d))["artifacts"][0]
