@@ -37,9 +37,15 @@ static wchar_t *long_form(wchar_t *w)
 {
 	if (!w || wcsncmp(w, L"\\\\?\\", 4) == 0)
 		return w;
-	/* a relative path is long when the current directory makes it so */
+	/* a short absolute path is passed as it is; a relative one is long when the current
+	 * directory makes it so, which only the full path tells */
+	size_t len = wcslen(w);
+	bool absolute = (len >= 3 && w[1] == L':' && (w[2] == L'\\' || w[2] == L'/')) ||
+			(len >= 2 && (w[0] == L'\\' || w[0] == L'/') && (w[1] == L'\\' || w[1] == L'/'));
+	if (len < LONG_PATH_FROM && absolute)
+		return w;
 	DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
-	if (wcslen(w) < LONG_PATH_FROM && n < LONG_PATH_FROM)
+	if (len < LONG_PATH_FROM && n < LONG_PATH_FROM)
 		return w;
 	wchar_t *full = n > 0 && n <= 32767 ? malloc(((size_t)n + 8) * sizeof *full) : NULL;
 	if (!full)
