@@ -669,6 +669,43 @@ static void test_cubin_stream(void)
 	}
 }
 
+/* The cuinfo note's toolkit word counts only in a note of version 2 or later: ptxas 12.8's
+ * version-1 note holds other words there, whatever their value (a hostile or future file
+ * may put one that looks like a CUDA version), so such a cubin's toolkit comes from
+ * elsewhere or stays unknown. */
+static void test_cubin_note_versions(void)
+{
+	struct ws_limits lim;
+	ws_limits_default(&lim);
+	struct ws_err err;
+	static const struct { uint16_t version; uint32_t word; uint16_t toolkit; } cases[] = {
+		{1, 125, 0}, {1, 1, 0}, {0, 128, 0}, {2, 128, 128}, {3, 131, 131}, {2, 89, 0}, {2, 10000, 0},
+	};
+	static const uint8_t head[12] = {3, 0, 0, 0, 8, 0, 0, 0, 0xe8, 0x03, 0, 0};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t n;
+		uint8_t *raw = make_cubin(NVCC_LAYOUT, 4096, &n);
+		uint8_t *note = memmem(raw, n, head, sizeof head);
+		CHECK(note != NULL);
+		if (!note) {
+			free(raw);
+			continue;
+		}
+		put16(note + 16, cases[i].version);
+		put32(note + 20, cases[i].word);
+		struct ws_strpool pool;
+		ws_strpool_init(&pool);
+		struct ws_entry e = {.kind = WS_KIND_SASS};
+		strcpy(e.name, "sm_120");
+		CHECK(ws_cubin_inspect(raw, n, &e, &pool, &lim, fresh(&err)) == 0, "%s", err.msg);
+		CHECK(e.toolkit == cases[i].toolkit, "note version %u word %u: toolkit %u, want %u",
+		      cases[i].version, cases[i].word, e.toolkit, cases[i].toolkit);
+		ws_entry_clear(&e);
+		ws_strpool_free(&pool);
+		free(raw);
+	}
+}
+
 /* ws_fatbin_find agrees with memmem at every alignment, near both ends, and on near misses. */
 static void test_find(void)
 {
@@ -1006,6 +1043,7 @@ int main(void)
 	test_payload_stream();
 	test_zstd_ring();
 	test_cubin_stream();
+	test_cubin_note_versions();
 	test_strpool();
 	test_sniff();
 	test_elf_sections();
