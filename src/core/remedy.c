@@ -426,13 +426,13 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	    !(r->provenance = ws_strdup(b->provenance)))
 		goto nomem;
 	r->cuda = b->cuda;
+	/* the build's own CUDA release (which also reads the PTX a JIT build carries), or
+	 * the first CUDA that knows the GPU, whichever is newer */
 	r->driver_floor = ws_build_driver_floor(b->cuda);
 	{
 		int gpu_first = ws_first_toolkit_for_arch(t->cc, 0);
-		if (r->verdict == WS_V_JIT && b->cuda > r->driver_floor)
-			r->driver_floor = b->cuda;            /* the JIT needs a driver that reads its PTX */
 		if (gpu_first > r->driver_floor)
-			r->driver_floor = gpu_first;          /* the GPU itself needs this much */
+			r->driver_floor = gpu_first;
 	}
 
 	char *archs = archs_text(b);
