@@ -1,7 +1,7 @@
 #!/bin/sh
 # setup.sh - the README's two commands are the whole set-up: `make test` installs the test
 # tools itself (make deps-test) and fetches the pinned corpus (make fetch-corpus), .ci/run runs
-# the two commands and nothing else, the schema checks run the python3 on PATH, and a missing
+# the two commands and the Windows test and nothing else, the schema checks run the python3 on PATH, and a missing
 # tool is one line naming it, not a traceback.
 set -u
 cd "$(dirname "$0")/../.."
@@ -19,11 +19,14 @@ make -n --no-print-directory deps-test 2>&1 | grep -q '^WS_WITH_TEST_TOOLS=1 scr
 for tool in clang valgrind patchelf python3-jsonschema python3-venv; do
 	grep -q "WS_WITH_TEST_TOOLS.*$tool" scripts/install-deps && ok || bad "install-deps' test tools lack $tool"
 done
-# .ci/run: the README's two commands, nothing else (comments, set, cd and MAKEFLAGS aside)
+# .ci/run: the README's two commands and its Windows test, nothing else (comments, set, cd
+# and MAKEFLAGS aside)
 cmds=$(grep -v '^[[:space:]]*#' .ci/run | grep -v '^[[:space:]]*$' | grep -v '^set -eu$' |
 	grep -v '^cd "$(dirname "$0")/.."$' | grep -v '^export MAKEFLAGS=' | tr '\n' ';')
-[ "$cmds" = "make run;make test;" ] && ok || bad ".ci/run does more than the README's commands: $cmds"
+[ "$cmds" = "make run;make test;make test-windows;" ] && ok || bad ".ci/run is not the README's commands: $cmds"
 grep -q '^make run ' README.md && grep -q '^make test ' README.md && ok || bad "the README lost its two commands"
+grep -q 'CI (`.ci/run`)$' README.md && grep -q '^runs these two commands, then `make test-windows`' README.md &&
+	ok || bad "the README does not say what CI runs"
 
 # the schema checks run the python3 on PATH: a python3 first on PATH that cannot import
 # jsonschema (here: one without site-packages) is named, and the check fails
