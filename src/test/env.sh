@@ -162,6 +162,44 @@ cp testdata/fixtures/old-only.so "$tmp/cache/torch_extensions/py311_cu124/fused_
 "$WS_BIN" --no-progress --json --gpu sm_120 -r "$tmp/cache" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "torch extension cache"
 has "$tmp/o" '"origin":"torch extension '"'"'fused_adam'"'"', built in place for Python 3.11 and CUDA 12.4"'
 
+# When the objects name no CUDA (a cubin without ptxas' notes, as CUDA 11's were, and no PTX),
+# the packaging's word is the build's CUDA: conda's build string (cuda12.4 -> 12.4), a torch
+# extension's directory (cu121 -> 12.1)
+python3 - testdata/fixtures/sm_90.cubin "$tmp/nonotes.cubin" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", b, 0x28)
+shentsize, shnum = struct.unpack_from("<HH", b, 0x3a)
+n = 0
+for i in range(shnum):                     # SHT_NOTE -> SHT_PROGBITS: the notes are not read
+    o = shoff + i * shentsize
+    if struct.unpack_from("<I", b, o + 4)[0] == 7:
+        struct.pack_into("<I", b, o + 4, 1)
+        n += 1
+assert n == 2, n
+open(sys.argv[2], "wb").write(b)
+PY
+"$WS_BIN" --no-progress --json "$tmp/nonotes.cubin" >"$tmp/o" 2>&1
+lacks "$tmp/o" '"toolkit":'
+rm -rf "$tmp/cn" && cp -r testdata/env-conda/prefix "$tmp/cn" && cp "$tmp/nonotes.cubin" "$tmp/cn/lib/libwscan_cuda.so"
+python3 - "$tmp/cn" <<'PY'
+import glob, hashlib, json, os, sys
+rec = glob.glob(sys.argv[1] + "/conda-meta/wscan-conda-*.json")[0]
+d = json.load(open(rec))
+data = open(sys.argv[1] + "/lib/libwscan_cuda.so", "rb").read()
+for p in d["paths_data"]["paths"]:
+    if p["_path"] == "lib/libwscan_cuda.so":
+        p["sha256"], p["size_in_bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+json.dump(d, open(rec, "w"))
+PY
+"$WS_BIN" --no-progress --gpu sm_120 -r "$tmp/cn" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "conda package without notes"
+has "$tmp/o" "    wscan-conda 0.1.0: built with CUDA 12.4, which predates sm_120 (CUDA 12.8+): use a build made with CUDA >= 12.8"
+lacks "$tmp/o" "mismatched"
+mkdir -p "$tmp/cache2/torch_extensions/py311_cu121/fused_adam"
+cp "$tmp/nonotes.cubin" "$tmp/cache2/torch_extensions/py311_cu121/fused_adam/fused_adam.so"
+"$WS_BIN" --no-progress --gpu sm_120 -r "$tmp/cache2" >"$tmp/o" 2>"$tmp/e"; rc_is $? 1 "torch extension without notes"
+has "$tmp/o" "built with CUDA 12.1, which predates sm_120"
+
 # a conda environment: the package conda's record lists (its dist-info stays conda's), a file
 # whose prefix conda rewrote (not a mismatch), and a package pip put in its site-packages
 CP=testdata/env-conda/prefix
