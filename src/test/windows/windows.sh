@@ -11,6 +11,9 @@
 # CI=true a failure: a check that cannot run must not pass.
 set -u
 cd "$(dirname "$0")/../../.."
+# Wine spells Unix file names in the locale's charset: under C/POSIX (a bare machine's, a CI
+# job's) a name outside ASCII cannot be opened at all, so the UTF-8 one is asked for
+export LC_ALL=C.UTF-8
 pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
