@@ -50,7 +50,7 @@ CORE_OBJ  := $(CORE:%=$(O)/%.o)
 LIB_SRC   := $(filter-out src/main.c,$(wildcard src/*.c)) $(CORE_SRC)
 # The platform's files: what has another implementation on Windows lives in src/win/ under
 # the same header (src/win/README); everything else is the same file on both.
-POSIX_ONLY := src/os_posix.c src/version.c src/sandbox.c src/landlock.c src/escape.c src/filemap.c src/cudalive.c
+POSIX_ONLY := src/os_posix.c src/version.c src/sandbox.c src/landlock.c src/escape.c src/filemap.c src/live_proc_posix.c
 ifeq ($(WS_OS),win32)
 LIB_SRC   := $(filter-out $(POSIX_ONLY),$(LIB_SRC)) $(wildcard src/win/*.c)
 CPPFLAGS  += -Isrc/win/include -include src/win/posix.h -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0601 -D_FILE_OFFSET_BITS=64

@@ -2,9 +2,10 @@
  *
  * libcuda.so.1 is never linked: it is dlopen'ed (WHEELSCAN_LIBCUDA overrides the path) inside
  * worker processes, so that a driver that crashes or hangs on a hostile container cannot take
- * wheelscan down. The calling process never loads the driver and never calls cuInit; CUDA does
- * not survive fork after initialisation, so ws_live_open first forks a small single-threaded
- * spawner, and every worker (and every restart after a crash or timeout) is forked from it.
+ * wheelscan down. The calling process never loads the driver and never calls cuInit. How the
+ * workers are started is the platform's (src/live_proc.h): on Linux ws_live_open first forks
+ * a small single-threaded spawner, and every worker (and every restart after a crash or
+ * timeout) is forked from it; on Windows each is the program started again.
  *
  * Call ws_live_open before starting threads or installing a seccomp filter; one ws_live is not
  * thread-safe (serialise ws_live_load). Load results are

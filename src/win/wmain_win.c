@@ -1,7 +1,7 @@
 /* wmain_win.c - the program's entry on Windows: the command line as UTF-8 (GetCommandLineW's
  * arguments, not the ANSI code page's), binary standard streams (the same bytes as on Linux),
  * UTF-8 on the console, escape sequences on a console that takes them; then src/main.c's
- * main, built as ws_main_utf8. Started as a live-check worker (src/win/cudalive_win.c), it
+ * main, built as ws_main_utf8. Started as a live-check worker (src/win/live_proc_win.c), it
  * serves src/cudaworker.c's protocol on the named pipe it was given instead. */
 #include <windows.h>
 #include <fcntl.h>
