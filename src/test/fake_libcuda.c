@@ -17,6 +17,8 @@
  *                                 returns this CUresult (a lying driver: provokes live mismatches)
  *   FAKE_CUDA_PROBE_WRONG=1       launched kernels write a wrong value at element 7
  *   FAKE_CUDA_LOG=FILE            append one line per cuInit: pid and the CUDA_* settings seen
+ *   FAKE_CUDA_FD_LOG=FILE         append one line per cuInit: "fds" and what each descriptor above
+ *                                 2 the worker holds names (what a driver could reach)
  *   FAKE_CUDA_LOAD_LOG=FILE       append one line per cuModuleLoadData of a container that is not
  *                                 the probe: its size (how often wheelscan loaded what)
  * Behaviour read from the real variables at cuInit: CUDA_MODULE_LOADING (anything but EAGER makes
@@ -24,6 +26,7 @@
  * CUDA_DISABLE_PTX_JIT=1 (PTX-only -> 223), CUDA_FORCE_PTX_JIT=1 (cubins ignored).
  */
 #define _GNU_SOURCE   /* memmem */
+#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,6 +91,32 @@ static void parse_devices(void)
 	}
 }
 
+/* One line: every descriptor above stderr and what it names (its /proc/self/fd link). */
+static void log_fds(const char *path)
+{
+	FILE *f = fopen(path, "a");
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	if (f && d) {
+		fprintf(f, "fds");
+		while ((de = readdir(d))) {
+			char link[64], target[4096];
+			int fd = atoi(de->d_name);
+			if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd <= 2 || fd == dirfd(d) || fd == fileno(f))
+				continue;
+			snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+			ssize_t n = readlink(link, target, sizeof target - 1);
+			target[n > 0 ? n : 0] = 0;
+			fprintf(f, " %d=%s", fd, target);
+		}
+		fprintf(f, "\n");
+	}
+	if (d)
+		closedir(d);
+	if (f)
+		fclose(f);
+}
+
 CUresult cuInit(unsigned flags)
 {
 	const char *v;
@@ -105,6 +134,8 @@ CUresult cuInit(unsigned flags)
 			fclose(f);
 		}
 	}
+	if ((v = env("FAKE_CUDA_FD_LOG")))
+		log_fds(v);
 	if ((v = env("FAKE_CUDA_INIT_ERROR")))
 		return atoi(v);
 	v = env("CUDA_MODULE_LOADING");

@@ -50,6 +50,15 @@ has "$tmp/o" "device 0: NVIDIA H200, compute capability 9.0 (sm_90), 140.4 GiB, 
 has "$tmp/o" '"driver":"13.0"'
 has "$tmp/o" '{"index":0,"name":"NVIDIA H200","cc":"9.0","memory":150754820096,"probe_ok":true'
 
+# the workers hold none of wheelscan's files: a descriptor wheelscan was started with (here 7,
+# as a shell's redirection or a parent's leak gives it) is closed before any worker starts, so
+# a driver that a hostile container crashes or subverts cannot reach it
+echo marker > "$tmp/held-by-wheelscan"
+FAKE_CUDA_FD_LOG="$tmp/fds" "$WS_BIN" --live --gpu auto "$FX/multi.so" > "$tmp/o" 2> "$tmp/e" 7<"$tmp/held-by-wheelscan"
+rc_is $? 0 "--live with a descriptor held"
+has "$tmp/fds" "fds"
+lacks "$tmp/fds" "held-by-wheelscan"
+
 # a bare run with a GPU: judged on it without flags
 FAKE_CUDA_DEVICES="12.0:NVIDIA GeForce RTX 5090:32000" "$WS_BIN" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"
 rc_is $? 0 "bare run on a stand-in RTX 5090"
