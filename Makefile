@@ -216,7 +216,9 @@ deps-test:
 # The real wheels of corpus.sh, sha256-pinned, torch 2.5.1 included (about 1.1 GB, fetched
 # once into corpus/, checked against the pins on every run). Without network their checks
 # say they were skipped (run-all lists them); under CI=true such a skip fails the run.
-fetch-corpus:
+# (after deps-test: the fetch runs python3 and curl, which a fresh machine gets from it; under
+# make -j2 the two ran side by side and every download failed with "python3: command not found")
+fetch-corpus: deps-test
 	scripts/fetch-corpus --big || echo "make test: could not fetch the pinned corpus (no network?): its checks will say they were skipped"
 
 check: wheelscan $(TEST_BIN) $(O)/libws-core.a
