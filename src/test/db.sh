@@ -126,9 +126,9 @@ if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
 	mkdir "$t/u" "$t/u/sub" "$t/udb"; cp $F/multi.so "$t/u/a.so"; cp $F/old-only.so "$t/u/sub/b.so"
 	chmod a+rx "$t"; chmod -R a+rwX "$t/u" "$t/udb"
 	unpriv() { if [ "$(id -u)" != 0 ]; then "$@"; else setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; fi; }
-	unpriv "$WS_BIN" --no-progress --db "$t/udb/u.db" -r "$t/u" >/dev/null 2>&1
+	unpriv "${WS_BIN_REAL:-$WS_BIN}" --no-progress --db "$t/udb/u.db" -r "$t/u" >/dev/null 2>&1
 	chmod 000 "$t/u/sub"
-	unpriv "$WS_BIN" --no-progress --db "$t/udb/u.db" -r "$t/u" >/dev/null 2>"$t/ue"; rc=$?
+	unpriv "${WS_BIN_REAL:-$WS_BIN}" --no-progress --db "$t/udb/u.db" -r "$t/u" >/dev/null 2>"$t/ue"; rc=$?
 	chmod 755 "$t/u/sub"
 	row=$(sql "$t/udb/u.db" "select count(*) from artifact where removed_run is not null")
 	check "an unreadable directory: exit 3 ($rc), its files not marked removed ($row)" '[ $rc = 3 ] && [ "$row" = 0 ]'

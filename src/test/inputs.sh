@@ -39,7 +39,7 @@ unpriv() {
 }
 chmod -R a+rX "$t"
 cp $F/multi.so "$t/mirror/secret.so"; chmod 000 "$t/mirror/secret.so"
-unpriv "$WS_BIN" --no-progress -r "$t/mirror" >/dev/null 2>"$t/err"; rc=$?
+unpriv "${WS_BIN_REAL:-$WS_BIN}" --no-progress -r "$t/mirror" >/dev/null 2>"$t/err"; rc=$?
 check "unreadable file: exit 3 ($rc)" '[ $rc -eq 3 ]'
 check "unreadable file named" 'grep -q "secret.so.*Permission denied" "$t/err"'
 rm -f "$t/mirror/secret.so"

@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
 	chmod 755 "$tmp"; mkdir -p "$tmp/t/locked"
 	cp $FX/multi.so "$tmp/t/secret.so"; cp $FX/multi.so "$tmp/t/ok.so"; cp $FX/multi.so "$tmp/t/blob"
 	chmod 000 "$tmp/t/secret.so" "$tmp/t/locked" "$tmp/t/blob"
-	$as_user "$WS_BIN" --no-progress --json --gpu sm_90 -r "$tmp/t" >"$tmp/unread.json" 2>"$tmp/err"; rc=$?
+	$as_user "${WS_BIN_REAL:-$WS_BIN}" --no-progress --json --gpu sm_90 -r "$tmp/t" >"$tmp/unread.json" 2>"$tmp/err"; rc=$?
 	[ $rc -eq 3 ] && ok || bad "unreadable inputs: exit $rc, not 3"
 	valid "unreadable inputs" "$tmp/unread.json"
 	python3 - "$tmp/unread.json" "$tmp/t" <<'PY' && ok || bad "unreadable inputs: JSON shape"
@@ -73,7 +73,7 @@ assert l["type"] == "directory" and "cannot read directory" in l["errors"][0]["m
 assert a["ok.so"]["verdicts"] == {"sm_90": "native"}, a["ok.so"]
 PY
 	grep -q "locked': cannot read directory: Permission denied" "$tmp/err" && ok || bad "unreadable directory not on stderr"
-	$as_user "$WS_BIN" --no-progress --jsonl -r "$tmp/t" >"$tmp/unread.jsonl" 2>/dev/null
+	$as_user "${WS_BIN_REAL:-$WS_BIN}" --no-progress --jsonl -r "$tmp/t" >"$tmp/unread.jsonl" 2>/dev/null
 	valid "unreadable inputs, JSON lines" "$tmp/unread.jsonl"
 	[ "$(grep -c '"path":"[^"]*locked"' "$tmp/unread.jsonl")" = 1 ] && ok || bad "--jsonl lacks the unreadable directory"
 else
