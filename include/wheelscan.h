@@ -173,8 +173,9 @@ enum ws_reason {
 	WS_R_JIT_COMPILER = 1u << 16,   /* a bundled compiler (Triton's ptxas) makes the code here at run time */
 	WS_R_JIT_COMPILER_OLD = 1u << 17, /* that compiler predates the target: it cannot make code for it */
 	WS_R_JIT_COMPILER_DROPPED = 1u << 18, /* that compiler is newer than the target's last CUDA */
+	WS_R_DRIVER_RUNTIME = 1u << 19, /* the driver's CUDA major is older than the runtime the code links */
 };
-#define WS_R_COUNT 19
+#define WS_R_COUNT 20
 
 /* One object or artifact judged on one target: the reasons behind its verdict, the
  * container counts they rest on, and the lines people read. Written by src/core/judge.c. */

@@ -58,9 +58,15 @@ int ws_version_cmp(const char *a, const char *b);
  * driver older than the build's CUDA major needs is WS_V_PTX_TOO_NEW. */
 enum ws_verdict ws_build_verdict(const struct ws_build *b, const struct ws_target *t, int driver_cuda);
 
-/* The oldest driver (as a CUDA version, 12080) that advice trusts to run a build made with
- * CUDA cuda: that release's own (doc/builds.md says why not minor-version compatibility). */
+/* The oldest driver (as a CUDA version, 12000) that runs a build made with CUDA cuda:
+ * NVIDIA's minor-version compatibility, ws_runtime_driver_floor (doc/compat-rules.md §4a).
+ * Its PTX, and the GPU's first CUDA, may ask for more: ws_build_driver_need. */
 int ws_build_driver_floor(int cuda);
+
+/* The oldest driver (CUDA version) with which build b runs on t: the runtime floor, the
+ * GPU's first CUDA, and when only PTX serves t, the driver of the build's PTX ISA; 0 when
+ * the build does not run on t with any driver. */
+int ws_build_driver_need(const struct ws_build *b, const struct ws_target *t);
 
 /* ---- remedies ------------------------------------------------------------------------ */
 

@@ -65,6 +65,16 @@ bool ws_fatbin_has_kernels(const struct ws_fatbin *f);
 int ws_isa_need_cuda(unsigned major, unsigned minor);
 /* The PTX ISA that CUDA release cuda (12080) writes; 0.0 when unknown. */
 void ws_cuda_ptx_isa(int cuda, unsigned *major, unsigned *minor);
+/* The oldest driver (as a CUDA version) that runs code linked against CUDA runtime release
+ * cuda under NVIDIA's minor-version compatibility: x.0 from CUDA 11 on (12.8 -> 12.0, i.e.
+ * R525), the release itself before; 0 for 0. doc/compat-rules.md §4a. */
+int ws_runtime_driver_floor(int cuda);
+/* The newest CUDA any driver runs on a GPU of compute capability cc, for families whose
+ * driver support ended (Kepler: R470, CUDA 11.4; Maxwell, Pascal, Volta: R580, 13.0), with
+ * that branch in *branch (may be NULL); 0 when no last branch is known. §4b. */
+int ws_gpu_last_driver(unsigned cc, int *branch);
+/* True for the integrated (Jetson) GPUs: 5.3, 6.2, 7.2, 8.7 and 10.1. §1a. */
+bool ws_cc_integrated(unsigned cc);
 /* The first driver branch (570) that supports a CUDA version (12080); 0 if none known. */
 int ws_driver_branch_for(int cuda);
 

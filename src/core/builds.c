@@ -267,11 +267,10 @@ int ws_version_cmp(const char *a, const char *b)
 
 int ws_build_driver_floor(int cuda)
 {
-	/* The driver of the build's own CUDA release (the toolkit release notes' driver table:
-	 * 12.8 needs R570). CUDA's minor-version compatibility would let a 12.9 build start on
-	 * any 12.x driver, but not its PTX JIT nor every feature (NVIDIA, "CUDA Compatibility"),
-	 * and the framework indexes are chosen the strict way: advice relies on it no further. */
-	return cuda;
+	/* NVIDIA's minor-version compatibility (doc/compat-rules.md §4a): a build of CUDA 12.9
+	 * runs on any driver of 12.x from R525, a build of 13.x on R580 and newer. Its PTX is
+	 * not covered: ws_build_verdict judges that by the ISA the build writes. */
+	return ws_runtime_driver_floor(cuda);
 }
 
 /* The best verdict of entry e (its kind and ISA set) at each of n archs, or best. */
@@ -303,6 +302,8 @@ enum ws_verdict ws_build_verdict(const struct ws_build *b, const struct ws_targe
 		return b->nsass || b->nptx ? WS_V_PTX_TOO_NEW : WS_V_NO_IMAGE;
 	memset(&e, 0, sizeof e);
 	e.kind = WS_KIND_SASS;
+	/* the cubins carry the build's release, as ptxas notes it (integrated GPUs, §1a) */
+	e.toolkit = b->cuda > 0 && b->cuda < 100000 ? (uint16_t)(b->cuda / 1000 * 10 + b->cuda % 1000 / 10) : 0;
 	best = best_entry(&e, b->sass, b->sass_suffix, b->nsass, t, driver_cuda, best);
 	if (best == WS_V_NATIVE || best == WS_V_COMPATIBLE)
 		return best;
@@ -335,4 +336,29 @@ const char *ws_python_version_of_tag(const char *tag, char *buf, size_t len)
 		return NULL;
 	snprintf(buf, len, "3.%u", minor);
 	return buf;
+}
+
+int ws_build_driver_need(const struct ws_build *b, const struct ws_target *t)
+{
+	enum ws_verdict v;
+	int need, first, isa_need;
+	unsigned im = 0, in = 0;
+	if (!b || !t)
+		return 0;
+	v = ws_build_verdict(b, t, 0);
+	if (v != WS_V_NATIVE && v != WS_V_COMPATIBLE && v != WS_V_JIT)
+		return 0;
+	need = ws_runtime_driver_floor(b->cuda);
+	/* a driver older than the GPU's first CUDA cannot run it at all (§6) */
+	first = ws_first_toolkit_for_arch(t->cc, 0);
+	if (first > need)
+		need = first;
+	/* only PTX serves: the driver must read the ISA the build writes (§2, §4) */
+	if (v == WS_V_JIT) {
+		ws_cuda_ptx_isa(b->cuda, &im, &in);
+		isa_need = ws_isa_need_cuda(im, in);
+		if (isa_need > need && isa_need < 100000)
+			need = isa_need;
+	}
+	return need;
 }

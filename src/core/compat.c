@@ -116,6 +116,42 @@ int ws_last_toolkit_for_arch(unsigned arch)
 	return 0;
 }
 
+/* §4a: the oldest driver that runs code linked against CUDA runtime release cuda. From
+ * CUDA 11 on, NVIDIA's minor-version compatibility lets a build of any minor run on the
+ * major's minimum driver (11.x: R450, 12.x: R525, 13.x: R580, "CUDA Compatibility", Minor
+ * Version Compatibility), and those branches are exactly the x.0 rows of drivers[]; before
+ * CUDA 11 a build needs its own release's driver. PTX JIT is not covered: a PTX needs the
+ * driver of its ISA (ws_isa_need_cuda), and a GPU the driver of its first CUDA. */
+int ws_runtime_driver_floor(int cuda)
+{
+	if (cuda <= 0)
+		return 0;
+	return cuda >= 11000 ? cuda / 1000 * 1000 : cuda;
+}
+
+/* §4b: the last driver branch of each GPU family that ended on one (NVIDIA: R470 is the
+ * last for Kepler; R580 for Maxwell, Pascal and Volta). Jetson modules (5.3, 6.2, 7.2) run
+ * the drivers of their Jetson Linux release, not these branches: none is claimed for them. */
+int ws_gpu_last_driver(unsigned cc, int *branch)
+{
+	int b = 0, cuda = 0;
+	switch (cc) {
+	case 35: case 37: b = 470; cuda = 11040; break;
+	case 50: case 52: case 60: case 61: case 70: b = 580; cuda = 13000; break;
+	default: break;
+	}
+	if (branch)
+		*branch = b;
+	return cuda;
+}
+
+/* §1a: integrated GPUs (Jetson TX1/Nano 5.3, TX2 6.2, Xavier 7.2, Orin 8.7, Thor before CUDA
+ * 13 as 10.1), whose SASS is not binary-compatible with the discrete GPUs' of their major. */
+bool ws_cc_integrated(unsigned cc)
+{
+	return cc == 53 || cc == 62 || cc == 72 || cc == 87 || cc == 101;
+}
+
 int ws_driver_branch_for(int cuda)
 {
 	for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++)
@@ -264,12 +300,31 @@ void ws_entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor)
 	}
 }
 
-/* Can this SASS run on cc? (ignores the driver: minor version compatibility covers cubins, §4) */
-static enum ws_verdict sass_verdict(unsigned arch, char suffix, unsigned cc)
+/* Can this SASS run on cc? toolkit: the CUDA release that built it (128), 0 unknown. The
+ * driver is judged apart: by the runtime the code links (§4a, judge.c) and the GPU's first
+ * CUDA (§6). */
+static enum ws_verdict sass_verdict(unsigned arch, char suffix, unsigned cc, unsigned toolkit)
 {
 	/* §3: sm_XYa runs only on exactly X.Y */
 	if (suffix == 'a')
 		return arch == cc ? WS_V_NATIVE : WS_V_NO_IMAGE;
+	/* §1a: Thor's sm_101 was renamed sm_110: code of either runs on both (PyTorch's
+	 * DEVICE_REQUIREMENT, torch/cuda/__init__.py of torch 2.15.0) */
+	if ((arch == 101 || arch == 110) && (cc == 101 || cc == 110))
+		return arch == cc ? WS_V_NATIVE : WS_V_COMPATIBLE;
+	/* §1a: discrete and integrated GPUs do not share SASS (CUDA Programming Guide, "Binary
+	 * Compatibility": not between desktop and Tegra), an integrated GPU's runs only on
+	 * itself; from CUDA 13.2 SBSA builds of sm_70, sm_80 and sm_86 run on the Jetson of
+	 * their major (Xavier, Orin): PyTorch's DEVICE_REQUIREMENT_POST_JETSON_SBSA_UNIFICATION.
+	 * A cubin whose toolkit note was not read counts as older than 13.2. */
+	if (ws_cc_integrated(arch) || ws_cc_integrated(cc)) {
+		if (arch == cc)
+			return WS_V_NATIVE;
+		if (toolkit >= 132 && ws_cc_integrated(cc) && (arch == 70 || arch == 80 || arch == 86) &&
+		    arch / 10 == cc / 10 && arch % 10 <= cc % 10)
+			return WS_V_COMPATIBLE;
+		return WS_V_NO_IMAGE;
+	}
 	/* §1: sm_XY runs on X'.Y' iff X == X' and Y <= Y'.
 	 * §3: sm_XYf runs within its family: same major, minor >= Y (sm_100f on 10.0/10.3,
 	 * sm_120f on 12.0/12.1). Checked here with nvlink 13.0: an sm_100f cubin links for
@@ -310,7 +365,7 @@ enum ws_verdict ws_entry_verdict(const struct ws_entry *e, const struct ws_targe
 		return WS_V_NO_IMAGE;
 	switch (e->kind) {
 	case WS_KIND_SASS:
-		return sass_verdict(e->arch, ws_entry_suffix(e), t->cc);
+		return sass_verdict(e->arch, ws_entry_suffix(e), t->cc, e->toolkit);
 	case WS_KIND_PTX:
 		if (!ptx_serves(e->arch, ws_entry_suffix(e), t->cc))
 			return WS_V_NO_IMAGE;

@@ -279,6 +279,16 @@ static int judge_object(struct ws_object *o, const struct ws_target *t, size_t n
 			v = WS_V_NO_IMAGE;
 			j->reasons |= WS_R_DRIVER_GPU;
 		}
+		/* §4a: code linked against CUDA runtime major M needs a driver of major M or newer,
+		 * SASS as much as PTX (minor-version compatibility holds within a major only) */
+		if (v != WS_V_NONE && !(j->reasons & WS_R_DRIVER_GPU) && opt->driver_cuda > 0) {
+			const char *source;
+			int runtime = ws_judge_object_runtime(o, wheel, build_hint, &source);
+			if (runtime && ws_runtime_driver_floor(runtime) > opt->driver_cuda) {
+				v = WS_V_NO_IMAGE;
+				j->reasons |= WS_R_DRIVER_RUNTIME;
+			}
+		}
 		o->verdicts[k] = v;
 		if (ws_judge_gaps(o, k, &t[k], opt->driver_cuda, &mark, nt) < 0 ||
 		    ws_judge_describe_object(o, k, &t[k], v, opt, wheel, build_hint) < 0 ||
@@ -735,6 +745,7 @@ const char *ws_reason_name(uint32_t bit)
 	case WS_R_DROPPED: return "build-dropped-gpu";
 	case WS_R_PTX_DRIVER: return "ptx-needs-newer-driver";
 	case WS_R_DRIVER_GPU: return "driver-older-than-gpu";
+	case WS_R_DRIVER_RUNTIME: return "driver-older-than-runtime";
 	case WS_R_OTHER_GPU: return "other-gpu-containers";
 	case WS_R_JIT: return "ptx-jit";
 	case WS_R_KERNELS_ASSUMED: return "kernels-assumed";

@@ -84,6 +84,70 @@ static int build_cuda_of(const struct ws_object *o, bool *from_isa, unsigned *is
 	return note ? note : isa;
 }
 
+int ws_judge_object_runtime(const struct ws_object *o, const struct ws_wheel_info *wheel, int build_hint,
+			     const char **source)
+{
+	int note = 0;
+	bool major_only = false;
+	for (uint32_t i = 0; i < o->nfatbins; i++)
+		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++) {
+			const struct ws_entry *en = &o->fatbins[i].entries[e];
+			int c = en->toolkit / 10 * 1000 + en->toolkit % 10 * 10;
+			if (en->kind == WS_KIND_SASS && en->toolkit && c > note)
+				note = c;
+		}
+	*source = "the ptxas notes of its cubins";
+	if (note)
+		return note;
+	*source = "its file name";
+	if (o->alt_group && o->alt_cuda)
+		return o->alt_cuda;
+	*source = "the CUDA runtime its wheel requires";
+	if (wheel && wheel->requires_cuda_runtime)
+		return wheel->requires_cuda_runtime;
+	*source = "its wheel's local version";
+	if (wheel && wheel->local) {
+		int c = ws_cuda_tag_parse(wheel->local, &major_only);
+		if (c)
+			return c;
+	}
+	*source = "its packaging";
+	if (build_hint)
+		return build_hint;
+	*source = "its wheel's CUDA requirements";
+	if (wheel && wheel->requires_cuda_major)
+		return wheel->requires_cuda_major * 1000;
+	*source = NULL;
+	return 0;
+}
+
+int ws_judge_describe_runtime(struct ws_judgement *j, const struct ws_target *t, int runtime, const char *source,
+			      int driver_cuda)
+{
+	char why[384], adv[384], c1[16], c2[16], c3[16];
+	int need = ws_runtime_driver_floor(runtime), last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
+	char branch[32] = "";
+	/* a branch is named only where this GPU can have it (§4b) */
+	if (ws_driver_branch_for(need) && !(last && need > last))
+		snprintf(branch, sizeof branch, " (R%d or newer)", ws_driver_branch_for(need));
+	snprintf(why, sizeof why, "built with CUDA %s (%s): a CUDA %d runtime needs a driver for CUDA >= %s%s, and "
+		 "this driver supports CUDA %s", ws_cuda_str(runtime, c1, sizeof c1), source, runtime / 1000,
+		 ws_cuda_str(need, c2, sizeof c2), branch, ws_cuda_str(driver_cuda, c3, sizeof c3));
+	if (last && need > last)
+		snprintf(adv, sizeof adv, "a build made with CUDA %d.x or older: no driver for %s runs CUDA >= %s (R%d, the "
+			 "last branch for %s GPUs, supports CUDA %s)", last / 1000, t->name, c2, last_branch,
+			 ws_cc_family(t->cc), ws_cuda_str(last, c3, sizeof c3));
+	else
+		snprintf(adv, sizeof adv, "install a driver for CUDA >= %s%s, or a build made with CUDA %d.x or older", c2,
+			 branch, driver_cuda / 1000);
+	free(j->why);
+	free(j->advice);
+	j->why = ws_strdup(why);
+	j->advice = ws_strdup(adv);
+	j->build_cuda = runtime;
+	return j->why && j->advice ? 0 : -1;
+}
+
 static bool any_ptx(const struct ws_fatbin *const *fb, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -206,6 +270,11 @@ int ws_judge_describe_object(struct ws_object *o, size_t k, const struct ws_targ
 		j->why = ws_strdup(why);
 		j->advice = ws_strdup(adv);
 		return j->why && j->advice ? 0 : -1;
+	}
+	if (j->reasons & WS_R_DRIVER_RUNTIME) {
+		const char *source = NULL;
+		int runtime = ws_judge_object_runtime(o, wheel, build_hint, &source);
+		return ws_judge_describe_runtime(j, t, runtime, source ? source : "", opt->driver_cuda);
 	}
 	if (!ws_verdict_fails(v) && v != WS_V_JIT)
 		return 0;

@@ -43,6 +43,15 @@ int ws_judge_gaps(struct ws_object *o, size_t k, const struct ws_target *t, int 
 void ws_judge_arch_list(const struct ws_fatbin *f, char *buf, size_t len);
 /* Why and advice for a failing or JIT object on target k (judge_advice.c). */
 int ws_judge_describe_object(struct ws_object *o, size_t k, const struct ws_target *t, enum ws_verdict v, const struct ws_judge_opts *opt, const struct ws_wheel_info *wheel, int build_hint);
+/* The CUDA runtime release object o links against (1000*major+10*minor), from the firmest
+ * word there is: its cubins' ptxas notes, its file name's CUDA token, the runtime its wheel
+ * pins, its local version tag, its packaging, its wheel's CUDA requirements; *source names
+ * the one used. 0 when nothing says (judge_advice.c). */
+int ws_judge_object_runtime(const struct ws_object *o, const struct ws_wheel_info *wheel, int build_hint,
+			     const char **source);
+/* Why and advice when the driver's CUDA major is older than the runtime's (judge_advice.c). */
+int ws_judge_describe_runtime(struct ws_judgement *j, const struct ws_target *t, int runtime, const char *source,
+			      int driver_cuda);
 /* The sentence for an object of link inputs only (judge_advice.c). */
 int ws_judge_describe_link_only(struct ws_object *o, size_t k);
 /* The sentence when only a helper serves t (judge_advice.c). */

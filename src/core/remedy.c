@@ -372,6 +372,38 @@ static const struct ws_build *newest_release(const struct ws_builds *b, const ch
 	return best;
 }
 
+/* The least driver (CUDA version) with which some build of package's release version runs
+ * on t; 0 when none of them runs on t with any driver. */
+static int release_driver_need(const struct ws_builds *bs, const char *package, const char *platform,
+			       const char *version, const struct ws_target *t)
+{
+	int best = 0;
+	for (size_t i = 0; i < bs->n; i++) {
+		const struct ws_build *x = &bs->rows[i];
+		int need;
+		if (!same_name(x->package, package) || strcmp(x->platform, platform) || strcmp(x->version, version) ||
+		    !(need = ws_build_driver_need(x, t)))
+			continue;
+		if (!best || need < best)
+			best = need;
+	}
+	return best;
+}
+
+/* " (R570 or newer)" after a driver's CUDA version, bounded by the GPU family's last branch;
+ * nothing when no branch is known for it. */
+static void put_branch(struct text *s, int cuda, const struct ws_target *t)
+{
+	int last_branch = 0, branch = ws_driver_branch_for(cuda);
+	ws_gpu_last_driver(t->cc, &last_branch);
+	if (!branch)
+		return;
+	if (last_branch && branch < last_branch)
+		put(s, " (R%d to R%d, the last branch for %s GPUs)", branch, last_branch, ws_cc_family(t->cc));
+	else
+		put(s, " (R%d or newer)", branch);
+}
+
 /* The remedy of installing build b (with its companions) for target t; kind as given. */
 static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remedy_kind kind, const struct ws_target *t,
 					 const struct ws_remedy_ctx *ctx)
@@ -428,20 +460,18 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	r->cuda = b->cuda;
 	/* the build's own CUDA release (which also reads the PTX a JIT build carries), or
 	 * the first CUDA that knows the GPU, whichever is newer */
-	r->driver_floor = ws_build_driver_floor(b->cuda);
-	{
-		int gpu_first = ws_first_toolkit_for_arch(t->cc, 0);
-		if (gpu_first > r->driver_floor)
-			r->driver_floor = gpu_first;
-	}
+	/* the build's runtime under minor-version compatibility, the first CUDA that knows the
+	 * GPU, and the ISA of its PTX when only PTX serves, whichever is newest (§4a) */
+	r->driver_floor = ws_build_driver_need(b, t);
+	if (!r->driver_floor)
+		r->driver_floor = ws_build_driver_floor(b->cuda);
 
 	char *archs = archs_text(b);
 	if (!archs)
 		goto nomem;
 	if (kind == WS_REMEDY_DRIVER_FIRST) {
 		put(&s, "first a driver for CUDA >= %s", ws_cuda_str(r->driver_floor, c1, sizeof c1));
-		if (ws_driver_branch_for(r->driver_floor))
-			put(&s, " (R%d or newer)", ws_driver_branch_for(r->driver_floor));
+		put_branch(&s, r->driver_floor, t);
 		put(&s, ", since this one supports CUDA %s; then ", ws_cuda_str(driver, c2, sizeof c2));
 	}
 	put(&s, "%s %s", b->package, b->version);
@@ -452,8 +482,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	free(archs);
 	if (kind == WS_REMEDY_INSTALL && !driver) {
 		put(&s, "; needs a driver for CUDA >= %s", ws_cuda_str(r->driver_floor, c1, sizeof c1));
-		if (ws_driver_branch_for(r->driver_floor))
-			put(&s, " (R%d or newer)", ws_driver_branch_for(r->driver_floor));
+		put_branch(&s, r->driver_floor, t);
 	}
 	if (strcmp(b->provenance, "scanned"))
 		put(&s, " [declared by the vendor's build scripts, not read from a wheel]");
@@ -475,9 +504,27 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 		    note.pos ? "; " : "", top_alone->version, !vision && !audio ? "torchvision and torchaudio" :
 		    !vision ? "torchvision" : "torchaudio", !vision && !audio ? "them" : "it", top_alone->version);
 	}
-	else if (newest && ws_version_cmp(newest->version, b->version) > 0)
-		put(&note, "%s%s %s is the newest release with a build that runs on %s (the newest release, %s, has none)",
-		    note.pos ? "; " : "", package, b->version, t->name, newest->version);
+	else if (newest && ws_version_cmp(newest->version, b->version) > 0) {
+		/* "has none" only when no build of the newest release runs on t with any driver;
+		 * otherwise what it needs, or that no driver for this GPU gives it that */
+		int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
+		int nneed = release_driver_need(ctx->builds, package, platform, newest->version, t);
+		if (!nneed)
+			put(&note, "%s%s %s is the newest release with a build that runs on %s (the newest release, %s, "
+			    "has none)", note.pos ? "; " : "", package, b->version, t->name, newest->version);
+		else if (last && nneed > last)
+			put(&note, "%sno driver for %s runs CUDA >= %s (R%d, the last branch for %s GPUs, supports CUDA %s): "
+			    "the last release that runs is %s %s; the newest, %s, needs CUDA >= %s", note.pos ? "; " : "",
+			    t->name, ws_cuda_str(nneed, c1, sizeof c1), last_branch, ws_cc_family(t->cc),
+			    ws_cuda_str(last, c2, sizeof c2), package, b->version, newest->version, c1);
+		else {
+			put(&note, "%sthe newest release, %s %s, needs a driver for CUDA >= %s", note.pos ? "; " : "", package,
+			    newest->version, ws_cuda_str(nneed, c1, sizeof c1));
+			put_branch(&note, nneed, t);
+			if (driver > 0 && kind != WS_REMEDY_DRIVER_FIRST)
+				put(&note, ", and this one supports CUDA %s", ws_cuda_str(driver, c2, sizeof c2));
+		}
+	}
 	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
 		goto nomem;
 	commands(r, set, nset, ctx);
@@ -523,14 +570,18 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 	platform = ctx->platform ? ctx->platform : "linux_x86_64";
 	if (!(newest = newest_release(ctx->builds, package, platform)))
 		return NULL;                              /* the table does not know it */
-	if (ws_builds_rank(ctx->builds, package, platform, t, driver, top, 1) == 1)
+	/* a GPU whose family's driver support ended runs no newer CUDA than its last branch's
+	 * (§4b): with no driver given, advice stays within it */
+	int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
+	if (ws_builds_rank(ctx->builds, package, platform, t, driver > 0 ? driver : last, top, 1) == 1)
 		return remedy_of_build(top[0], WS_REMEDY_INSTALL, t, ctx);
 	if (driver > 0) {
 		/* nothing runs with this driver: the build that runs after the least upgrade, the
-		 * GPU's own first CUDA, else with any driver */
+		 * GPU's own first CUDA, else with any driver this GPU can have */
 		int need = ws_first_toolkit_for_arch(t->cc, 0);
-		if ((need > driver && ws_builds_rank(ctx->builds, package, platform, t, need, top, 1) == 1) ||
-		    ws_builds_rank(ctx->builds, package, platform, t, 0, top, 1) == 1)
+		if ((need > driver && (!last || need <= last) &&
+		     ws_builds_rank(ctx->builds, package, platform, t, need, top, 1) == 1) ||
+		    ((!last || last > driver) && ws_builds_rank(ctx->builds, package, platform, t, last, top, 1) == 1))
 			return remedy_of_build(top[0], WS_REMEDY_DRIVER_FIRST, t, ctx);
 	}
 
@@ -543,6 +594,14 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 	/* every word from the table, none from the file: the table's fields are checked */
 	put(&s, "no build of %s that the %s knows (%zu for %s, newest %s) runs on %s", newest->package,
 	    ctx->builds->origin, nb, platform, newest->version, t->name);
+	if (last && ws_builds_rank(ctx->builds, package, platform, t, 0, top, 1) == 1) {
+		/* builds with code for it exist, but they need a driver this GPU never gets */
+		char c1[16], c2[16];
+		put(&s, " with a driver it can have: no driver for %s runs CUDA >= %s (R%d, the last branch for %s GPUs, "
+		    "supports CUDA %s), and %s %s needs it", t->name,
+		    ws_cuda_str(ws_build_driver_need(top[0], t), c1, sizeof c1), last_branch, ws_cc_family(t->cc),
+		    ws_cuda_str(last, c2, sizeof c2), top[0]->package, top[0]->version);
+	}
 	if (!(r->package = ws_strdup(newest->package)) || !(r->platform = ws_strdup(platform)) || !(r->summary = ws_strdup(s.buf))) {
 		ws_remedy_free(r);
 		return NULL;

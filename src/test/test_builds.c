@@ -135,9 +135,23 @@ static void test_verdicts(void)
 	b = row("80,90", "90", 12080);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 0), WS_V_JIT);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 12080), WS_V_JIT);
-	/* the driver floor: a 12.8 build on a 12.6 driver */
-	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12060), WS_V_PTX_TOO_NEW);
+	/* the driver floor, NVIDIA's minor-version compatibility (doc/compat-rules.md §4a): a
+	 * 12.8 build's SASS runs on an R535 (12.2) driver, on any 12.x from R525, not on 11.x */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12020), WS_V_NATIVE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12000), WS_V_NATIVE);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 11080), WS_V_PTX_TOO_NEW);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_NATIVE);
+	/* its PTX is not covered: ISA 8.7 needs 12.8, so on R535 a PTX-only build fails */
+	b = row("", "80", 12080);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12020), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12070), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_JIT);
+	/* a CUDA 13 build never runs on R570 (12.8): the major binds SASS too */
+	b = row("90,120", "", 13020);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 13000), WS_V_NATIVE);     /* 13.2 on R580: same major */
+	b = row("80,90", "90", 12080);
 	/* a driver older than the GPU: nothing runs, whatever the build */
 	b = row("120", "", 12060);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s120, 12060), WS_V_NO_IMAGE);
@@ -160,22 +174,33 @@ static void test_verdicts(void)
 	b = row("", "100", 12080);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 0), WS_V_NO_IMAGE);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s100, 0), WS_V_JIT);
-	CHECK_EQ_INT(ws_build_driver_floor(12080), 12080);
-	/* the build's CUDA minor against the driver's: one above, at, one below, and across a
-	 * major (so that comparing the major alone, or the minor alone, fails) */
+	CHECK_EQ_INT(ws_build_driver_floor(12080), 12000);
+	CHECK_EQ_INT(ws_build_driver_floor(13020), 13000);
+	/* the build's CUDA against the driver's: one minor above, at, below, and across a major
+	 * (so that comparing full versions, or the minor alone, fails) */
 	b = row("90", "", 12090);
-	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_PTX_TOO_NEW);    /* above: 12.9 on 12.8 */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_NATIVE);         /* above: 12.9 on 12.8, same major */
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_NATIVE);         /* at */
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 13000), WS_V_NATIVE);         /* below: on 13.0 */
+	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 11090), WS_V_PTX_TOO_NEW);    /* 12.9 on 11.x (minor 9 = 9) */
 	b = row("90", "", 12080);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_NATIVE);         /* below: 12.8 on 12.9 */
 	b = row("90", "", 13000);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12090), WS_V_PTX_TOO_NEW);    /* 13.0 on 12.9 (minor 9 > 0) */
+	/* integrated GPUs (§1a): a discrete build's sm_80 reaches Orin only from CUDA 13.2 */
+	struct ws_target s87 = target("sm_87");
+	b = row("80,90", "", 13010);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s87, 0), WS_V_NO_IMAGE);
+	b = row("80,90", "", 13020);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s87, 0), WS_V_COMPATIBLE);
+	b = row("87", "", 12060);
+	CHECK_EQ_INT(ws_build_verdict(&b, &s87, 0), WS_V_NATIVE);
 	b = row("", "", 12090);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_NO_IMAGE);       /* nothing at all: not "too new" */
 }
 
-/* The only variant that serves the GPU is one CUDA minor above, at or below the driver's. */
+/* The only variant that serves the GPU is one CUDA minor above, at or below the driver's:
+ * minor-version compatibility installs it as it is; a driver of the major below cannot. */
 static void test_choice_minor(void)
 {
 	static const char t[] =
@@ -186,19 +211,157 @@ static void test_choice_minor(void)
 	CHECK(parse(t, &b, FRESH(err)) == 0, "%s", err.msg);
 	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
 	struct ws_target s90 = target("sm_90");
-	const int drivers[] = {12080, 12090, 13000};
-	for (int i = 0; i < 3; i++) {
+	const int drivers[] = {11080, 12080, 12090, 13000};
+	for (int i = 0; i < 4; i++) {
 		ctx.driver_cuda = drivers[i];
 		struct ws_remedy *r = ws_remedy_choose("q", &s90, &ctx);
-		if (i == 0) {     /* one minor above the driver: a driver first */
-			CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST && r->driver_floor == 12090,
-			      "12.9 variant on a 12.8 driver: kind %d floor %d", r ? (int)r->kind : -1, r ? r->driver_floor : 0);
-		} else {          /* at or below: installed as it is */
+		if (i == 0) {     /* a CUDA 11 driver: first one of 12.x, R525 */
+			CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST && r->driver_floor == 12000 &&
+			      strstr(r->summary, "first a driver for CUDA >= 12.0 (R525 or newer)"),
+			      "12.9 variant on an 11.8 driver: kind %d floor %d %s", r ? (int)r->kind : -1,
+			      r ? r->driver_floor : 0, r ? r->summary : "");
+		} else {          /* one minor above, at or below: installed as it is */
 			CHECK(r && r->kind == WS_REMEDY_INSTALL && r->variant && !strcmp(r->variant, "cu129"),
 			      "12.9 variant on driver %d: kind %d %s", drivers[i], r ? (int)r->kind : -1,
 			      r && r->variant ? r->variant : "");
 		}
 		ws_remedy_free(r);
+	}
+	ws_builds_free(&b);
+}
+
+/* Issue 40 §6 (c): a build that runs on the GPU only through PTX JIT while its own CUDA
+ * predates the GPU: a cu126 build with PTX on sm_120 needs a driver for CUDA 12.8 (the GPU's
+ * first), not 12.6 (its own), 12.5 (its PTX ISA 8.5) or 12.0 (its runtime). On sm_90 its SASS
+ * needs only the runtime's 12.0. */
+static void test_driver_floor_jit(void)
+{
+	static const char t[] =
+		"j\t1.0.0\tcu126\tlinux_x86_64\t12.6\t80,90\t90\t\tpypi\tscanned\ta\tmanylinux_2_28_x86_64\n";
+	struct ws_builds b;
+	struct ws_err err = {0};
+	CHECK(parse(t, &b, FRESH(err)) == 0, "%s", err.msg);
+	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
+	struct ws_target s120 = target("sm_120"), s90 = target("sm_90");
+	CHECK_EQ_INT(ws_build_driver_need(&b.rows[0], &s120), 12080);
+	CHECK_EQ_INT(ws_build_driver_need(&b.rows[0], &s90), 12000);
+	struct ws_remedy *r = ws_remedy_choose("j", &s120, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_INSTALL && r->driver_floor == 12080 && r->verdict == WS_V_JIT &&
+	      strstr(r->summary, "needs a driver for CUDA >= 12.8 (R570 or newer)"), "%s", r ? r->summary : "");
+	ws_remedy_free(r);
+	/* with the build's own driver (12.6): a driver first, the GPU's */
+	ctx.driver_cuda = 12060;
+	r = ws_remedy_choose("j", &s120, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST && r->driver_floor == 12080 &&
+	      strstr(r->summary, "first a driver for CUDA >= 12.8 (R570 or newer), since this one supports CUDA 12.6"),
+	      "%s", r ? r->summary : "");
+	ws_remedy_free(r);
+	/* one below the GPU's first and at it */
+	ctx.driver_cuda = 12070;
+	r = ws_remedy_choose("j", &s120, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_DRIVER_FIRST && r->driver_floor == 12080, "%s", r ? r->summary : "");
+	ws_remedy_free(r);
+	ctx.driver_cuda = 12080;
+	r = ws_remedy_choose("j", &s120, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_INSTALL && r->verdict == WS_V_JIT, "%s", r ? r->summary : "");
+	ws_remedy_free(r);
+	/* sm_90 runs its SASS from R525 */
+	ctx.driver_cuda = 0;
+	r = ws_remedy_choose("j", &s90, &ctx);
+	CHECK(r && r->driver_floor == 12000 && strstr(r->summary, "needs a driver for CUDA >= 12.0 (R525 or newer)"),
+	      "%s", r ? r->summary : "");
+	ws_remedy_free(r);
+	ws_builds_free(&b);
+}
+
+/* Every R-number in s is at most max (advice never names a driver the GPU cannot have). */
+static bool branches_at_most(const char *s, int max, int *seen)
+{
+	*seen = 0;
+	for (const char *p = s; p && (p = strchr(p, 'R')) != NULL; p++) {
+		int n = atoi(p + 1);
+		if (p[1] >= '0' && p[1] <= '9' && n > *seen)
+			*seen = n;
+	}
+	return *seen <= max;
+}
+
+/* §4b: a GPU family's last driver branch bounds the advice. Kepler ends at R470 (CUDA 11.4),
+ * Maxwell, Pascal and Volta at R580 (13.0): a build whose PTX needs more is never advised,
+ * the note says no driver for the GPU runs it, and no R-number past the last is printed. */
+static void test_last_driver(void)
+{
+	static const char t[] =
+		"k\t1.0.0\tcu118\tlinux_x86_64\t11.8\t37,50,60,70\t\t\tpypi\tscanned\ta\tmanylinux_2_28_x86_64\n"
+		"k\t1.1.0\tcu118\tlinux_x86_64\t11.8\t50,60,70\t35\t\tpypi\tscanned\tb\tmanylinux_2_28_x86_64\n"
+		"k\t1.2.0\tcu131\tlinux_x86_64\t13.1\t75,80\t60\t\tpypi\tscanned\tc\tmanylinux_2_28_x86_64\n"
+		"n\t1.1.0\tcu118\tlinux_x86_64\t11.8\t50\t35\t\tpypi\tscanned\td\tmanylinux_2_28_x86_64\n";
+	struct ws_builds b;
+	struct ws_err err = {0};
+	int seen = 0;
+	CHECK(parse(t, &b, FRESH(err)) == 0, "%s", err.msg);
+	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "linux_x86_64"};
+	struct ws_target s37 = target("sm_37"), s61 = target("sm_61"), s70 = target("sm_70");
+	/* Tesla K80: 1.1.0 runs only through PTX of ISA 7.8 (CUDA 11.8 > R470's 11.4): 1.0.0 */
+	struct ws_remedy *r = ws_remedy_choose("k", &s37, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_INSTALL && !strcmp(r->pkgs[0].version, "1.0.0") && r->driver_floor == 11000,
+	      "%s", r ? r->summary : "");
+	CHECK(r && branches_at_most(r->summary, 470, &seen) && strstr(r->summary, "(R450 to R470, the last branch for "
+	      "Kepler GPUs)"), "K80 advised R%d: %s", seen, r ? r->summary : "");
+	CHECK(r && r->note && strstr(r->note, "no driver for sm_37 runs CUDA >= 13.1") == NULL &&
+	      strstr(r->note, "has none"), "1.2.0 has no code for sm_37: %s", r && r->note ? r->note : "");
+	ws_remedy_free(r);
+	/* only the PTX build: nothing within R470, and the summary says why */
+	r = ws_remedy_choose("n", &s37, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_NONE && strstr(r->summary, "no driver for sm_37 runs CUDA >= 11.8 (R470, the "
+	      "last branch for Kepler GPUs, supports CUDA 11.4)") && branches_at_most(r->summary, 470, &seen),
+	      "%s", r ? r->summary : "");
+	ws_remedy_free(r);
+	/* with the last driver given, and an older one: never a driver past R470 */
+	static const int kdrivers[] = {11040, 11000, 10020};
+	for (size_t i = 0; i < 3; i++) {
+		ctx.driver_cuda = kdrivers[i];
+		r = ws_remedy_choose("k", &s37, &ctx);
+		CHECK(r && r->kind != WS_REMEDY_NONE && r->driver_floor <= 11040 &&
+		      branches_at_most(r->summary, 470, &seen) && (!r->note || branches_at_most(r->note, 470, &seen)),
+		      "driver %d: %s | %s", kdrivers[i], r ? r->summary : "", r && r->note ? r->note : "");
+		ws_remedy_free(r);
+	}
+	ctx.driver_cuda = 0;
+	/* Pascal: 1.2.0's PTX (ISA 9.1) needs CUDA 13.1, past R580's 13.0: 1.1.0, and the note
+	 * names the impossible driver as impossible, not as advice */
+	r = ws_remedy_choose("k", &s61, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_INSTALL && !strcmp(r->pkgs[0].version, "1.1.0"), "%s", r ? r->summary : "");
+	CHECK(r && r->note && strstr(r->note, "no driver for sm_61 runs CUDA >= 13.1 (R580, the last branch for Pascal "
+	      "GPUs, supports CUDA 13.0): the last release that runs is k 1.1.0; the newest, 1.2.0, needs CUDA >= 13.1"),
+	      "%s", r && r->note ? r->note : "");
+	CHECK(r && branches_at_most(r->summary, 580, &seen), "Pascal advised R%d: %s", seen, r ? r->summary : "");
+	ws_remedy_free(r);
+	/* Volta on a 12.8 driver: 1.1.0 runs as it is */
+	ctx.driver_cuda = 12080;
+	r = ws_remedy_choose("k", &s70, &ctx);
+	CHECK(r && r->kind == WS_REMEDY_INSTALL && !strcmp(r->pkgs[0].version, "1.1.0") &&
+	      branches_at_most(r->summary, 580, &seen) && (!r->note || branches_at_most(r->note, 580, &seen)),
+	      "%s | %s", r ? r->summary : "", r && r->note ? r->note : "");
+	ws_remedy_free(r);
+	/* the whole GPU table: no family with a last branch is ever advised past it */
+	for (size_t g = 0; g < ws_gpu_count(); g++) {
+		int last_branch = 0;
+		const struct ws_gpu *gpu = ws_gpu_at(g);
+		if (!ws_gpu_last_driver(gpu->cc, &last_branch))
+			continue;
+		struct ws_target tg;
+		ws_target_set(&tg, gpu->cc, gpu->name);
+		for (int d = 0; d < 2; d++) {
+			ctx.driver_cuda = d ? 10020 : 0;
+			for (int p = 0; p < 2; p++) {
+				r = ws_remedy_choose(p ? "n" : "k", &tg, &ctx);
+				CHECK(!r || (branches_at_most(r->summary, last_branch, &seen) &&
+					     (!r->note || branches_at_most(r->note, last_branch, &seen))),
+				      "%s advised R%d past R%d: %s", gpu->name, seen, last_branch, r ? r->summary : "");
+				ws_remedy_free(r);
+			}
+		}
 	}
 	ws_builds_free(&b);
 }
@@ -256,6 +419,17 @@ static void test_choice(void)
 	r = ws_remedy_choose("p", &s61, &ctx);
 	CHECK(r && !strcmp(r->pkgs[0].version, "1.0.0") && r->verdict == WS_V_COMPATIBLE);
 	CHECK(r && r->note && strstr(r->note, "the newest release, 1.2.0, has none"), "%s", r && r->note ? r->note : "");
+	ws_remedy_free(r);
+	/* "has none" only when true: on sm_90 with a 12.8 driver, 1.2.0 has sm_90 SASS and needs
+	 * only a CUDA 13 driver; the note says so */
+	ctx.driver_cuda = 12080;
+	r = ws_remedy_choose("p", &s90, &ctx);
+	CHECK(r && r->note && !strstr(r->note, "has none") &&
+	      strstr(r->note, "the newest release, p 1.2.0, needs a driver for CUDA >= 13.0 (R580 or newer), and this one "
+		      "supports CUDA 12.8"), "%s", r && r->note ? r->note : "");
+	ctx.driver_cuda = 0;
+	ws_remedy_free(r);
+	r = ws_remedy_choose("p", &s61, &ctx);
 	CHECK(r && r->download && strstr(r->download, "--platform manylinux_2_28_x86_64 -d wheels"), "%s",
 	      r ? r->download : "");
 	ws_remedy_free(r);
@@ -329,6 +503,8 @@ int main(void)
 	test_verdicts();
 	test_choice();
 	test_choice_minor();
+	test_driver_floor_jit();
+	test_last_driver();
 	for (size_t i = 0; i < nkept; i++)
 		ws_builds_free(&kept[i]);
 	return ws_test_done();

@@ -94,10 +94,91 @@ static const struct {
 	{"§2 wrong arch outranks an old driver", PTX, 120, 0, 90, 90, 12000, WS_V_NO_IMAGE},
 	{"§5 LTO-IR is not loadable", LTO, 120, 0, 0, 120, 0, WS_V_NO_IMAGE},
 	{"unknown entry kind is not loadable", 7, 120, 0, 0, 120, 0, WS_V_NO_IMAGE},
-	{"§1 Thor: sm_110 SASS not on the sm_101 target", SASS, 110, 0, 0, 101, 0, WS_V_NO_IMAGE},
+	{"§1a Thor: sm_110 SASS on the sm_101 target (renamed)", SASS, 110, 0, 0, 101, 0, WS_V_COMPATIBLE},
 	{"§1 Thor: sm_101 SASS on the sm_101 target", SASS, 101, 0, 0, 101, 0, WS_V_NATIVE},
-	{"§1 Thor: sm_101 SASS not on 11.0 (no evidence of a mapping)", SASS, 101, 0, 0, 110, 0, WS_V_NO_IMAGE},
+	{"§1a Thor: sm_101 SASS on 11.0 (renamed)", SASS, 101, 0, 0, 110, 0, WS_V_COMPATIBLE},
+	{"§1a sm_100 not on 10.1 (Thor is integrated)", SASS, 100, 0, 0, 101, 0, WS_V_NO_IMAGE},
+	{"§1a sm_100f not on 10.1", SASS, 100, 'f', 0, 101, 0, WS_V_NO_IMAGE},
+	{"§1a sm_87 (Orin) not on 8.9", SASS, 87, 0, 0, 89, 0, WS_V_NO_IMAGE},
+	{"§1a sm_72 (Xavier) not on 7.5", SASS, 72, 0, 0, 75, 0, WS_V_NO_IMAGE},
+	{"§1a sm_87 on Orin", SASS, 87, 0, 0, 87, 0, WS_V_NATIVE},
+	{"§1a sm_53 on Nano", SASS, 53, 0, 0, 53, 0, WS_V_NATIVE},
+	{"§1a sm_50 not on 5.3 (Nano)", SASS, 50, 0, 0, 53, 0, WS_V_NO_IMAGE},
+	{"§1a sm_60 not on 6.2 (TX2)", SASS, 60, 0, 0, 62, 0, WS_V_NO_IMAGE},
+	{"§2 compute_80 PTX still JITs on Orin", PTX, 80, 0, 80, 87, 0, WS_V_JIT},
 };
+
+/* §1a: discrete-GPU SASS on an integrated GPU, by the CUDA release of the cubin (toolkit
+ * note, 132 = 13.2): apart before 13.2, sm_70/80/86 join Xavier and Orin from 13.2 on. Each
+ * comparison on both sides of its boundary. */
+static const struct { const char *rule; uint16_t arch; unsigned cc, toolkit; enum ws_verdict want; } igpu_rows[] = {
+	{"sm_80 (13.1) not on Orin", 80, 87, 131, WS_V_NO_IMAGE},
+	{"sm_80 (13.2) on Orin", 80, 87, 132, WS_V_COMPATIBLE},
+	{"sm_80 (13.4) on Orin", 80, 87, 134, WS_V_COMPATIBLE},
+	{"sm_80 (12.8) not on Orin", 80, 87, 128, WS_V_NO_IMAGE},
+	{"sm_80 (note unread) not on Orin", 80, 87, 0, WS_V_NO_IMAGE},
+	{"sm_86 (13.2) on Orin", 86, 87, 132, WS_V_COMPATIBLE},
+	{"sm_86 (13.1) not on Orin", 86, 87, 131, WS_V_NO_IMAGE},
+	{"sm_70 (13.2) on Xavier", 70, 72, 132, WS_V_COMPATIBLE},
+	{"sm_70 (12.9) not on Xavier", 70, 72, 129, WS_V_NO_IMAGE},
+	{"sm_75 (13.2) not on Xavier (not in PyTorch's list; higher minor)", 75, 72, 132, WS_V_NO_IMAGE},
+	{"sm_60 (13.2) not on TX2", 60, 62, 132, WS_V_NO_IMAGE},
+	{"sm_50 (13.2) not on Nano", 50, 53, 132, WS_V_NO_IMAGE},
+	{"sm_100 (13.2) not on 10.1", 100, 101, 132, WS_V_NO_IMAGE},
+	{"sm_87 (13.2) still not on 8.9", 87, 89, 132, WS_V_NO_IMAGE},
+	{"sm_80 (13.2) on 8.6: the discrete rule", 80, 86, 132, WS_V_COMPATIBLE},
+	{"sm_80 (12.8) on 8.6: the discrete rule", 80, 86, 128, WS_V_COMPATIBLE},
+};
+
+static void test_integrated(void)
+{
+	for (size_t i = 0; i < sizeof igpu_rows / sizeof igpu_rows[0]; i++) {
+		struct ws_entry e = ent(SASS, igpu_rows[i].arch, 0, 0);
+		struct ws_target t = tgt(igpu_rows[i].cc);
+		e.toolkit = (uint16_t)igpu_rows[i].toolkit;
+		enum ws_verdict v = ws_entry_verdict(&e, &t, 0);
+		CHECK(v == igpu_rows[i].want, "§1a %s: got %s, want %s", igpu_rows[i].rule, ws_verdict_name(v),
+		      ws_verdict_name(igpu_rows[i].want));
+	}
+	static const unsigned integrated[] = {53, 62, 72, 87, 101}, discrete[] = {50, 52, 60, 61, 70, 75, 80, 86, 89,
+		90, 100, 103, 110, 120, 121};
+	for (size_t i = 0; i < sizeof integrated / sizeof integrated[0]; i++)
+		CHECK(ws_cc_integrated(integrated[i]), "%u is integrated", integrated[i]);
+	for (size_t i = 0; i < sizeof discrete / sizeof discrete[0]; i++)
+		CHECK(!ws_cc_integrated(discrete[i]), "%u is discrete", discrete[i]);
+}
+
+/* §4a and §4b: the runtime floor under minor-version compatibility, and each family's last
+ * driver branch. */
+static void test_runtime_floor(void)
+{
+	int branch = -1;
+	CHECK_EQ_INT(ws_runtime_driver_floor(12080), 12000);   /* 12.8 runs on R525 and newer */
+	CHECK_EQ_INT(ws_driver_branch_for(ws_runtime_driver_floor(12080)), 525);
+	CHECK_EQ_INT(ws_runtime_driver_floor(12000), 12000);
+	CHECK_EQ_INT(ws_runtime_driver_floor(13020), 13000);
+	CHECK_EQ_INT(ws_driver_branch_for(ws_runtime_driver_floor(13020)), 580);
+	CHECK_EQ_INT(ws_runtime_driver_floor(11080), 11000);
+	CHECK_EQ_INT(ws_driver_branch_for(ws_runtime_driver_floor(11080)), 450);
+	CHECK_EQ_INT(ws_runtime_driver_floor(10020), 10020);   /* before CUDA 11: its own release */
+	CHECK_EQ_INT(ws_runtime_driver_floor(0), 0);
+	CHECK_EQ_INT(ws_gpu_last_driver(37, &branch), 11040);
+	CHECK_EQ_INT(branch, 470);
+	CHECK_EQ_INT(ws_gpu_last_driver(35, NULL), 11040);
+	static const unsigned r580[] = {50, 52, 60, 61, 70};
+	for (size_t i = 0; i < sizeof r580 / sizeof r580[0]; i++) {
+		CHECK_EQ_INT(ws_gpu_last_driver(r580[i], &branch), 13000);
+		CHECK_EQ_INT(branch, 580);
+	}
+	static const unsigned open_ended[] = {53, 62, 72, 75, 80, 87, 90, 120};
+	for (size_t i = 0; i < sizeof open_ended / sizeof open_ended[0]; i++) {
+		CHECK_EQ_INT(ws_gpu_last_driver(open_ended[i], &branch), 0);
+		CHECK_EQ_INT(branch, 0);
+	}
+	/* the last branch supports the CUDA it is said to: R470 11.4, R580 13.0 */
+	CHECK_EQ_INT(ws_driver_branch_for(11040), 470);
+	CHECK_EQ_INT(ws_driver_branch_for(13000), 580);
+}
 
 static void test_entry_rows(void)
 {
@@ -448,6 +529,8 @@ static void test_advise(void)
 
 int main(void)
 {
+	test_integrated();
+	test_runtime_floor();
 	test_entry_rows();
 	test_entry_details();
 	test_fatbin_rows();

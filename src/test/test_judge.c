@@ -245,7 +245,7 @@ static void test_link_inputs(void)
 /* The driver older than the GPU: nothing runs, and no rebuild is offered. */
 static void test_driver_older_than_gpu(void)
 {
-	static const struct er s120[] = {{SASS, 120, 0, 0, 130}, END};
+	static const struct er s120[] = {{SASS, 120, 0, 0, 128}, END};
 	struct ws_artifact *a = calloc(1, sizeof *a);
 	add(obj(a, NULL), s120, 0);
 	CHECK_EQ_INT(judge1(a, 120, 12060, false), WS_V_NO_IMAGE);
@@ -257,6 +257,153 @@ static void test_driver_older_than_gpu(void)
 		     "with this driver");
 	CHECK_EQ_INT(judge1(a, 120, 12080, false), WS_V_NATIVE);
 	ws_artifact_free(a);
+}
+
+/* Issue 36 item 4: code linked against CUDA runtime major M needs a driver of major >= M,
+ * SASS too; within a major, minor-version compatibility. The runtime is read from the
+ * cubins' ptxas notes (13.2 here), then the file name, then the wheel. */
+static void test_driver_runtime(void)
+{
+	static const struct er cu132[] = {{SASS, 90, 0, 0, 132}, {SASS, 120, 0, 0, 132}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	add(obj(a, "torch/lib/libtorch_cuda.so"), cu132, 0);
+	/* R570 (12.8): will not run, and the reason says why */
+	CHECK_EQ_INT(judge1(a, 120, 12080, false), WS_V_NO_IMAGE);
+	CHECK(a->judged[0].reasons & WS_R_DRIVER_RUNTIME, "runtime reason");
+	CHECK(!(a->judged[0].reasons & WS_R_DRIVER_GPU), "not the GPU's reason");
+	CHECK_EQ_STR(a->judged[0].why, "torch/lib/libtorch_cuda.so: built with CUDA 13.2 (the ptxas notes of its "
+		     "cubins): a CUDA 13 runtime needs a driver for CUDA >= 13.0 (R580 or newer), and this driver "
+		     "supports CUDA 12.8");
+	CHECK_EQ_STR(a->judged[0].advice, "install a driver for CUDA >= 13.0 (R580 or newer), or a build made with "
+		     "CUDA 12.x or older");
+	CHECK_EQ_INT(a->judged[0].build_cuda, 13020);
+	CHECK_EQ_STR(ws_reason_name(WS_R_DRIVER_RUNTIME), "driver-older-than-runtime");
+	/* both sides of the major: 12.9 fails, R580 (13.0) runs a 13.2 build (minor-version
+	 * compatibility), and so does a newer driver; no driver known: judged by the code */
+	CHECK_EQ_INT(judge1(a, 90, 12090, false), WS_V_NO_IMAGE);
+	CHECK_EQ_INT(judge1(a, 90, 13000, false), WS_V_NATIVE);
+	CHECK_EQ_INT(judge1(a, 90, 13020, false), WS_V_NATIVE);
+	CHECK_EQ_INT(judge1(a, 90, 0, false), WS_V_NATIVE);
+	ws_artifact_free(a);
+	/* a CUDA 12.8 build on R535 (12.2): its SASS runs (minor-version compatibility), its PTX
+	 * alone would not (ISA 8.7 needs 12.8) */
+	static const struct er cu128[] = {{SASS, 90, 0, 0, 128}, {PTX, 90, 0, 87, 0}, END};
+	static const struct er cu128_ptx[] = {{PTX, 90, 0, 87, 0}, END};
+	a = calloc(1, sizeof *a);
+	add(obj(a, "x.so"), cu128, 0);
+	CHECK_EQ_INT(judge1(a, 90, 12020, false), WS_V_NATIVE);
+	CHECK_EQ_INT(judge1(a, 90, 12000, false), WS_V_NATIVE);
+	CHECK_EQ_INT(judge1(a, 90, 11080, false), WS_V_NO_IMAGE);
+	CHECK(a->judged[0].reasons & WS_R_DRIVER_RUNTIME, "a 12.8 build on an 11.8 driver");
+	ws_artifact_free(a);
+	a = calloc(1, sizeof *a);
+	add(obj(a, "x.so"), cu128_ptx, 0);
+	CHECK_EQ_INT(judge1(a, 90, 12020, false), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_INT(judge1(a, 90, 12080, false), WS_V_JIT);
+	ws_artifact_free(a);
+	/* no note: the file name's CUDA token decides (a variant's own name) */
+	static const struct er bare[] = {{SASS, 90, 0, 0, 0}, END};
+	a = calloc(1, sizeof *a);
+	add(obj(a, "lib/libx_cuda130.so"), bare, 0);
+	add(obj(a, "lib/libx_cuda126.so"), bare, 0);
+	CHECK_EQ_INT(judge1(a, 90, 12080, false), WS_V_NATIVE);         /* cuda126 loads */
+	CHECK_EQ_INT(a->objects[0].verdicts[0], WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_DRIVER_RUNTIME, "cuda130 on 12.8");
+	CHECK(a->objects[0].judged[0].why && strstr(a->objects[0].judged[0].why, "(its file name)"), "%s",
+	      a->objects[0].judged[0].why);
+	ws_artifact_free(a);
+	/* Kepler: no driver runs CUDA 12, so no branch is named for it */
+	static const struct er k[] = {{SASS, 37, 0, 0, 120}, END};
+	a = calloc(1, sizeof *a);
+	add(obj(a, "k.so"), k, 0);
+	CHECK_EQ_INT(judge1(a, 37, 11040, false), WS_V_NO_IMAGE);
+	CHECK_EQ_STR(a->judged[0].advice, "a build made with CUDA 11.x or older: no driver for sm_37 runs CUDA >= 12.0 "
+		     "(R470, the last branch for Kepler GPUs, supports CUDA 11.4)");
+	CHECK(a->judged[0].why && !strstr(a->judged[0].why, "R525"), "%s", a->judged[0].why);
+	ws_artifact_free(a);
+}
+
+/* Issue 40 §6 (a): a library variant's CUDA against the driver's, major against major. The
+ * only variant with the target's SASS is cuda129; the other (cuda126) has none for sm_90.
+ * On a 12.8 driver (one minor below the variant), at 12.9 and above it (13.0) it loads; on
+ * an 11.8 driver nothing does. A comparison of full versions fails the first. */
+static void test_alternatives_driver(void)
+{
+	static const struct er serving[] = {{SASS, 80, 0, 0, 0}, {SASS, 90, 0, 0, 0}, END};
+	static const struct er other[] = {{SASS, 80, 0, 0, 0}, END};
+	struct ws_artifact *a = calloc(1, sizeof *a);
+	add(obj(a, "bnb/libbitsandbytes_cuda126.so"), other, 0);
+	add(obj(a, "bnb/libbitsandbytes_cuda129.so"), serving, 0);
+	static const struct { int driver; enum ws_verdict want; } rows[] = {
+		{12080, WS_V_NATIVE}, {12090, WS_V_NATIVE}, {13000, WS_V_NATIVE}, {12000, WS_V_NATIVE},
+		{11080, WS_V_NO_IMAGE}, {0, WS_V_NATIVE},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		enum ws_verdict v = judge1(a, 90, rows[i].driver, false);
+		CHECK(v == rows[i].want, "cuda129 only serving, driver %d: got %s, want %s", rows[i].driver,
+		      ws_verdict_name(v), ws_verdict_name(rows[i].want));
+		CHECK_EQ_INT(a->nalts, 1);
+	}
+	/* a cuda130 variant beside it: on 12.8 the cuda129 one is the one that loads */
+	static const struct er neu[] = {{SASS, 90, 0, 0, 0}, {SASS, 120, 0, 0, 0}, END};
+	add(obj(a, "bnb/libbitsandbytes_cuda130.so"), neu, 0);
+	CHECK_EQ_INT(judge1(a, 120, 12080, false), WS_V_NO_IMAGE);    /* only cuda130 has sm_120 */
+	CHECK_EQ_INT(judge1(a, 120, 13000, false), WS_V_NATIVE);
+	CHECK_EQ_INT(judge1(a, 90, 12080, false), WS_V_NATIVE);
+	ws_artifact_free(a);
+}
+
+/* Issue 40 §6 (b): the bundled compiler at its boundaries. sm_120 first came in CUDA 12.8:
+ * a ptxas of 12.7 cannot build for it, 12.8 can; sm_70 last came in 12.9: 12.9 can, 13.0
+ * cannot. A Triton with ptxas and ptxas-blackwell of different releases is judged at
+ * exactly 10.0 by ptxas-blackwell, below it by ptxas. */
+static struct ws_object *jitc(struct ws_artifact *a, const char *member, enum ws_jitc kind, int cuda)
+{
+	struct ws_object *o = obj(a, member);
+	o->jitc = kind;
+	o->jitc_cuda = cuda;
+	return o;
+}
+
+static void test_jit_compiler_bounds(void)
+{
+	static const struct { int cuda; unsigned cc; enum ws_verdict want; uint32_t reason; } rows[] = {
+		{12070, 120, WS_V_NO_IMAGE, WS_R_JIT_COMPILER_OLD},
+		{12080, 120, WS_V_JIT, WS_R_JIT_COMPILER},
+		{12070, 100, WS_V_NO_IMAGE, WS_R_JIT_COMPILER_OLD},
+		{12080, 100, WS_V_JIT, WS_R_JIT_COMPILER},
+		{12090, 70, WS_V_JIT, WS_R_JIT_COMPILER},
+		{13000, 70, WS_V_NO_IMAGE, WS_R_JIT_COMPILER_DROPPED},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ws_artifact *a = calloc(1, sizeof *a);
+		jitc(a, "triton/backends/nvidia/bin/ptxas", WS_JITC_PTXAS, rows[i].cuda);
+		enum ws_verdict v = judge1(a, rows[i].cc, 0, false);
+		CHECK(v == rows[i].want && (a->judged[0].reasons & rows[i].reason),
+		      "ptxas %d on sm_%u: got %s (reasons %x)", rows[i].cuda, rows[i].cc, ws_verdict_name(v),
+		      a->judged[0].reasons);
+		ws_artifact_free(a);
+	}
+	/* two compilers that differ: at exactly 10.0 ptxas-blackwell decides, below it ptxas */
+	static const struct { int plain, blackwell; unsigned cc; enum ws_verdict want; int used; } pairs[] = {
+		{12040, 12080, 100, WS_V_JIT, 12080},       /* plain alone would fail at 10.0 */
+		{12080, 12070, 100, WS_V_NO_IMAGE, 12070},  /* blackwell alone fails at 10.0 */
+		{12090, 13000, 70, WS_V_JIT, 12090},        /* plain serves sm_70; blackwell dropped it */
+		{13000, 12090, 70, WS_V_NO_IMAGE, 13000},
+		{12040, 12070, 90, WS_V_JIT, 12040},
+	};
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		struct ws_artifact *a = calloc(1, sizeof *a);
+		jitc(a, "triton/backends/nvidia/bin/ptxas", WS_JITC_PTXAS, pairs[i].plain);
+		jitc(a, "triton/backends/nvidia/bin/ptxas-blackwell", WS_JITC_PTXAS_BLACKWELL, pairs[i].blackwell);
+		struct ws_target t = tgt(pairs[i].cc);
+		const struct ws_object *c = ws_jitc_for_target(a, &t);
+		enum ws_verdict v = judge1(a, pairs[i].cc, 0, false);
+		CHECK(c && c->jitc_cuda == pairs[i].used && v == pairs[i].want,
+		      "ptxas %d + blackwell %d on sm_%u: used %d, got %s", pairs[i].plain, pairs[i].blackwell, pairs[i].cc,
+		      c ? c->jitc_cuda : 0, ws_verdict_name(v));
+		ws_artifact_free(a);
+	}
 }
 
 /* Objects whose names differ by a CUDA version token: the variant that loads decides. */
@@ -771,6 +918,9 @@ int main(void)
 	test_generation_of_loaded_code();
 	test_driver_older_than_gpu();
 	test_alternatives();
+	test_driver_runtime();
+	test_alternatives_driver();
+	test_jit_compiler_bounds();
 	test_kernel_gaps();
 	test_advice();
 	test_names();
