@@ -71,11 +71,13 @@ for g in 'RTX 3090' 'RTX 4090' H100 B200; do
 	case $got in "install $newest "*" native"|"install $newest "*" compatible") ok;; *) bad "$g: got '$got', want install $newest native";; esac
 done
 # RTX 5090 (12.0) on R570 (CUDA 12.8): sm_120 first came with CUDA 12.8 (cu128: 2.7+); cu130
-# needs R580 (CUDA 13.0 release notes' driver table), so a cu128 build.
-expect 'RTX 5090' R570 install cu128 "R570 runs CUDA 12.8, not 13"
+# needs R580 (CUDA 13.0 release notes' driver table); a cu129 build runs on R570 by NVIDIA's
+# minor-version compatibility (any 12.x build on R525 and newer, "CUDA Compatibility"), so a
+# CUDA 12 build, never a CUDA 13 one.
+expect 'RTX 5090' R570 install "cu128 cu129" "R570 runs CUDA 12.x, not 13"
 # RTX 5090 on a CUDA 12.6 driver (R560): that driver cannot run Blackwell at all; the driver comes
-# first (R570), then a cu128 build.
-expect 'RTX 5090' 12.6 driver-first cu128 "R560 predates Blackwell"
+# first (R570), then a CUDA 12 build.
+expect 'RTX 5090' 12.6 driver-first "cu128 cu129" "R560 predates Blackwell"
 got=$(suggest 'RTX 5090' 12.6 | python3 -c 'import json,sys; d=json.load(sys.stdin)["suggest"][0]; print(d["otherwise"]["driver_cuda_min"])')
 [ "$got" = 12.8 ] && ok || bad "RTX 5090 on 12.6: driver_cuda_min $got, want 12.8"
 # the text form: GTX 1080 names a cu126 build and its index
@@ -129,6 +131,21 @@ hasnt 'index-url' "PyPI: no index"
 # sm_120 on a 12.6 driver: the driver cannot run Blackwell: driver first, then cu128
 run --gpu sm_120 --driver 12.6 "$ex"
 has 'install: first a driver for CUDA >= 12.8 (R570 or newer), since this one supports CUDA 12.6; then wscan-example 0.2.0' "driver first"
+# the driver binds SASS too (doc/compat-rules.md §4a): the fixture's cubins say CUDA 13.0, so
+# an R570 (CUDA 12.8) driver cannot run them on H100; R580 can, and so can a 13.x driver older
+# than 13.0's own minor (minor-version compatibility)
+"$WS_BIN" --gpu H100 --driver R570 --no-progress testdata/fixtures/multi.so >"$t/out" 2>"$t/err"; echo $? >"$t/rc"
+has '=> H100 (sm_90): will NOT run' "a CUDA 13 build on R570"
+has 'built with CUDA 13.0 (the ptxas notes of its cubins): a CUDA 13 runtime needs a driver for CUDA >= 13.0 (R580 or newer), and this driver supports CUDA 12.8' "the reason says why"
+[ "$(cat "$t/rc")" = 1 ] && ok || bad "a CUDA 13 build on R570: exit $(cat "$t/rc"), want 1"
+"$WS_BIN" --gpu H100 --driver R580 --no-progress --json testdata/fixtures/multi.so >"$t/out" 2>"$t/err"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["artifacts"][0]; sys.exit(0 if a["verdicts"]["sm_90"]=="native" and "driver-older-than-runtime" not in a["judgement"].get("sm_90",{}).get("reasons",[]) else 1)' "$t/out" && ok || bad "a CUDA 13.0 build on R580: $(head -c 300 "$t/out")"
+"$WS_BIN" --gpu H100 --driver 12.9 --json testdata/fixtures/multi.so >"$t/out" 2>"$t/err"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["artifacts"][0]; sys.exit(0 if a["verdicts"]["sm_90"]=="no-image" and "driver-older-than-runtime" in a["judgement"]["sm_90"]["reasons"] else 1)' "$t/out" && ok || bad "a CUDA 13.0 build on 12.9: $(head -c 300 "$t/out")"
+# Jetson Orin (8.7): the fixture's sm_80 SASS is a discrete GPU's (CUDA 13.0 < 13.2): it does
+# not run there; GB10-style 8.6 runs it
+"$WS_BIN" --gpu 'Jetson AGX Orin,RTX 3090' --json testdata/fixtures/multi.so >"$t/out" 2>"$t/err"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["artifacts"][0]["verdicts"]; sys.exit(0 if a["sm_87"]=="no-image" and a["sm_86"]=="compatible" else 1)' "$t/out" && ok || bad "sm_80 SASS of CUDA 13.0 on Orin: $(head -c 300 "$t/out")"
 # sm_75: nothing in the table has sm_75 SASS or PTX below it
 run --gpu sm_75 "$ex"
 has 'install: no build of wscan-example that the build table' "no build runs"
@@ -140,7 +157,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["artifacts"][0]["judgement"]["sm_90"]["remedy"]
 want = {"kind": "install", "package": "wscan-example", "variant": "cu128", "index": "https://example.invalid/cu128",
-        "provenance": "declared", "cuda": "12.8", "driver_cuda_min": "12.8", "verdict": "native"}
+        "provenance": "declared", "cuda": "12.8", "driver_cuda_min": "12.0", "verdict": "native"}
 bad = {k: (r.get(k), v) for k, v in want.items() if r.get(k) != v}
 pk = [(p["name"], p["version"]) for p in r["packages"]]
 if pk != [("wscan-example", "0.2.0"), ("torch", "2.8.0")]:
