@@ -53,10 +53,41 @@ def entry(e):
         isa = (int(a), int(b))
     return e["kind"], int(m.group(2)), suffix, isa
 
-def runs_sass(arch, suffix, cc):
+INTEGRATED = {53, 62, 72, 87, 101}        # §1a: Jetson (PyTorch's DEVICE_REQUIREMENT)
+
+def runs_sass(arch, suffix, cc, toolkit):
     if suffix == "a":                      # §3: exactly that CC
         return arch == cc
+    if arch in (101, 110) and cc in (101, 110):
+        return True                        # §1a: sm_101 was renamed sm_110 (Thor)
+    if arch in INTEGRATED or cc in INTEGRATED:
+        # §1a: no SASS across the desktop/Tegra line, but from CUDA 13.2 sm_70/80/86 reach
+        # the Jetson of their major
+        return arch == cc or (toolkit >= (13, 2) and cc in INTEGRATED and arch in (70, 80, 86)
+                               and arch // 10 == cc // 10 and arch % 10 <= cc % 10)
     return arch // 10 == cc // 10 and arch % 10 <= cc % 10   # §1 (and §3 f: the family)
+
+def toolkit_of(e):
+    t = e.get("toolkit")
+    if not t:
+        return (0, 0)
+    a, b = t.split(".")[:2]
+    return (int(a), int(b))
+
+def runtime_floor(o):
+    """§4a: the driver (CUDA*1000+minor*10) the object's runtime needs: x.0 of the newest
+    ptxas note of its cubins, else of its file name's cudaNNN token; 0 when neither says."""
+    notes = [toolkit_of(e) for f in o["fatbins"] for e in f["entries"] if e["kind"] == "sass"]
+    notes = [n for n in notes if n != (0, 0)]
+    if notes:
+        major = max(notes)[0]
+    else:
+        m = re.search(r"(?<![A-Za-z])cu(?:da)?(\d{2,3})(?![A-Za-z0-9])", os.path.basename(o["member"] or ""))
+        if not m:
+            return 0
+        d = m.group(1)
+        major = int(d[:-1]) if len(d) == 3 else int(d)
+    return major * 1000 if major >= 11 else 0
 
 def runs_ptx(arch, suffix, cc):
     if suffix == "a":
@@ -74,7 +105,7 @@ def container(f, cc, drv):
             continue
         kind, arch, suffix, isa = x
         v = "no-image"
-        if kind == "sass" and runs_sass(arch, suffix, cc):
+        if kind == "sass" and runs_sass(arch, suffix, cc, toolkit_of(e)):
             v = "native" if arch == cc else "compatible"
         elif kind == "ptx" and runs_ptx(arch, suffix, cc):
             need = ISA.get(isa, 99999) if isa and isa != (0, 0) else 0
@@ -144,6 +175,9 @@ for args_file in sorted(glob.glob("testdata/golden/*.args")):
                     n += 1
                 # §6: a driver older than the GPU's first toolkit cannot run anything on it
                 if drv and worst != "none" and FIRST.get(cc, 0) > drv:
+                    worst = "no-image"
+                # §4a: a driver of an older major than the runtime the code links runs none of it
+                if drv and worst != "none" and runtime_floor(o) > drv:
                     worst = "no-image"
                 got = o["verdicts"][tname] if o.get("verdicts") else "none"
                 if aside:
