@@ -128,7 +128,7 @@ int ws_judge_describe_runtime(struct ws_judgement *j, const struct ws_target *t,
 	int need = ws_runtime_driver_floor(runtime), last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
 	char branch[32] = "";
 	/* a branch is named only where this GPU can have it (§4b) */
-	if (ws_driver_branch_for(need) && !(last && need > last))
+	if (ws_driver_branch_for(need) && !(last && need > last) && !ws_cc_integrated(t->cc))
 		snprintf(branch, sizeof branch, " (R%d or newer)", ws_driver_branch_for(need));
 	snprintf(why, sizeof why, "built with CUDA %s (%s): a CUDA %d runtime needs a driver for CUDA >= %s%s, and "
 		 "this driver supports CUDA %s", ws_cuda_str(runtime, c1, sizeof c1), source, runtime / 1000,
@@ -194,7 +194,13 @@ static void ptx_too_new_advice(const struct ws_fatbin *const *fb, size_t nfb, co
 			if (c > need)
 				need = c;
 		}
-	if (need > 0 && need < 100000)
+	int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
+	if (need > 0 && need < 100000 && last && need > last)
+		/* §4b: no driver for this GPU reads that ISA; name none */
+		snprintf(adv, len, "a build with SASS for %s: no driver for %s reads this PTX, which needs CUDA >= %s "
+			 "(R%d, the last branch for %s GPUs, supports CUDA %s)", t->name, t->name,
+			 ws_cuda_str(need, c1, sizeof c1), last_branch, ws_cc_family(t->cc), ws_cuda_str(last, c2, sizeof c2));
+	else if (need > 0 && need < 100000)
 		snprintf(adv, len, "a driver for CUDA >= %s (this one supports %s), or a build with "
 			 "SASS for %s", ws_cuda_str(need, c1, sizeof c1),
 			 ws_cuda_str(driver_cuda, c2, sizeof c2), t->name);

@@ -394,11 +394,14 @@ static int release_driver_need(const struct ws_builds *bs, const char *package, 
  * nothing when no branch is known for it. */
 static void put_branch(struct text *s, int cuda, const struct ws_target *t)
 {
-	int last_branch = 0, branch = ws_driver_branch_for(cuda);
-	ws_gpu_last_driver(t->cc, &last_branch);
-	if (!branch)
-		return;
-	if (last_branch && branch < last_branch)
+	int last_branch = 0, branch = ws_driver_branch_for(cuda), last = ws_gpu_last_driver(t->cc, &last_branch);
+	char c1[16];
+	if (last && cuda > last)
+		put(s, ", which no driver for %s runs (R%d, the last branch for %s GPUs, supports CUDA %s)", t->name,
+		    last_branch, ws_cc_family(t->cc), ws_cuda_str(last, c1, sizeof c1));
+	else if (!branch || ws_cc_integrated(t->cc))
+		return;                    /* Jetson runs its Jetson Linux release's driver, not R-branches */
+	else if (last_branch && branch < last_branch)
 		put(s, " (R%d to R%d, the last branch for %s GPUs)", branch, last_branch, ws_cc_family(t->cc));
 	else
 		put(s, " (R%d or newer)", branch);

@@ -195,6 +195,21 @@ static void test_verdicts(void)
 	CHECK_EQ_INT(ws_build_verdict(&b, &s87, 0), WS_V_COMPATIBLE);
 	b = row("87", "", 12060);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s87, 0), WS_V_NATIVE);
+	/* and the remedy names no R-branch for a Jetson (it runs its Jetson Linux driver) */
+	{
+		static const char jt[] = "o\t1.0.0\tcu132\tlinux_aarch64\t13.2\t80,90\t\t\tpypi\tscanned\ta\t"
+					 "manylinux_2_28_aarch64\n";
+		struct ws_builds jb;
+		struct ws_err jerr = {0};
+		CHECK(parse(jt, &jb, FRESH(jerr)) == 0, "%s", jerr.msg);
+		struct ws_remedy_ctx jctx = {.builds = &jb, .platform = "linux_aarch64"};
+		struct ws_remedy *r = ws_remedy_choose("o", &s87, &jctx);
+		CHECK(r && r->kind == WS_REMEDY_INSTALL && r->verdict == WS_V_COMPATIBLE &&
+		      strstr(r->summary, "needs a driver for CUDA >= 13.0") && !strstr(r->summary, "(R"), "%s",
+		      r ? r->summary : "");
+		ws_remedy_free(r);
+		ws_builds_free(&jb);
+	}
 	b = row("", "", 12090);
 	CHECK_EQ_INT(ws_build_verdict(&b, &s90, 12080), WS_V_NO_IMAGE);       /* nothing at all: not "too new" */
 }

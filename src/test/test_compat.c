@@ -146,6 +146,14 @@ static void test_integrated(void)
 		CHECK(ws_cc_integrated(integrated[i]), "%u is integrated", integrated[i]);
 	for (size_t i = 0; i < sizeof discrete / sizeof discrete[0]; i++)
 		CHECK(!ws_cc_integrated(discrete[i]), "%u is discrete", discrete[i]);
+	/* the GPU table agrees: its Jetson rows are the integrated CCs (Thor also as 11.0, the
+	 * unified toolkit's name), and no other row is */
+	for (size_t g = 0; g < ws_gpu_count(); g++) {
+		const struct ws_gpu *gpu = ws_gpu_at(g);
+		bool jetson = !strcmp(gpu->segment, "jetson");
+		CHECK(jetson ? ws_cc_integrated(gpu->cc) || gpu->cc == 110 : !ws_cc_integrated(gpu->cc),
+		      "%s (%u, %s)", gpu->name, gpu->cc, gpu->segment);
+	}
 }
 
 /* §4a and §4b: the runtime floor under minor-version compatibility, and each family's last

@@ -321,6 +321,18 @@ static void test_driver_runtime(void)
 		     "(R470, the last branch for Kepler GPUs, supports CUDA 11.4)");
 	CHECK(a->judged[0].why && !strstr(a->judged[0].why, "R525"), "%s", a->judged[0].why);
 	ws_artifact_free(a);
+	/* Kepler, PTX of ISA 7.8 (CUDA 11.8) on R470: no driver for it reads that; none is named */
+	static const struct er kp[] = {{PTX, 35, 0, 78, 0}, END};
+	a = calloc(1, sizeof *a);
+	add(obj(a, "kp.so"), kp, 0);
+	CHECK_EQ_INT(judge1(a, 37, 11040, false), WS_V_PTX_TOO_NEW);
+	CHECK_EQ_STR(a->judged[0].advice, "a build with SASS for sm_37: no driver for sm_37 reads this PTX, which needs "
+		     "CUDA >= 11.8 (R470, the last branch for Kepler GPUs, supports CUDA 11.4)");
+	/* Turing has no last branch: the driver is named */
+	CHECK_EQ_INT(judge1(a, 75, 11040, false), WS_V_PTX_TOO_NEW);
+	CHECK(a->judged[0].advice && strstr(a->judged[0].advice, "a driver for CUDA >= 11.8 (this one supports 11.4)"),
+	      "%s", a->judged[0].advice);
+	ws_artifact_free(a);
 }
 
 /* Issue 40 §6 (a): a library variant's CUDA against the driver's, major against major. The
