@@ -407,6 +407,32 @@ static void put_branch(struct text *s, int cuda, const struct ws_target *t)
 		put(s, " (R%d or newer)", branch);
 }
 
+/* The note on a newer release than the one chosen: "has none" only when no build of the
+ * newest release runs on t with any driver; otherwise what it needs, or that no driver for
+ * this GPU gives it that (doc/builds.md). */
+static void newest_release_note(struct text *note, const struct ws_build *b, const struct ws_build *newest,
+				const struct ws_target *t, const struct ws_remedy_ctx *ctx, enum ws_remedy_kind kind)
+{
+	char c1[16], c2[16];
+	int driver = ctx->driver_cuda, last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
+	int nneed = release_driver_need(ctx->builds, b->package, b->platform, newest->version, t);
+	if (!nneed)
+		put(note, "%s%s %s is the newest release with a build that runs on %s (the newest release, %s, "
+		    "has none)", note->pos ? "; " : "", b->package, b->version, t->name, newest->version);
+	else if (last && nneed > last)
+		put(note, "%sno driver for %s runs CUDA >= %s (R%d, the last branch for %s GPUs, supports CUDA %s): "
+		    "the last release that runs is %s %s; the newest, %s, needs CUDA >= %s", note->pos ? "; " : "",
+		    t->name, ws_cuda_str(nneed, c1, sizeof c1), last_branch, ws_cc_family(t->cc),
+		    ws_cuda_str(last, c2, sizeof c2), b->package, b->version, newest->version, c1);
+	else {
+		put(note, "%sthe newest release, %s %s, needs a driver for CUDA >= %s", note->pos ? "; " : "", b->package,
+		    newest->version, ws_cuda_str(nneed, c1, sizeof c1));
+		put_branch(note, nneed, t);
+		if (driver > 0 && kind != WS_REMEDY_DRIVER_FIRST)
+			put(note, ", and this one supports CUDA %s", ws_cuda_str(driver, c2, sizeof c2));
+	}
+}
+
 /* The remedy of installing build b (with its companions) for target t; kind as given. */
 static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remedy_kind kind, const struct ws_target *t,
 					 const struct ws_remedy_ctx *ctx)
@@ -507,27 +533,8 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 		    note.pos ? "; " : "", top_alone->version, !vision && !audio ? "torchvision and torchaudio" :
 		    !vision ? "torchvision" : "torchaudio", !vision && !audio ? "them" : "it", top_alone->version);
 	}
-	else if (newest && ws_version_cmp(newest->version, b->version) > 0) {
-		/* "has none" only when no build of the newest release runs on t with any driver;
-		 * otherwise what it needs, or that no driver for this GPU gives it that */
-		int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
-		int nneed = release_driver_need(ctx->builds, package, platform, newest->version, t);
-		if (!nneed)
-			put(&note, "%s%s %s is the newest release with a build that runs on %s (the newest release, %s, "
-			    "has none)", note.pos ? "; " : "", package, b->version, t->name, newest->version);
-		else if (last && nneed > last)
-			put(&note, "%sno driver for %s runs CUDA >= %s (R%d, the last branch for %s GPUs, supports CUDA %s): "
-			    "the last release that runs is %s %s; the newest, %s, needs CUDA >= %s", note.pos ? "; " : "",
-			    t->name, ws_cuda_str(nneed, c1, sizeof c1), last_branch, ws_cc_family(t->cc),
-			    ws_cuda_str(last, c2, sizeof c2), package, b->version, newest->version, c1);
-		else {
-			put(&note, "%sthe newest release, %s %s, needs a driver for CUDA >= %s", note.pos ? "; " : "", package,
-			    newest->version, ws_cuda_str(nneed, c1, sizeof c1));
-			put_branch(&note, nneed, t);
-			if (driver > 0 && kind != WS_REMEDY_DRIVER_FIRST)
-				put(&note, ", and this one supports CUDA %s", ws_cuda_str(driver, c2, sizeof c2));
-		}
-	}
+	else if (newest && ws_version_cmp(newest->version, b->version) > 0)
+		newest_release_note(&note, b, newest, t, ctx, kind);
 	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
 		goto nomem;
 	commands(r, set, nset, ctx);
