@@ -532,6 +532,8 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 		put(&note, "%storch %s runs there too, but the table has no %s made for it: without %s, install torch==%s",
 		    note.pos ? "; " : "", top_alone->version, !vision && !audio ? "torchvision and torchaudio" :
 		    !vision ? "torchvision" : "torchaudio", !vision && !audio ? "them" : "it", top_alone->version);
+		if (newest && ws_version_cmp(newest->version, top_alone->version) > 0)
+			newest_release_note(&note, top_alone, newest, t, ctx, kind);
 	}
 	else if (newest && ws_version_cmp(newest->version, b->version) > 0)
 		newest_release_note(&note, b, newest, t, ctx, kind);

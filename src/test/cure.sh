@@ -80,6 +80,15 @@ expect 'RTX 5090' R570 install "cu128 cu129" "R570 runs CUDA 12.x, not 13"
 expect 'RTX 5090' 12.6 driver-first "cu128 cu129" "R560 predates Blackwell"
 got=$(suggest 'RTX 5090' 12.6 | python3 -c 'import json,sys; d=json.load(sys.stdin)["suggest"][0]; print(d["otherwise"]["driver_cuda_min"])')
 [ "$got" = 12.8 ] && ok || bad "RTX 5090 on 12.6: driver_cuda_min $got, want 12.8"
+# issue 36: "the newest release, X, has none" only when true. The newest torch has SASS for
+# A100, T4, H100, RTX 4090, B200 and RTX 5090 (its row's arch list): on R570 the note names the
+# driver it needs instead
+for g in A100 T4 H100 'RTX 4090' B200 'RTX 5090'; do
+	"$WS_BIN" --suggest torch --gpu "$g" --driver R570 >"$t/out" 2>&1
+	if grep -q 'has none' "$t/out"; then bad "$g on R570: a false 'has none': $(grep -o 'note: .*' "$t/out" | head -n 1)"
+	elif grep -q 'needs a driver for CUDA >= 13' "$t/out"; then ok
+	else bad "$g on R570: no note names the newest release's driver: $(grep -o 'note: .*' "$t/out" | head -n 1)"; fi
+done
 # the text form: GTX 1080 names a cu126 build and its index
 "$WS_BIN" --suggest torch --gpu 'GTX 1080' >"$t/out" 2>&1; rc=$?
 grep -q 'the cu126 build' "$t/out" && grep -q 'index-url https://download.pytorch.org/whl/cu126' "$t/out" && [ $rc = 0 ] && ok ||
