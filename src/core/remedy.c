@@ -82,10 +82,12 @@ static const struct ws_build *pinned_companion(const struct ws_builds *b, const 
 {
 	const struct ws_build *best = NULL;
 	int best_fit = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(b, companion, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &b->rows[rows[i]];
 		int fit;
-		if (!same_name(r->package, companion) || strcmp(r->platform, platform) ||
+		if (strcmp(r->platform, platform) ||
 		    !(fit = fits_torch(r, torch_version)))
 			continue;
 		fit = fit * 2 + !strcmp(r->variant, variant);
@@ -105,12 +107,77 @@ static bool complete_set(const struct ws_builds *b, const struct ws_build *r)
 	       pinned_companion(b, "torchaudio", r->version, r->variant, r->platform);
 }
 
+/* Whether each row of a rank has both companions (complete_set), worked out once per
+ * release and platform among the rows (issue 40: it was asked again at every comparison,
+ * each time over the whole table: a table of 4,000 rows took seconds). */
+struct sets {
+	const struct ws_builds *b;
+	const uint32_t *rows;          /* the package's rows */
+	size_t n;
+	int8_t *complete;              /* per row of rows: 1 when it has both companions */
+};
+
+struct release_row {
+	const char *version, *platform;
+	uint32_t pos;                  /* in the rank's rows */
+};
+
+static int by_release(const void *x, const void *y)
+{
+	const struct release_row *p = x, *q = y;
+	int c = strcmp(p->version, q->version);
+	if (!c)
+		c = strcmp(p->platform, q->platform);
+	return c ? c : (p->pos > q->pos) - (p->pos < q->pos);
+}
+
+/* Fills s->complete for every row of platform (all when NULL): rows of one release and
+ * platform share the answer; *lookups counts the complete_set() calls. */
+static int sets_fill(struct sets *s, const char *platform, uint64_t *lookups)
+{
+	struct release_row *order = ws_calloc(s->n ? s->n : 1, sizeof *order);
+	size_t m = 0;
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ws_build *r = &s->b->rows[s->rows[i]];
+		if (!platform || !strcmp(r->platform, platform))
+			order[m++] = (struct release_row){r->version, r->platform, (uint32_t)i};
+	}
+	qsort(order, m, sizeof *order, by_release);
+	int8_t known = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (!i || strcmp(order[i].version, order[i - 1].version) || strcmp(order[i].platform, order[i - 1].platform)) {
+			known = complete_set(s->b, &s->b->rows[s->rows[order[i].pos]]);
+			if (lookups)
+				++*lookups;
+		}
+		s->complete[order[i].pos] = known;
+	}
+	free(order);
+	return 0;
+}
+
+static bool complete_of(const struct sets *s, const struct ws_build *r)
+{
+	uint32_t row = (uint32_t)(r - s->b->rows);
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->rows[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->rows[lo] == row && s->complete[lo] == 1;
+}
+
 /* better(), and for torch first the builds whose companions the table has */
-static bool better_in(const struct ws_builds *b, const struct ws_build *x, enum ws_verdict vx,
+static bool better_in(const struct sets *s, const struct ws_build *x, enum ws_verdict vx,
 		      const struct ws_build *y, enum ws_verdict vy)
 {
-	if (same_name(x->package, "torch")) {
-		bool cx = complete_set(b, x), cy = complete_set(b, y);
+	if (s->complete && same_name(x->package, "torch")) {
+		bool cx = complete_of(s, x), cy = complete_of(s, y);
 		if (cx != cy)
 			return cx;
 	}
@@ -120,14 +187,28 @@ static bool better_in(const struct ws_builds *b, const struct ws_build *x, enum 
 size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char *platform,
 		      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max)
 {
+	return ws_builds_rank_counted(b, package, platform, t, driver_cuda, out, max, NULL);
+}
+
+size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, const char *platform,
+			      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max,
+			      uint64_t *lookups)
+{
 	size_t n = 0;
 	if (!b || !package || !t || !out)
 		return 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
+	struct sets s = {.b = b};
+	s.n = ws_builds_of_package(b, package, &s.rows);
+	if (s.n && same_name(package, "torch")) {
+		if (!(s.complete = ws_calloc(s.n, sizeof *s.complete)) || sets_fill(&s, platform, lookups) < 0) {
+			free(s.complete);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		const struct ws_build *r = &b->rows[s.rows[i]];
 		enum ws_verdict v;
-		if (!same_name(r->package, package) || (platform && strcmp(r->platform, platform)) ||
-		    !runs(v = ws_build_verdict(r, t, driver_cuda)))
+		if ((platform && strcmp(r->platform, platform)) || !runs(v = ws_build_verdict(r, t, driver_cuda)))
 			continue;
 		/* one entry per install: a release's variant on PyPI and on its own index is one
 		 * build, and so are the variants one wheel carries (bitsandbytes' libraries) */
@@ -137,14 +218,14 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 			    (!strcmp(out[k]->variant, r->variant) || (r->source[0] && !strcmp(out[k]->source, r->source))))
 				same = k;
 		if (same < n) {
-			if (!better_in(b, r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
+			if (!better_in(&s, r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
 				continue;
 			memmove(&out[same], &out[same + 1], (n - 1 - same) * sizeof *out);
 			n--;
 		}
 		/* insertion into the best-first list, keeping at most max */
 		size_t at = n;
-		while (at > 0 && better_in(b, r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
+		while (at > 0 && better_in(&s, r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
 			at--;
 		if (at >= max)
 			continue;
@@ -153,6 +234,7 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof *out);
 		out[at] = r;
 	}
+	free(s.complete);
 	return n;
 }
 
@@ -160,9 +242,11 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 static const struct ws_build *find_build(const struct ws_builds *b, const char *package, const char *version,
 					 const char *variant, const char *platform)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
-		if (same_name(r->package, package) && !strcmp(r->version, version) && !strcmp(r->platform, platform) &&
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(b, package, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &b->rows[rows[i]];
+		if (!strcmp(r->version, version) && !strcmp(r->platform, platform) &&
 		    (!variant || !strcmp(r->variant, variant)))
 			return r;
 	}
