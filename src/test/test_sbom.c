@@ -76,6 +76,8 @@ static void test_kinds(void)
 		/* several keys: the first artifact any of them names */
 		{"{\"purl\":\"pkg:pypi/flash-attn@2.7.0\",\"properties\":[{\"name\":\"syft:location:0:path\",\"value\":\"ab.so\"},"
 		 "{\"name\":\"aquasecurity:trivy:FilePath\",\"value\":\"m/pkgs/torch-2.5.1-cp311-cp311-linux_x86_64.whl\"}]}", "0"},
+		{"{\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"1111111111111111111111111111111111111111111111111111111111111111\"}],"
+		 "\"purl\":\"pkg:pypi/flash-attn@2.7.0\"}", "0"},
 		{"{\"purl\":\"pkg:pypi/torch@2.5.2\"}", ""},
 		{"{\"purl\":\"pkg:npm/torch@2.5.1\"}", ""},
 	};
