@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -262,7 +262,10 @@ fixtures:
 bench: wheelscan
 	scripts/bench
 
+bench-costs: wheelscan
+	scripts/bench-costs
+
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: deps-windows test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench clean
+.PHONY: deps-windows test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean

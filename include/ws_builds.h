@@ -39,6 +39,7 @@ struct ws_builds {
 	char *text;                    /* owned copy; fields point into it */
 	struct ws_build *rows;
 	size_t n;
+	uint32_t *by_package;          /* row indices grouped by package, table order within */
 	char origin[256];              /* "bundled table (2026-12-01)" or the --builds path */
 };
 
@@ -48,6 +49,9 @@ struct ws_builds {
 int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_builds *out,
 		    struct ws_err *err);
 void ws_builds_free(struct ws_builds *b);
+/* The rows of package (PyPI names compared as ws_pypi_name_eq does), as indices into
+ * b->rows in table order: their count, *rows pointing at the first (NULL when none). */
+size_t ws_builds_of_package(const struct ws_builds *b, const char *package, const uint32_t **rows);
 
 /* PEP 440-ish comparison of release strings ("2.10.0" > "2.9.1", "0.0.33.post2" >
  * "0.0.33", "2.0.0rc1" < "2.0.0"). */
@@ -127,6 +131,11 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
  * release, native before JIT, the index's own variant before others), at most max. */
 size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char *platform,
 		      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max);
+/* The same, adding to *lookups the companion searches it made: one per release and
+ * platform among the package's rows (torch only), not one per comparison. */
+size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, const char *platform,
+			      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max,
+			      uint64_t *lookups);
 
 /* The table platform of a wheel platform tag ("manylinux_2_28_x86_64" -> "linux_x86_64"),
  * or NULL when it is none of the three. */

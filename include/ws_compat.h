@@ -84,6 +84,14 @@ enum ws_jitc ws_jitc_of_member(const char *member);
 /* The CUDA release (12040) in "Cuda compilation tools, release 12.4" within p[0..n); 0 if
  * the bytes hold none. A match cut off at n is not found: callers overlap their chunks. */
 int ws_jitc_find_release(const uint8_t *p, size_t n);
+/* How far into a compiler's bytes its release text is looked for: CUDA 13.0's ptxas is
+ * 37,741,528 bytes with the text first at byte 26,111,264 (in .rodata); beyond the bound a
+ * member is read as any other, so an attacker's 4 GiB "ptxas" costs what its bytes under
+ * another name cost, plus at most this much linear search. */
+#define WS_JITC_SEARCH_MAX ((uint64_t)128 << 20)
+/* The same, adding to *steps the bytes it compared after a 'C' (at most 2 n: the search is
+ * linear whatever the bytes hold; test_compat holds it to that). */
+int ws_jitc_find_release_counted(const uint8_t *p, size_t n, uint64_t *steps);
 /* The artifact's compiler that makes code for t (ptxas-blackwell for sm_100 and newer when
  * bundled, else ptxas), or NULL. */
 const struct ws_object *ws_jitc_for_target(const struct ws_artifact *a, const struct ws_target *t);

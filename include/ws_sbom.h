@@ -4,6 +4,7 @@
 #define WS_SBOM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct ws_err;
 
@@ -33,5 +34,10 @@ struct ws_sbom_edit {
  * components included). Returns 0, or -1 with err: format ("what at byte N"), or memory. */
 int ws_sbom_plan(const char *bom, size_t n, const struct ws_sbom_artifact *arts, size_t narts,
 		 struct ws_sbom_edit **edits, size_t *nedits, struct ws_err *err);
+/* The same, adding to *work the string comparisons its matching made: a few binary
+ * searches per component (its hash, purl and locations against every artifact's, each
+ * indexed once), not one pass over the artifacts per component. */
+int ws_sbom_plan_counted(const char *bom, size_t n, const struct ws_sbom_artifact *arts, size_t narts,
+			 struct ws_sbom_edit **edits, size_t *nedits, uint64_t *work, struct ws_err *err);
 
 #endif

@@ -42,6 +42,7 @@ struct blob {
 	char *doc_err;                 /* why its JSON did not parse */
 	int32_t user;                  /* 1 + the first image that uses it, 0 none */
 	bool said;                     /* what is wrong with it was said once */
+	bool size_said;                /* a descriptor's other size for it was said once */
 };
 
 struct ws_imgcheck {

@@ -343,7 +343,13 @@ static struct blob *descriptor_blob(struct ws_imgcheck *c, const struct ws_image
 	struct blob *b = find_digest(c, d->digest);
 	if (!b && c->complete)
 		image_fail(c, im, NULL, WS_E_FORMAT, "%s %s is not in the archive", what, d->digest);
-	if (b && b->hex[0] && d->size >= 0 && (uint64_t)d->size != b->size)
+	/* bytes that do not hash to the digest are not the document it names: not followed
+	 * (check_digests says so once), so no index can name itself, and a blob named by many
+	 * descriptors costs one message, not one per path to it */
+	if (b && b->hex[0] && strcmp(b->hex, d->digest + 7))
+		return NULL;
+	if (b && b->hex[0] && d->size >= 0 && (uint64_t)d->size != b->size && !b->size_said &&
+	    (b->size_said = true))
 		image_fail(c, im, b->name, WS_E_INTEGRITY, "%s is %llu bytes, not the %lld its descriptor gives", what,
 			   (unsigned long long)b->size, (long long)d->size);
 	return b;

@@ -19,14 +19,27 @@
 #define RUNNERS_MAX 64
 
 /* What one member's task left, merged into the artifact in member order. */
+/* What each member leaves until the merge: held for every member of an archive at once,
+ * so kept small (56 bytes on 64-bit systems; the limit on members bounds the array): a
+ * digest of up to 32 bytes in place (SHA-256, MD5), a longer one (RECORD's sha384/sha512)
+ * on the heap. */
+#define MD_INLINE 32
 struct rres {
 	struct ws_artifact *tmp;       /* its objects and errors */
-	enum ws_member_state state;
-	uint8_t md[WS_DIGEST_MAX];
-	size_t dl;                     /* 0: no digest */
-	uint64_t got;                  /* bytes read */
-	uint64_t scanned, inflated;    /* tmp's counts, once an empty tmp is freed */
+	uint64_t got;                  /* bytes read (inflated) */
+	union {
+		uint8_t in[MD_INLINE];
+		uint8_t *heap;
+	} md;
+	uint32_t scanned;              /* tmp's count, once an empty tmp is freed (saturated) */
+	uint8_t state;                 /* enum ws_member_state */
+	uint8_t dl;                    /* digest bytes; 0: none */
 };
+
+static const uint8_t *rres_md(const struct rres *r)
+{
+	return r->dl > MD_INLINE ? r->md.heap : r->md.in;
+}
 
 struct rjob {
 	struct ws_drive *d;
@@ -116,7 +129,16 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 		ws_artifact_fail(t, where, ce.code, "%s", ce.msg);
 	if (!over && o.end && !o.failed && checked) {
 		r->state = WS_MEMBER_READ;
-		if (dg && !(r->dl = ws_digest_final(dg, r->md)))
+		uint8_t digest[WS_DIGEST_MAX];
+		size_t dl = dg ? ws_digest_final(dg, digest) : 0;
+		if (dl > MD_INLINE && (r->md.heap = ws_malloc(dl)))
+			memcpy(r->md.heap, digest, dl);
+		else if (dl > 0 && dl <= MD_INLINE)
+			memcpy(r->md.in, digest, dl);
+		else
+			dl = 0;
+		r->dl = (uint8_t)dl;
+		if (dg && !dl)
 			r->state = WS_MEMBER_UNREAD;
 	}
 	r->got = t->bytes_inflated;
@@ -157,8 +179,7 @@ static void run_tasks(void *arg)
 		 * now, not after the last member (100,000 members held 30 MB of them) */
 		struct rres *r = &j->res[i];
 		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors) {
-			r->scanned = r->tmp->members_scanned;
-			r->inflated = r->tmp->bytes_inflated;
+			r->scanned = r->tmp->members_scanned < UINT32_MAX ? (uint32_t)r->tmp->members_scanned : UINT32_MAX;
 			r->tmp->path = NULL;
 			ws_artifact_free(r->tmp);
 			r->tmp = NULL;
@@ -222,11 +243,12 @@ static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *
 		r->tmp = NULL;
 	} else {
 		a->members_scanned += s->zip_style && r->scanned > 1 ? 1 : r->scanned;
-		a->bytes_inflated += r->inflated;
+		a->bytes_inflated += r->got;           /* what tmp counted, as run_member left it */
 	}
 	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
 	/* told to every check: a member's digest is the first check's that asked (one a source) */
-	struct ws_told t = { .name = s->names[i], .state = v->state, .md = v->md, .dl = v->dl, .size = v->got };
+	struct ws_told t = { .name = s->names[i], .state = (enum ws_member_state)v->state, .md = rres_md(v), .dl = v->dl,
+			     .size = v->got };
 	ws_drive_tell(d, &t, NULL);
 }
 
@@ -303,11 +325,14 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 					  ws_fmt_size(sz, sizeof sz, d->lim.max_total_bytes));
 		}
 	}
-	for (uint32_t i = 0; i < s->n; i++)
+	for (uint32_t i = 0; i < s->n; i++) {
 		if (j.res[i].tmp) {
 			j.res[i].tmp->path = NULL;
 			ws_artifact_free(j.res[i].tmp);
 		}
+		if (j.res[i].dl > MD_INLINE)
+			free(j.res[i].md.heap);
+	}
 	free(j.res);
 	free(j.task);
 	return a->nerrors > nerr0 ? -1 : 0;

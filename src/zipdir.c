@@ -9,8 +9,9 @@
  *
  * Only called on an archive libzip has opened with ZIP_CHECKCONS (the directory is where
  * the end record says, and every local header agrees with it), so a record that does not
- * parse here is an inconsistency too. Memory: the directory (which libzip holds anyway)
- * and 24 bytes per member, for the duration of the call. */
+ * parse here is an inconsistency too. Memory: 24 bytes per member and a 1 MiB window on
+ * the directory, for the duration of the call (the duplicate-name search, on an archive
+ * libzip refused, reads the whole directory). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -119,14 +120,6 @@ struct span {
 	uint32_t idx;
 	uint16_t nlen;
 };
-
-static int by_off(const void *a, const void *b)
-{
-	const struct span *x = a, *y = b;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
 
 /* The directory's offset, size and entry count, through the zip64 records where the
  * classic ones say 0xffff.. */
@@ -257,28 +250,125 @@ bool ws_zip_duplicate_name(const struct ws_zsrc *s, char *name, size_t len)
 	return found;
 }
 
+/* Where one member's data lies, for the layout check: 24 bytes a member (the names are
+ * the caller's), the directory itself read through a fixed window, not held. */
+struct place {
+	uint64_t off, csize;
+	uint32_t idx;
+};
+
+static bool place_before(const struct place *x, const struct place *y)
+{
+	return x->off != y->off ? x->off < y->off : x->idx < y->idx;
+}
+
+static void sift_down(struct place *v, size_t i, size_t n)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && place_before(&v[c], &v[c + 1]))
+			c++;
+		if (!place_before(&v[i], &v[c]))
+			break;
+		struct place t = v[i];
+		v[i] = v[c];
+		v[c] = t;
+	}
+}
+
+/* In place (glibc's qsort takes a copy of the array): a heap sort by offset. */
+static void sort_places(struct place *v, size_t n)
+{
+	for (size_t k = n / 2; k-- > 0;)
+		sift_down(v, k, n);
+	for (size_t end = n; end-- > 1;) {
+		struct place t = v[0];
+		v[0] = v[end];
+		v[end] = t;
+		sift_down(v, 0, end);
+	}
+}
+
+#define DIR_WINDOW ((size_t)1 << 20)      /* > the longest record, 46 + 3 x 65,535 bytes */
+
+/* Every record's place, the directory read DIR_WINDOW at a time; 0, or -1 with err. */
+static int places_load(struct zfile *f, uint64_t n, struct place *v, uint64_t *cd_off_out, struct ws_err *err)
+{
+	uint64_t cd_off = 0, cd_size = 0, count = 0;
+	if (!dir_bounds(f, &cd_off, &cd_size, &count) || count != n || cd_size > f->size ||
+	    cd_off > f->size - cd_size || count > cd_size / 46) {
+		ws_err_set(err, WS_E_FORMAT, "zip archive is inconsistent (its directory does not read as %llu members)",
+			   (unsigned long long)n);
+		return -1;
+	}
+	uint8_t *w = ws_malloc(DIR_WINDOW);
+	if (!w) {
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
+		return -1;
+	}
+	uint64_t at = 0;                            /* the window's start in the directory */
+	size_t have = 0, pos = 0;                   /* bytes in the window, and read of them */
+	int rc = 0;
+	for (uint64_t i = 0; i < count && !rc; i++) {
+		if (have - pos < 46 + 3 * 65535 && at + have < cd_size) {
+			memmove(w, w + pos, have - pos);  /* slide: the record may run past the window */
+			at += pos;
+			have -= pos;
+			pos = 0;
+			uint64_t more = cd_size - at - have;
+			size_t k = more < DIR_WINDOW - have ? (size_t)more : DIR_WINDOW - have;
+			if (!zf_read(f, cd_off + at + have, w + have, k)) {
+				ws_err_set(err, WS_E_IO, "cannot read the zip directory");
+				rc = -1;
+				break;
+			}
+			have += k;
+		}
+		struct span sp;
+		size_t k = dir_entry(w + pos, have - pos, &sp);
+		if (!k) {
+			ws_err_set(err, WS_E_FORMAT, "zip archive is inconsistent (directory record %llu does not parse)",
+				   (unsigned long long)i + 1);
+			rc = -1;
+			break;
+		}
+		v[i] = (struct place){sp.off, sp.csize, (uint32_t)i};
+		pos += k;
+	}
+	free(w);
+	*cd_off_out = cd_off;
+	return rc;
+}
+
 int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *names, struct ws_err *err)
 {
 	struct zfile f;
-	struct dir d = { 0 };
+	uint64_t cd_off = 0;
 	int rc = -1;
 	if (!n)
 		return 0;
+	if (n > UINT32_MAX) {
+		ws_err_set(err, WS_E_LIMIT, "zip archive holds more than %u members", UINT32_MAX);
+		return -1;
+	}
 	if (!zf_open(&f, s)) {
 		ws_err_set(err, WS_E_IO, "cannot read the zip directory: %s", strerror(errno));
 		return -1;
 	}
-	if (dir_load(&f, n, &d, err) < 0)
+	struct place *sp = ws_calloc((size_t)n, sizeof *sp);
+	if (!sp) {
+		ws_err_set(err, WS_E_MEMORY, "out of memory");
 		goto out;
-	struct span *sp = d.sp;
-	qsort(sp, (size_t)n, sizeof *sp, by_off);
+	}
+	if (places_load(&f, n, sp, &cd_off, err) < 0)
+		goto out;
+	sort_places(sp, (size_t)n);
 	/* Each member's data, from the end of its own local header, must end before the next
 	 * member's header begins (the last one's, before the directory). */
 	for (uint64_t i = 0; i < n; i++) {
 		uint8_t lh[30];
 		char na[160], nb[160];
 		ws_sanitize(na, sizeof na, names[sp[i].idx], strlen(names[sp[i].idx]));
-		uint64_t limit = i + 1 < n ? sp[i + 1].off : d.cd_off;
+		uint64_t limit = i + 1 < n ? sp[i + 1].off : cd_off;
 		if (!zf_read(&f, sp[i].off, lh, sizeof lh) || memcmp(lh, "PK\3\4", 4)) {
 			ws_err_set(err, WS_E_FORMAT, "zip archive is inconsistent (no local header for member '%s')", na);
 			goto out;
@@ -298,7 +388,7 @@ int ws_zip_check_layout(const struct ws_zsrc *s, uint64_t n, const char *const *
 	}
 	rc = 0;
 out:
-	dir_free(&d);
+	free(sp);
 	zf_close(&f);
 	return rc;
 }

@@ -118,6 +118,77 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_
 	return 0;
 }
 
+/* PyPI names ordered so that the names ws_pypi_name_eq calls equal are adjacent: by
+ * length, then by character with case and '-', '_', '.' folded. */
+static int name_cmp(const char *a, const char *b)
+{
+	size_t al = strlen(a), bl = strlen(b);
+	if (al != bl)
+		return al < bl ? -1 : 1;
+	for (size_t i = 0; i < al; i++) {
+		char x = a[i] == '-' || a[i] == '.' ? '_' : a[i], y = b[i] == '-' || b[i] == '.' ? '_' : b[i];
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return (unsigned char)x < (unsigned char)y ? -1 : 1;
+	}
+	return 0;
+}
+
+struct named_row {
+	const char *package;
+	uint32_t row;
+};
+
+static int named_row_cmp(const void *x, const void *y)
+{
+	const struct named_row *a = x, *b = y;
+	int c = name_cmp(a->package, b->package);
+	return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+/* b->by_package: the rows grouped by package, each group in table order, so that what
+ * looks up one package (a rank, a companion) reads its rows, not the table's. */
+static int index_packages(struct ws_builds *b)
+{
+	struct named_row *v = ws_calloc(b->n ? b->n : 1, sizeof *v);
+	b->by_package = ws_calloc(b->n ? b->n : 1, sizeof *b->by_package);
+	if (!v || !b->by_package) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		v[i] = (struct named_row){b->rows[i].package, (uint32_t)i};
+	qsort(v, b->n, sizeof *v, named_row_cmp);
+	for (size_t i = 0; i < b->n; i++)
+		b->by_package[i] = v[i].row;
+	free(v);
+	return 0;
+}
+
+size_t ws_builds_of_package(const struct ws_builds *b, const char *package, const uint32_t **rows)
+{
+	*rows = NULL;
+	if (!b || !package || !b->by_package)
+		return 0;
+	size_t lo = 0, hi = b->n;
+	while (lo < hi) {                                     /* the first row of package */
+		size_t mid = lo + (hi - lo) / 2;
+		if (name_cmp(b->rows[b->by_package[mid]].package, package) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < b->n && !name_cmp(b->rows[b->by_package[end]].package, package))
+		end++;
+	if (end > lo)
+		*rows = &b->by_package[lo];
+	return end - lo;
+}
+
 int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_builds *out,
 		    struct ws_err *err)
 {
@@ -187,6 +258,8 @@ int ws_builds_parse(const char *text, size_t len, const char *origin, struct ws_
 		ws_err_set(err, WS_E_FORMAT, "no header line: not a build table");
 		goto fail;
 	}
+	if (index_packages(out) < 0)
+		goto nomem;
 	return 0;
 nomem:
 	ws_err_set(err, WS_E_MEMORY, "out of memory");
@@ -199,6 +272,8 @@ void ws_builds_free(struct ws_builds *b)
 {
 	if (!b)
 		return;
+	free(b->by_package);
+	b->by_package = NULL;
 	free(b->rows);
 	free(b->text);
 	b->rows = NULL;

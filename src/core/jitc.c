@@ -48,28 +48,57 @@ const char *ws_jitc_name(enum ws_jitc k)
 
 #define RELEASE_TEXT "Cuda compilation tools, release "
 
-int ws_jitc_find_release(const uint8_t *p, size_t n)
+/* "12.4" at p[0..n): up to two digits, '.', up to two digits, as "release %d.%d" prints
+ * them; the CUDA release (12040), or 0 (minor above 9: no such release). */
+static int release_number(const uint8_t *p, size_t n)
+{
+	unsigned major = 0, minor = 0;
+	size_t i = 0, d;
+	for (d = 0; i < n && d < 2 && p[i] >= '0' && p[i] <= '9'; i++, d++)
+		major = major * 10 + (unsigned)(p[i] - '0');
+	if (!d || i >= n || p[i++] != '.')
+		return 0;
+	for (d = 0; i < n && d < 2 && p[i] >= '0' && p[i] <= '9'; i++, d++)
+		minor = minor * 10 + (unsigned)(p[i] - '0');
+	if (!d || major < 1 || minor > 9)
+		return 0;
+	return (int)(major * 1000 + minor * 10);
+}
+
+/* One pass, each byte compared at most twice: the text's only 'C' is its first byte, so
+ * after k matched bytes no match can start before the mismatch (it would need a 'C' among
+ * them), and the search goes on from there. A found text costs a bounded parse, so a
+ * member full of near-misses or of the text itself costs what any other member does. */
+int ws_jitc_find_release_counted(const uint8_t *p, size_t n, uint64_t *steps)
 {
 	const size_t m = sizeof RELEASE_TEXT - 1;
-	while (n >= m) {
-		const uint8_t *hit = memchr(p, 'C', n - m + 1);
+	const uint8_t *text = (const uint8_t *)RELEASE_TEXT;
+	uint64_t work = 0;
+	size_t i = 0;
+	int found = 0;
+	while (!found && n - i >= m) {
+		const uint8_t *hit = memchr(p + i, 'C', n - i - m + 1);
 		if (!hit)
-			return 0;
-		size_t left = n - (size_t)(hit - p);
-		if (memcmp(hit, RELEASE_TEXT, m) == 0) {
-			/* "release 12.4," - the printf format "release %d.%d" is skipped */
-			char text[sizeof RELEASE_TEXT + 8];
-			size_t k = left < sizeof text - 1 ? left : sizeof text - 1;
-			memcpy(text, hit, k);
-			text[k] = '\0';
-			uint16_t tk = ws_toolkit_of_producer(text);
-			if (tk)
-				return (tk / 10) * 1000 + (tk % 10) * 10;
+			break;
+		i = (size_t)(hit - p);
+		size_t k = 1;
+		while (k < m && p[i + k] == text[k])
+			k++;
+		work += k;
+		if (k == m) {
+			found = release_number(p + i + m, n - i - m);
+			work += 5;
 		}
-		p = hit + 1;
-		n = left - 1;
+		i += k;
 	}
-	return 0;
+	if (steps)
+		*steps += work;
+	return found;
+}
+
+int ws_jitc_find_release(const uint8_t *p, size_t n)
+{
+	return ws_jitc_find_release_counted(p, n, NULL);
 }
 
 const struct ws_object *ws_jitc_for_target(const struct ws_artifact *a, const struct ws_target *t)

@@ -24,14 +24,19 @@
  *      (torch 2.5.1+cu124 on sm_120).
  *   4. A helper does not carry an object (WS_R_HELPER_ONLY): when the containers that serve
  *      the target are a small minority of the object's containers with kernels, by count
- *      (at most 1 in HELPER_COUNT) and by kernels (at most 1 in HELPER_KERNELS), and every
+ *      (at most 1 in HELPER_COUNT) and by bytes (at most 1 in HELPER_BYTES), and every
  *      other one was built wholly for other GPUs (its oldest loadable entry newer than the
  *      target, or its newest older), the object will not run there: its code is for other
  *      GPUs, and the few that serve are generic helpers (torch 2.5.1's cuSPARSELt 0.6 has 1 sm_52+compute_52 container of 2,505,
- *      1 kernel of 7,569; the vendor supports 8.0+). Needs every kernel count: where a
- *      container was not decoded (--no-kernels, past 64 KiB) the rule is not applied. The census margins: cuBLASLt 13 on sm_75 is
- *      94 of 2,068 serving containers with 34% of the kernels (supported); cuDNN 9's
- *      precompiled engines on sm_70 are 2 of 1,047 with 2.7% (CUDA 13 supports 7.5+).
+ *      1 kernel of 7,569; the vendor supports 8.0+). The share is weighed by code_bytes(),
+ *      which every mode reads, not by kernels, which --no-kernels does not decode past
+ *      64 KiB: a verdict must not change with that flag (cuSPARSELt 0.7.1's helper, 1 of
+ *      372 containers with 454 of 10,377 kernels, 4.4%, and 3.8% by code_bytes, was "will
+ *      NOT run" on sm_75 by default and "runs" under --no-kernels when kernels were
+ *      weighed). The census margins: cuBLASLt 13 on sm_75 is
+ *      94 of 2,068 serving containers (over 1 in 100 by count: supported); cuDNN 9's
+ *      precompiled engines on sm_70 are 2 of 1,047 with 2.7% of the kernels (CUDA 13
+ *      supports 7.5+).
  *   5. --strict: every loadable container with kernels is required.
  * The rule is a heuristic about how a library chooses code; every verdict that rests on it
  * carries WS_R_OTHER_GPU and the count of containers it set aside.
@@ -76,9 +81,9 @@ struct shape {
 };
 
 /* Rule 4's bounds: the serving containers are at most 1 in HELPER_COUNT of the object's
- * containers with kernels and hold at most 1 in HELPER_KERNELS of their kernels. */
+ * containers with kernels and hold at most 1 in HELPER_BYTES of their bytes. */
 #define HELPER_COUNT 100u
-#define HELPER_KERNELS 20u
+#define HELPER_BYTES 20u
 /* Step b's bound: the containers that only JIT are at most 1 in MINORITY_SHARE. */
 #define MINORITY_SHARE 20u
 
@@ -135,6 +140,19 @@ static unsigned prepare_shapes(const struct ws_object *o, struct shape *shapes)
 	return max_major;
 }
 
+/* Rule 4's weight of a container: its bytes per loadable entry, about one GPU's copy of
+ * its code (a container holds the same kernels once per arch). Sizes and entry lists are
+ * read in every mode; kernels are not decoded past 64 KiB under --no-kernels. At most
+ * 2^40 (a container's size is bounded far below), so sums over 2^24 containers hold. */
+static uint64_t code_bytes(const struct ws_fatbin *f)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < f->nentries; i++)
+		n += loadable_entry(&f->entries[i]);
+	uint64_t b = f->size / (n ? n : 1);
+	return b < ((uint64_t)1 << 40) ? b : (uint64_t)1 << 40;
+}
+
 /* Rule 4: only a helper serves t; every other container with kernels was built wholly for
  * other GPUs, newer (its oldest entry above t) or older (its newest below: a library built
  * for sm_80 alone, with a generic helper whose PTX JITs on sm_90). Fills *h when it holds. */
@@ -143,17 +161,22 @@ static bool helper_only(const struct ws_object *o, const struct shape *shapes, c
 {
 	uint64_t all = 0, serving = 0;
 	uint16_t from = 0, upto = 0;
+	h->kernels = 0;
+	h->kernels_unknown = false;
 	if (!j->serving || j->serving == j->with_kernels || (uint64_t)j->serving * HELPER_COUNT > j->with_kernels)
 		return false;
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
 		const struct ws_fatbin *f = &o->fatbins[i];
 		if (f->role != WS_ROLE_REQUIRED)
 			continue;
-		if (!f->nkernels || f->nkernels == UINT32_MAX || !kernels_all_known(f))
-			return false;          /* --no-kernels: no share of kernels to weigh */
-		all += f->nkernels;
+		uint64_t code = code_bytes(f);
+		all += code;
 		if (serves(verdicts[i])) {
-			serving += f->nkernels;
+			serving += code;
+			if (f->nkernels && f->nkernels != UINT32_MAX && kernels_all_known(f))
+				h->kernels += f->nkernels;
+			else
+				h->kernels_unknown = true;
 		} else if (shapes[i].oldest > t->cc) {
 			if (!from || shapes[i].oldest < from)
 				from = shapes[i].oldest;
@@ -164,9 +187,8 @@ static bool helper_only(const struct ws_object *o, const struct shape *shapes, c
 			return false;          /* spans the target and leaves it out: rule 3's to judge */
 		}
 	}
-	if (serving * HELPER_KERNELS > all)
+	if (serving > all / HELPER_BYTES)
 		return false;
-	h->kernels = (uint32_t)serving;
 	h->from = from;
 	h->upto = upto;
 	return true;

@@ -385,13 +385,17 @@ int ws_judge_describe_helper(struct ws_judgement *j, const struct ws_target *t, 
 		snprintf(rest_s, sizeof rest_s, "stop%s at sm_%u", s, h->upto);
 	else
 		snprintf(rest_s, sizeof rest_s, "are built for sm_%u and older or sm_%u and newer", h->upto, h->from);
-	if (j->serving == 1)
-		snprintf(why, sizeof why, "only a helper container (1 of %u, %u kernel%s) has code for %s; the other "
-			 "%u %s", j->with_kernels, h->kernels, h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
+	char kernels[48];
+	if (h->kernels_unknown)
+		snprintf(kernels, sizeof kernels, "kernels not decoded");
 	else
-		snprintf(why, sizeof why, "only %u helper containers (%u of %u, %u kernel%s) have code for %s; the "
-			 "other %u %s", j->serving, j->serving, j->with_kernels, h->kernels,
-			 h->kernels == 1 ? "" : "s", t->name, rest, rest_s);
+		snprintf(kernels, sizeof kernels, "%u kernel%s", h->kernels, h->kernels == 1 ? "" : "s");
+	if (j->serving == 1)
+		snprintf(why, sizeof why, "only a helper container (1 of %u, %s) has code for %s; the other "
+			 "%u %s", j->with_kernels, kernels, t->name, rest, rest_s);
+	else
+		snprintf(why, sizeof why, "only %u helper containers (%u of %u, %s) have code for %s; the "
+			 "other %u %s", j->serving, j->serving, j->with_kernels, kernels, t->name, rest, rest_s);
 	char *w = ws_strdup(why);
 	if (!w)
 		return -1;

@@ -30,7 +30,8 @@ static inline bool kernels_all_known(const struct ws_fatbin *f)
 
 /* What rule 4 found: the serving helpers' kernels and the oldest arch of the rest. */
 struct helper {
-	uint32_t kernels;
+	uint32_t kernels;          /* the serving containers' kernels (for the why) */
+	bool kernels_unknown;      /* some were not decoded (--no-kernels) */
 	uint16_t from;             /* the oldest arch of the rest built for newer GPUs, 0 if none */
 	uint16_t upto;             /* the newest arch of the rest built for older GPUs, 0 if none */
 };

@@ -15,6 +15,7 @@
 #include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_util.h"
+#include "rank.h"
 
 static bool same_name(const char *a, const char *b)
 {
@@ -82,10 +83,12 @@ static const struct ws_build *pinned_companion(const struct ws_builds *b, const 
 {
 	const struct ws_build *best = NULL;
 	int best_fit = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(b, companion, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &b->rows[rows[i]];
 		int fit;
-		if (!same_name(r->package, companion) || strcmp(r->platform, platform) ||
+		if (strcmp(r->platform, platform) ||
 		    !(fit = fits_torch(r, torch_version)))
 			continue;
 		fit = fit * 2 + !strcmp(r->variant, variant);
@@ -97,20 +100,12 @@ static const struct ws_build *pinned_companion(const struct ws_builds *b, const 
 	return best;
 }
 
-/* torch with both companions in the table: a set that can be installed together (a newer
- * torch without a torchaudio leaves the installed one behind, mismatched). */
-static bool complete_set(const struct ws_builds *b, const struct ws_build *r)
-{
-	return pinned_companion(b, "torchvision", r->version, r->variant, r->platform) &&
-	       pinned_companion(b, "torchaudio", r->version, r->variant, r->platform);
-}
-
 /* better(), and for torch first the builds whose companions the table has */
-static bool better_in(const struct ws_builds *b, const struct ws_build *x, enum ws_verdict vx,
+static bool better_in(const struct ws_rank_sets *s, const struct ws_build *x, enum ws_verdict vx,
 		      const struct ws_build *y, enum ws_verdict vy)
 {
-	if (same_name(x->package, "torch")) {
-		bool cx = complete_set(b, x), cy = complete_set(b, y);
+	if (s->complete && same_name(x->package, "torch")) {
+		bool cx = ws_rank_complete(s, x), cy = ws_rank_complete(s, y);
 		if (cx != cy)
 			return cx;
 	}
@@ -120,14 +115,28 @@ static bool better_in(const struct ws_builds *b, const struct ws_build *x, enum 
 size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char *platform,
 		      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max)
 {
+	return ws_builds_rank_counted(b, package, platform, t, driver_cuda, out, max, NULL);
+}
+
+size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, const char *platform,
+			      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max,
+			      uint64_t *lookups)
+{
 	size_t n = 0;
 	if (!b || !package || !t || !out)
 		return 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
+	struct ws_rank_sets s = {.b = b};
+	s.n = ws_builds_of_package(b, package, &s.rows);
+	if (s.n && same_name(package, "torch")) {
+		if (!(s.complete = ws_calloc(s.n, sizeof *s.complete)) || ws_rank_sets_fill(&s, platform, lookups, fits_torch) < 0) {
+			free(s.complete);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		const struct ws_build *r = &b->rows[s.rows[i]];
 		enum ws_verdict v;
-		if (!same_name(r->package, package) || (platform && strcmp(r->platform, platform)) ||
-		    !runs(v = ws_build_verdict(r, t, driver_cuda)))
+		if ((platform && strcmp(r->platform, platform)) || !runs(v = ws_build_verdict(r, t, driver_cuda)))
 			continue;
 		/* one entry per install: a release's variant on PyPI and on its own index is one
 		 * build, and so are the variants one wheel carries (bitsandbytes' libraries) */
@@ -137,14 +146,14 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 			    (!strcmp(out[k]->variant, r->variant) || (r->source[0] && !strcmp(out[k]->source, r->source))))
 				same = k;
 		if (same < n) {
-			if (!better_in(b, r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
+			if (!better_in(&s, r, v, out[same], ws_build_verdict(out[same], t, driver_cuda)))
 				continue;
 			memmove(&out[same], &out[same + 1], (n - 1 - same) * sizeof *out);
 			n--;
 		}
 		/* insertion into the best-first list, keeping at most max */
 		size_t at = n;
-		while (at > 0 && better_in(b, r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
+		while (at > 0 && better_in(&s, r, v, out[at - 1], ws_build_verdict(out[at - 1], t, driver_cuda)))
 			at--;
 		if (at >= max)
 			continue;
@@ -153,6 +162,7 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof *out);
 		out[at] = r;
 	}
+	free(s.complete);
 	return n;
 }
 
@@ -160,9 +170,11 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 static const struct ws_build *find_build(const struct ws_builds *b, const char *package, const char *version,
 					 const char *variant, const char *platform)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ws_build *r = &b->rows[i];
-		if (same_name(r->package, package) && !strcmp(r->version, version) && !strcmp(r->platform, platform) &&
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(b, package, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &b->rows[rows[i]];
+		if (!strcmp(r->version, version) && !strcmp(r->platform, platform) &&
 		    (!variant || !strcmp(r->variant, variant)))
 			return r;
 	}

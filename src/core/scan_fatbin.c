@@ -384,9 +384,11 @@ int ws_scan_search_containers(struct scan *s, struct ws_object *o, uint64_t orig
 		size_t hay = span + 3 <= got ? span + 3 : got;
 		/* each byte is searched once; the peek's overlap past the chunk holds the end of
 		 * a text that starts near its end */
-		if (s->want_release && !s->release && pos + got > s->release_from) {
+		if (s->want_release && !s->release && pos + got > s->release_from && s->release_from < WS_JITC_SEARCH_MAX) {
 			size_t skip = s->release_from > pos ? (size_t)(s->release_from - pos) : 0;
-			s->release = ws_jitc_find_release(p + skip, got - skip);
+			size_t upto = pos + got > WS_JITC_SEARCH_MAX ? (size_t)(WS_JITC_SEARCH_MAX - pos) : got;
+			if (upto > skip)
+				s->release = ws_jitc_find_release(p + skip, upto - skip);
 			s->release_from = pos + span;
 		}
 		const uint8_t *hit = ws_fatbin_find(p, hay);

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 command -v python3 >/dev/null || skip_all "python3 missing" yes
 scripts/fetch-corpus >/dev/null 2>&1 || skip_all "scripts/fetch-corpus could not fetch the corpus" yes
 # the big torch wheel, when fetched, is checked on its own below
-"$WS_BIN" --json --no-progress --gpu 'RTX 5090,H100' $(ls corpus/*.whl | grep -v '/torch-') >corpus.json.tmp 2>/dev/null
+"$WS_BIN" --json --no-progress --gpu 'RTX 5090,H100' $(ls corpus/*.whl | grep -v -e '/torch-' -e cusparselt) >corpus.json.tmp 2>/dev/null
 rc=$?
 # the independent reader's view of the Windows wheel, container by container
 python3 scripts/fatbin-dump.py --ws-json corpus/nvidia_curand_cu12-10.3.9.90-py3-none-win_amd64.whl >corpus.win.tmp 2>/dev/null
@@ -152,6 +152,35 @@ if [ -f "$big" ]; then
 		echo "FAIL torch 2.5.1 on RTX 5090 (exit $rc):"; printf '%s\n' "$out" | tail -5; r=1; fail=$((fail + 1))
 	fi
 fi
+# A verdict does not change with --no-kernels (issue 40): every corpus file, default against
+# --no-kernels, on GPUs from 5.2 to 12.0; and cuSPARSELt 0.7.1 (one sm_52 helper of 372
+# containers with kernels, the rest for sm_80 and newer) will NOT run on 5.2 to 7.5 in both.
+G=sm_52,sm_61,sm_70,sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120
+for f in corpus/*.whl corpus/*.deb; do
+	[ -f "$f" ] || continue
+	"$WS_BIN" --json --no-progress --gpu $G "$f" >corpus.inv.tmp 2>/dev/null; r1=$?
+	"$WS_BIN" --json --no-progress --no-kernels --gpu $G "$f" >corpus.invnk.tmp 2>/dev/null; r2=$?
+	if python3 - corpus.inv.tmp corpus.invnk.tmp "$f" <<'PY' && [ $r1 = $r2 ]; then
+import json, sys
+a, b = (json.load(open(p))["artifacts"] for p in sys.argv[1:3])
+# the verdicts (gates, exit status); the headline's wording of a JIT minority still weighs
+# decoded kernels, so it may say "runs: native" where the full scan says "runs through JIT"
+v = lambda arts: [(x["path"], x["verdicts"]) for x in arts]
+ok = v(a) == v(b) and len(a) > 0
+if ok and "cusparselt_cu12-0.7.1" in sys.argv[3]:
+    want = {"sm_52": "no-image", "sm_61": "no-image", "sm_70": "no-image", "sm_75": "no-image", "sm_80": "native"}
+    ok = all(x["verdicts"][k] == w for x in (a[0], b[0]) for k, w in want.items())
+if not ok:
+    print("default:     ", v(a)); print("--no-kernels:", v(b))
+sys.exit(0 if ok else 1)
+PY
+		echo "ok   $(basename "$f"): the same verdicts with --no-kernels"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $(basename "$f"): verdicts change with --no-kernels (exit $r1 and $r2)"; r=1; fail=$((fail + 1))
+	fi
+done
+rm -f corpus.inv.tmp corpus.invnk.tmp
 # A mirror's line: --jsonl at its default detail (artifact) carries torch's verdicts, reasons
 # and advice in kilobytes; every level is measured and must validate
 if [ -f "$big" ]; then

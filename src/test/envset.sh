@@ -215,6 +215,24 @@ for off in 1048560 1048576 1048600; do
 	run --gpu sm_120 "$t/wz/triton/backends/nvidia/bin/ptxas"
 	has "ptxas from CUDA 12.4" "the release text at offset $off, in a file"
 done
+# the search is bounded (WS_JITC_SEARCH_MAX, 128 MiB; issue 40: a 4 GiB member under that
+# name cost 19 times another name): the text just inside is read, just past it is not (sparse
+# files: the zeros cost no disk)
+for at in 134217600 134217744; do
+	mkdir -p "$t/big/triton/backends/nvidia/bin"
+	python3 - "$t/big/triton/backends/nvidia/bin/ptxas" $at <<'PY'
+import struct, sys
+hdr = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, 0, 0, 0, 0, 64, 0, 0, 0, 0, 0)
+with open(sys.argv[1], "wb") as f:
+    f.write(hdr)
+    f.seek(int(sys.argv[2]))
+    f.write(b"Cuda compilation tools, release 12.4, V12.4.99\0" + bytes(64))
+PY
+	run --gpu sm_120 "$t/big/triton/backends/nvidia/bin/ptxas"
+	if [ $at -lt 134217728 ]; then has "ptxas from CUDA 12.4" "the release text at byte $at, inside the bound"
+	else has "ptxas from CUDA (release not found)" "the release text at byte $at, past the bound, is not read"; fi
+done
+rm -rf "$t/big"
 mkdir -p "$t/wz/mytriton/backends/nvidia/bin"; cp "$t/px124" "$t/wz/mytriton/backends/nvidia/bin/ptxas"
 run --gpu sm_120 "$t/wz/mytriton/backends/nvidia/bin/ptxas"
 hasnt 'jit ' "a path that only ends like Triton's is not its compiler"

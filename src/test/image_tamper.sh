@@ -114,6 +114,35 @@ for name, kinds in (("oci-layout", ("index", "manifest", "config", "layer")),
                     ("docker-legacy.tar", ("config", "layer"))):
     for k in kinds:
         check((name, k) in kinds_seen, "%s: no %s blob found to tamper with" % (name, k))
+
+# One message per blob (issue 40: a self-referencing index printed 31 identical lines): an
+# index blob whose bytes do not hash to its name, naming itself twice, is not followed; and
+# a good index naming one manifest 8 times with a wrong size says so once.
+IDX = "application/vnd.oci.image.index.v1+json"
+def layout(path, blobs, top):
+    os.makedirs(os.path.join(path, "blobs", "sha256"))
+    for hx, body in blobs.items():
+        open(os.path.join(path, "blobs", "sha256", hx), "wb").write(body)
+    open(os.path.join(path, "oci-layout"), "w").write('{"imageLayoutVersion":"1.0.0"}')
+    open(os.path.join(path, "index.json"), "w").write(json.dumps({"schemaVersion": 2, "mediaType": IDX, "manifests": top}))
+x = "ab" * 32
+selfref = json.dumps({"schemaVersion": 2, "mediaType": IDX,
+                      "manifests": [{"mediaType": IDX, "digest": "sha256:" + x, "size": 1}] * 2}).encode()
+layout(os.path.join(tmp, "selfref"), {x: selfref}, [{"mediaType": IDX, "digest": "sha256:" + x, "size": len(selfref)}])
+rc, err = scan(os.path.join(tmp, "selfref"))
+lines = [l for l in err.splitlines() if x in l]
+check(rc == 3 and len(lines) == 1 and "its name gives" in lines[0],
+      "self-referencing index: exit %d, %d lines about its blob (want 1): %s" % (rc, len(lines), err[:600]))
+man = json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json"}).encode()
+mh = hashlib.sha256(man).hexdigest()
+fan = json.dumps({"schemaVersion": 2, "mediaType": IDX, "manifests":
+                  [{"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": "sha256:" + mh, "size": 7}] * 8}).encode()
+fh = hashlib.sha256(fan).hexdigest()
+layout(os.path.join(tmp, "fan"), {mh: man, fh: fan}, [{"mediaType": IDX, "digest": "sha256:" + fh, "size": len(fan)}] * 4)
+rc, err = scan(os.path.join(tmp, "fan"))
+lines = [l for l in err.splitlines() if mh in l and "bytes, not the 7" in l]
+check(rc == 3 and len(lines) == 1, "a manifest named 32 times with a wrong size: exit %d, %d lines (want 1): %s"
+      % (rc, len(lines), err[:600]))
 shutil.rmtree(tmp)
 print("%d passed, %d failed" % (npass, nfail))
 sys.exit(1 if nfail else 0)

@@ -62,9 +62,23 @@ check "helper: the why says what it rests on" '[ "$(q helper "a[\"objects\"][0][
 run helper90 --gpu sm_90 $R/helper.so
 check "helper: the other side too, 100 units for sm_80 only and the helper's PTX on sm_90" '[ "$(q helper90 "(a[\"verdicts\"][\"sm_90\"], a[\"objects\"][0][\"judgement\"][\"sm_90\"][\"why\"])")" = "('"'"'no-image'"'"', '"'"'only a helper container (1 of 101, 1 kernel) has code for sm_90; the other 100 stop at sm_80'"'"')" ]'
 # --no-kernels still decodes containers of up to 64 KiB: these are, and the verdict is the same
-# (a container not decoded has no kernel count, and the rule is not applied: test_judge.c)
 run helpernk --no-kernels --gpu sm_75 $R/helper.so
 check "helper --no-kernels: the same verdict" '[ "$(q helpernk "a[\"verdicts\"][\"sm_75\"]")" = no-image ]'
+# A verdict does not change with --no-kernels (issue 40): every fixture here, on GPUs from
+# 5.2 to 12.0. wscan_bighelper is helper.so's shape with containers of 83 KB, which
+# --no-kernels does not decode: rule 4 weighs sizes, which both modes read.
+G=sm_52,sm_61,sm_70,sm_75,sm_80,sm_86,sm_90,sm_100,sm_120
+run bighelper --gpu sm_75 $R/wscan_bighelper-0.1.0-$W
+run bighelpernk --no-kernels --gpu sm_75 $R/wscan_bighelper-0.1.0-$W
+check "bighelper: will NOT run on sm_75 by default ($(rc bighelper))" '[ "$(rc bighelper)" = 1 ] && [ "$(q bighelper "a[\"verdicts\"][\"sm_75\"]")" = no-image ]'
+check "bighelper --no-kernels: the same, helper-only ($(rc bighelpernk))" '[ "$(rc bighelpernk)" = 1 ] && [ "$(q bighelpernk "(a[\"verdicts\"][\"sm_75\"], \"helper-only\" in a[\"judgement\"][\"sm_75\"][\"reasons\"])")" = "('"'"'no-image'"'"', True)" ]'
+check "bighelper --no-kernels: its containers were not decoded" '[ "$(q bighelpernk "sum(1 for f in o[\"wscan_bighelper/lib/libbighelper.so\"][\"fatbins\"] if f[\"entries\"][0][\"kernels\"] is None)")" = 100 ]'
+for f in $R/*.so $R/*.whl; do
+	n=$(basename "$f")
+	run inv --gpu $G "$f"
+	run invnk --no-kernels --gpu $G "$f"
+	check "$n: the same verdicts and exit status with --no-kernels" '[ "$(rc inv)" = "$(rc invnk)" ] && [ "$(q inv "a[\"verdicts\"]")" = "$(q invnk "a[\"verdicts\"]")" ]'
+done
 # step a, code for newer GPUs beside the package's main code, and its guard
 run sparse --gpu sm_75 $R/wscan_sparse-0.1.0-$W
 check "sparse: runs on sm_75 ($(rc sparse))" '[ "$(rc sparse)" = 0 ] && [ "$(q sparse "a[\"verdicts\"][\"sm_75\"]")" = native ]'

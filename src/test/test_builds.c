@@ -511,6 +511,53 @@ static void test_choice(void)
 	ws_builds_free(&b);
 }
 
+/* --suggest and the remedy rank a package's rows: torch's companions are searched once per
+ * release and platform, not at every comparison over the whole table (issue 40: ranking
+ * was quadratic in rows; a table within the stated limits ran past 300 s). 20 releases of
+ * 100 variants each, and their torchvision and torchaudio, beside 3,000 rows of another
+ * package: 20 companion searches, and the same choice as a table of those 20 releases. */
+static void test_rank_cost(void)
+{
+	size_t cap = 7000 * 160, len = 0;
+	char *t = malloc(cap);
+	CHECK(t != NULL, "allocation");
+	if (!t)
+		return;
+	len += (size_t)snprintf(t, cap, "%s", HEAD);
+	for (int i = 0; i < 3000; i++)
+		len += (size_t)snprintf(t + len, cap - len, "other\t1.%d.0\tcu128\tlinux_x86_64\t12.8\t80,90\t\t\tpypi\tscanned\tx\t\n", i);
+	for (int rel = 0; rel < 20; rel++)
+		for (int v = 0; v < 100; v++) {
+			len += (size_t)snprintf(t + len, cap - len, "torch\t2.%d.0\tcu%d\tlinux_x86_64\t12.8\t80,90,120\t\t\t"
+						"https://idx.invalid/%d\tdeclared\tx\t\n", rel, 1000 + v, v);
+			if (rel % 2 == 0)               /* companions for the even releases only */
+				len += (size_t)snprintf(t + len, cap - len,
+							"torchvision\t0.%d.0\tcu%d\tlinux_x86_64\t12.8\t80,90,120\t\ttorch==2.%d.0\t"
+							"https://idx.invalid/%d\tdeclared\tx\t\n"
+							"torchaudio\t2.%d.0\tcu%d\tlinux_x86_64\t12.8\t80,90,120\t\ttorch==2.%d.0\t"
+							"https://idx.invalid/%d\tdeclared\tx\t\n", rel, 1000 + v, rel, v, rel, 1000 + v, rel, v);
+		}
+	struct ws_builds b;
+	struct ws_err err = {0};
+	CHECK(ws_builds_parse(t, len, "test table", &b, FRESH(err)) == 0, "%s", err.msg);
+	struct ws_target s90 = target("sm_90");
+	const struct ws_build *top[4];
+	uint64_t lookups = 0;
+	size_t n = ws_builds_rank_counted(&b, "torch", "linux_x86_64", &s90, 0, top, 4, &lookups);
+	CHECK_EQ_INT(lookups, 20);
+	/* the newest release with both companions first (2.18.0), each release once */
+	CHECK(n == 4 && !strcmp(top[0]->version, "2.18.0") && !strcmp(top[1]->version, "2.16.0"),
+	      "%zu: %s %s", n, n ? top[0]->version : "", n > 1 ? top[1]->version : "");
+	lookups = 0;
+	CHECK_EQ_INT(ws_builds_rank_counted(&b, "other", NULL, &s90, 0, top, 1, &lookups), 1);
+	CHECK_EQ_INT(lookups, 0);
+	CHECK(!strcmp(top[0]->version, "1.2999.0"), "%s", top[0]->version);
+	CHECK_EQ_INT(ws_builds_rank_counted(&b, "Torch", NULL, &s90, 0, top, 1, NULL), 1);   /* PyPI names */
+	CHECK_EQ_INT(ws_builds_rank_counted(&b, "torchtext", NULL, &s90, 0, top, 1, NULL), 0);
+	free(t);
+	ws_builds_free(&b);
+}
+
 int main(void)
 {
 	test_versions();
@@ -520,6 +567,7 @@ int main(void)
 	test_choice_minor();
 	test_driver_floor_jit();
 	test_last_driver();
+	test_rank_cost();
 	for (size_t i = 0; i < nkept; i++)
 		ws_builds_free(&kept[i]);
 	return ws_test_done();

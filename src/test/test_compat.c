@@ -535,6 +535,54 @@ static void test_advise(void)
 	}
 }
 
+/* Triton's ptxas: its release text is found where it sits, not where it does not, and the
+ * search is linear whatever the member holds (issue 40: a member of near-misses or of the
+ * text with a bad number cost 19 times another name's scan). */
+static void fill(uint8_t *p, size_t n, const char *unit)
+{
+	size_t u = strlen(unit);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)unit[i % u];
+}
+
+static void test_jitc_release(void)
+{
+	static const struct { const char *text; int want; } rows[] = {
+		{"xx Cuda compilation tools, release 12.4, V12.4.99 yy", 12040},
+		{"CCuda compilation tools, release 12.8, V12.8.61", 12080},
+		{"Cuda compilation tools, Cuda compilation tools, release 3.0,", 3000},
+		{"Cuda compilation tools, release %d.%d, V%d.%d Cuda compilation tools, release 11.8", 11080},
+		{"Cuda compilation tools, release 12.10,", 0},
+		{"Cuda compilation tools, release 123.4,", 0},
+		{"Cuda compilation tools, release 0.4,", 0},
+		{"Cuda compilation tools, release 12", 0},        /* cut at the end: not found */
+		{"Cuda compilation tools, releas", 0},
+		{"", 0},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		CHECK_EQ_INT(ws_jitc_find_release((const uint8_t *)rows[i].text, strlen(rows[i].text)), rows[i].want);
+
+	enum { N = 1 << 20 };
+	static const char *const hostile[] = {
+		"C", "Cu", "Cuda compilation tools, release ", "Cuda compilation tools, release 99.99,",
+		"Cuda compilation tools, release C", "Cuda compilation tools, releaseCuda compilation tools, release 1",
+	};
+	uint8_t *buf = malloc(N);
+	CHECK(buf != NULL, "allocation");
+	if (!buf)
+		return;
+	for (size_t h = 0; h < sizeof hostile / sizeof hostile[0]; h++) {
+		uint64_t steps = 0;
+		fill(buf, N, hostile[h]);
+		CHECK_EQ_INT(ws_jitc_find_release_counted(buf, N, &steps), 0);
+		CHECK(steps <= 2ull * N, "'%s' x %d: %llu steps, at most %d", hostile[h], N, (unsigned long long)steps, 2 * N);
+	}
+	fill(buf, N, "Cuda compilation tools, release 99.99,");
+	memcpy(buf + N - 64, "Cuda compilation tools, release 12.9,", 37);
+	CHECK_EQ_INT(ws_jitc_find_release(buf, N), 12090);
+	free(buf);
+}
+
 int main(void)
 {
 	test_integrated();
@@ -548,5 +596,6 @@ int main(void)
 	test_driver();
 	test_explain();
 	test_advise();
+	test_jitc_release();
 	return ws_test_done();
 }

@@ -691,9 +691,12 @@ static struct ws_object *helper_lib(struct ws_artifact *a, const char *member, u
 {
 	struct ws_object *o = obj(a, member);
 	o->size = size;
-	add(o, helper52, 0);
-	for (unsigned i = 0; i < n; i++)
-		more_kernels(o, add(o, ampere_up, 1000 + i), 10 * i, 2);
+	add(o, helper52, 0)->size = 1000;
+	for (unsigned i = 0; i < n; i++) {
+		struct ws_fatbin *f = add(o, ampere_up, 1000 + i);
+		f->size = 1000;
+		more_kernels(o, f, 10 * i, 2);
+	}
 	return &a->objects[a->nobjects - 1];
 }
 
@@ -737,29 +740,37 @@ static void test_helper_only(void)
 	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
 	CHECK(!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY), "99 containers: no helper rule");
 	ws_artifact_free(a);
-	/* ... and 1 in 20 by kernels: cuBLASLt's 94 sm_75 containers of 2,068 hold a third of
-	 * its kernels; a "helper" with that share is real support */
+	/* ... and 1 in 20 by bytes per loadable entry (what every mode reads): a "helper" with
+	 * a larger share of the object's code is real support. 199 containers of 1000 bytes
+	 * and two entries (500 each): a helper of 10473 bytes (5236 a copy) is 4.99996%, one
+	 * of 10474 (5237) is 5.00005% */
 	a = calloc(1, sizeof *a);
 	struct ws_object *o = helper_lib(a, "lib.so", 199, 0);
-	more_kernels(o, &o->fatbins[0], 100000, 31);        /* 32 of 32 + 199 x 3 = 629: 5.1% */
+	o->fatbins[0].size = 10474;
 	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
 	ws_artifact_free(a);
 	a = calloc(1, sizeof *a);
 	o = helper_lib(a, "lib.so", 199, 0);
-	more_kernels(o, &o->fatbins[0], 100000, 29);        /* 30 of 627: 4.8% */
+	o->fatbins[0].size = 10473;
+	more_kernels(o, &o->fatbins[0], 100000, 100);      /* kernels do not weigh: 101 of 699 */
 	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
-	/* --strict already counts everything; --no-kernels cannot weigh kernels: not applied */
+	/* --strict already counts everything */
 	CHECK_EQ_INT(judge1(a, 75, 0, true), WS_V_NO_IMAGE);
 	CHECK(!(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY), "strict: not the helper rule");
 	ws_artifact_free(a);
+	/* --no-kernels leaves the large containers' kernels unread: the same verdict (issue 40:
+	 * cuSPARSELt 0.7.1 "runs" on sm_75 under --no-kernels when kernels were weighed) */
 	a = calloc(1, sizeof *a);
 	o = helper_lib(a, "lib.so", 371, 0);
 	for (uint32_t i = 0; i < o->nfatbins; i++) {
-		o->fatbins[i].nkernels = 0;                 /* as --no-kernels leaves them */
+		o->fatbins[i].nkernels = i ? UINT32_MAX : 0;    /* as --no-kernels leaves them */
 		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++)
 			o->fatbins[i].entries[e].kernels_known = false;
 	}
-	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_JIT);
+	CHECK_EQ_INT(judge1(a, 75, 0, false), WS_V_NO_IMAGE);
+	CHECK(a->objects[0].judged[0].reasons & WS_R_HELPER_ONLY, "--no-kernels: helper-only");
+	CHECK_EQ_STR(a->objects[0].judged[0].why, "only a helper container (1 of 372, kernels not decoded) has code "
+		     "for sm_75; the other 371 start at sm_80");
 	ws_artifact_free(a);
 	/* a container built for the target or older among the rest: not "built for newer GPUs" */
 	static const struct er volta[] = {{SASS, 61, 0, 0, 0}, {SASS, 80, 0, 0, 0}, END};
