@@ -353,7 +353,7 @@ struct ws_wheel_info {
 	char *python_tag, *abi_tag, *platform_tag;
 	char *meta_name, *meta_version;
 	int requires_cuda_major;       /* from Requires-Dist: nvidia-*-cuNN, 0 if none */
-	int requires_cuda_runtime;     /* pinned nvidia-cuda-runtime-cuNN==X.Y.*: 1000*X+10*Y, 0 if none */
+	int requires_cuda_runtime;     /* pinned nvidia-cuda-runtime-cuNN==X.Y.* or cuda-toolkit[cudart]==X.Y.*: 1000*X+10*Y, 0 if none */
 	char *requires_torch;          /* pinned "torch==X" (an extension built for one torch), or NULL */
 	char *generator;               /* WHEEL Generator: */
 };

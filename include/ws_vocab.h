@@ -2,7 +2,7 @@
  * decide (verdicts, roles, reasons, bundled compilers, CUDA versions), with the questions a
  * writer asks of a judged model. Writers include this, not the rules (ws_compat.h), so a
  * report can name a verdict without seeing how one is reached. Defined in the core:
- * gpus.c, compat.c, judge.c, jitc.c. */
+ * gpus.c, compat.c, judge.c, jitc.c, buildcuda.c. */
 #ifndef WS_VOCAB_H
 #define WS_VOCAB_H
 
@@ -54,6 +54,19 @@ int ws_verdict_rank(enum ws_verdict v);
 char ws_entry_suffix(const struct ws_entry *e);
 /* The PTX ISA of a PTX entry: the ".version" line, else the entry header's version. */
 void ws_entry_isa(const struct ws_entry *e, unsigned *major, unsigned *minor);
+
+/* ---- the CUDA release a build was made with (src/core/buildcuda.c) ---- */
+struct ws_build_cuda {
+	int cuda;             /* 13020: the release most cubins' ptxas notes name (a tie: the
+			       * newer), else the lowest CUDA that writes its newest PTX ISA; 0 */
+	bool from_isa;        /* cuda is only that lower bound (no cubin names its release) */
+	unsigned isa_major, isa_minor;  /* the newest PTX ISA, when from_isa */
+	uint64_t cubins;      /* cubins that name cuda */
+	uint64_t noted_cubins;/* cubins that name any release */
+	int newest_note;      /* the newest release any cubin names (13040), 0 if none */
+};
+/* Reads o's build release from its entries (doc/builds.md, "The build's CUDA"). */
+void ws_object_build_cuda(const struct ws_object *o, struct ws_build_cuda *out);
 
 /* ---- bundled run-time compilers (src/core/jitc.c) ---- */
 /* "triton-ptxas", "triton-ptxas-blackwell" (JSON's jit_compiler.kind), "none". */

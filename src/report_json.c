@@ -325,6 +325,24 @@ static void images_json(struct ws_buf *b, const struct ws_artifact *a)
 }
 
 static void contents_json(struct ws_buf *b, const struct ws_artifact *a);
+/* The release the object was built with (ws_object_build_cuda); absent when nothing says. */
+static void build_cuda_json(struct ws_buf *b, const struct ws_object *o)
+{
+	struct ws_build_cuda bc;
+	char cv[16];
+	ws_object_build_cuda(o, &bc);
+	if (!bc.cuda)
+		return;
+	ws_json_key(b, "build_cuda");
+	ws_buf_add(b, "{", 1);
+	ws_json_kv_str(b, "cuda", ws_cuda_str(bc.cuda, cv, sizeof cv));
+	ws_json_kv_str(b, "from", bc.from_isa ? "ptx_isa" : "ptxas_notes");
+	ws_json_kv_u64(b, "cubins", bc.cubins);
+	ws_json_kv_u64(b, "noted_cubins", bc.noted_cubins);
+	ws_json_kv_str(b, "newest_note", bc.newest_note ? ws_cuda_str(bc.newest_note, cv, sizeof cv) : NULL);
+	ws_json_close(b, '}');
+}
+
 static void objects_json(struct ws_buf *b, const struct ws_report *r, const struct ws_artifact *a, enum ws_detail detail);
 static void findings_errors_json(struct ws_buf *b, const struct ws_result *res);
 
@@ -458,6 +476,7 @@ static void objects_json(struct ws_buf *b, const struct ws_report *r, const stru
 			ws_json_kv_str(b, "cuda", cv);
 			ws_json_close(b, '}');
 		}
+		build_cuda_json(b, o);
 		if (o->jitc != WS_JITC_NONE) {
 			char cv[16];
 			ws_json_key(b, "jit_compiler");

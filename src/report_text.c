@@ -201,6 +201,27 @@ static void compression_line(struct ws_report *r, const struct ws_object *o)
 	fputc('\n', r->out);
 }
 
+/* The release the object was built with (ws_object_build_cuda), and how firmly. */
+static void build_line(struct ws_report *r, const struct ws_object *o)
+{
+	struct ws_build_cuda bc;
+	char c1[16], c2[16];
+	ws_object_build_cuda(o, &bc);
+	if (!bc.cuda)
+		return;
+	ws_cuda_str(bc.cuda, c1, sizeof c1);
+	if (bc.from_isa) {
+		fprintf(r->out, "    %-7s CUDA %s or newer (no cubin names its release; from PTX ISA %u.%u)\n",
+			"built", c1, bc.isa_major, bc.isa_minor);
+		return;
+	}
+	fprintf(r->out, "    %-7s CUDA %s (named by %llu of %llu cubins' ptxas notes", "built", c1,
+		(unsigned long long)bc.cubins, (unsigned long long)bc.noted_cubins);
+	if (bc.newest_note > bc.cuda)
+		fprintf(r->out, "; the newest note, %s, by fewer", ws_cuda_str(bc.newest_note, c2, sizeof c2));
+	fputs(")\n", r->out);
+}
+
 /* The kernels of container f, each name once: a kernel of an earlier entry is not printed
  * again. Earlier entries' kernels are marked in mark (one byte per name of the object's
  * pool, all zero on entry and on return; NULL when it could not be had: no de-duplication). */
@@ -368,6 +389,7 @@ static void object_block(struct ws_report *r, const struct ws_artifact *a, const
 	arch_line(r, o, WS_KIND_LTOIR, "LTO-IR");
 	arch_line(r, o, 0, "other");
 	compression_line(r, o);
+		build_line(r, o);
 	if (r->coverage && o->verdicts) {
 		ws_text_coverage_lines(r, o->verdicts, &o->judged[r->ntargets - 1], "    ");
 		if (r->cfg->verbose >= 2)

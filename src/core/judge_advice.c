@@ -54,51 +54,15 @@ static int cmp_group_size(const void *x, const void *y)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-/* The CUDA version an object was built with: the newest toolkit its cubins name (ptxas'
- * producer note, the .note.nv.cuinfo of CUDA 13), else the newest CUDA its PTX ISA needs,
- * which is only a lower bound (*from_isa: ISA 8.5 is written by 12.5 and 12.6, and clang
- * writes ISAs of its own); 0 if neither says. (A library can carry PTX of an older ISA than
- * its toolkit: cuFFT 12 from CUDA 13.0 has ISA 7.0, so the notes come first.) */
-static int build_cuda_of(const struct ws_object *o, bool *from_isa, unsigned *isa_major, unsigned *isa_minor)
-{
-	int note = 0, isa = 0;
-	for (uint32_t i = 0; i < o->nfatbins; i++)
-		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++) {
-			const struct ws_entry *en = &o->fatbins[i].entries[e];
-			if (en->kind == WS_KIND_SASS && en->toolkit) {
-				int c = en->toolkit / 10 * 1000 + en->toolkit % 10 * 10;
-				if (c > note)
-					note = c;
-			} else if (en->kind == WS_KIND_PTX && !en->opaque) {
-				unsigned ma, mi;
-				ws_entry_isa(en, &ma, &mi);
-				int c = ws_ptx_isa_min_cuda(ma, mi);
-				if (c > isa) {
-					isa = c;
-					*isa_major = ma;
-					*isa_minor = mi;
-				}
-			}
-		}
-	*from_isa = !note && isa;
-	return note ? note : isa;
-}
-
 int ws_judge_object_runtime(const struct ws_object *o, const struct ws_wheel_info *wheel, int build_hint,
 			     const char **source)
 {
-	int note = 0;
+	struct ws_build_cuda bc;
 	bool major_only = false;
-	for (uint32_t i = 0; i < o->nfatbins; i++)
-		for (uint32_t e = 0; e < o->fatbins[i].nentries; e++) {
-			const struct ws_entry *en = &o->fatbins[i].entries[e];
-			int c = en->toolkit / 10 * 1000 + en->toolkit % 10 * 10;
-			if (en->kind == WS_KIND_SASS && en->toolkit && c > note)
-				note = c;
-		}
+	ws_object_build_cuda(o, &bc);       /* the release most cubins name (doc/builds.md) */
 	*source = "the ptxas notes of its cubins";
-	if (note)
-		return note;
+	if (bc.cuda && !bc.from_isa)
+		return bc.cuda;
 	*source = "its file name";
 	if (o->alt_group && o->alt_cuda)
 		return o->alt_cuda;
@@ -219,7 +183,12 @@ static void rebuild_advice(struct ws_object *o, size_t k, const struct ws_target
 	unsigned im = 0, in = 0;
 	char words[96];
 	const char *build_words = NULL;
-	int build = build_cuda_of(o, &from_isa, &im, &in);
+	struct ws_build_cuda bc;
+	ws_object_build_cuda(o, &bc);
+	int build = bc.cuda;
+	from_isa = bc.from_isa;
+	im = bc.isa_major;
+	in = bc.isa_minor;
 	/* the PTX ISA is a lower bound: a firmer word comes first (the library's own name,
 	 * libx_cuda126.so; the pinned runtime), else the bound is named as one */
 	if (from_isa && o->alt_group && !o->alt_major_only && o->alt_cuda >= build) {

@@ -1,7 +1,7 @@
 /* rank.c - for a rank of torch builds (remedy.c's ws_builds_rank): which have both their
  * companions in the table, torchvision and torchaudio, worked out once per release and
- * platform, each release reading only the companion rows of its minor series (issue 40:
- * ranking asked at every comparison, over the whole table, and was quadratic in rows).
+ * platform, each release a few binary searches in an index of the companion's rows
+ * (ranking asked at every comparison, over the whole table, and was quadratic in rows).
  * How a companion goes with a torch is remedy.c's to say (the fit given). No I/O here. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,32 +17,31 @@ static bool same_name(const char *a, const char *b)
 }
 
 
-/* A companion's rows that can go with some torch, by the minor series they name (the
- * torch pin of "torch==X" / "torch>=X", a torchaudio's own version): fit() is
- * nonzero only within one series, so a release looks at its series' rows, not at every
- * row (5,000 releases against 25,000 torchvision rows took 79 s). Rows whose string has
- * no series ("torch==2") are looked at for every release. fit() stays the test. */
-struct companion_ix {
-	const struct ws_build **rows;  /* by series */
-	size_t n;
-	const struct ws_build **loose;
-	size_t nloose;
-};
+/* A companion's rows, grouped by what pinned_companion() asks to be equal (platform,
+ * variant, index), and within a group by how they name the torch they accept: "torch>=X"
+ * (the lowest X of the group answers for all of them), "torch==X" (sorted by X, found by
+ * a binary search), and a torchaudio that pins nothing (sorted by its minor series). So a
+ * release costs a few binary searches, never a walk over the companion's rows (5,000
+ * releases against 25,000 torchvision rows took 79 s). fit() stays the test of a row. */
+enum fit_kind { FIT_AT_LEAST, FIT_EXACT, FIT_SERIES, FIT_NONE };
 
-/* "2.8.1" -> 3 ("2.8"), as same_minor() reads a series; 0 when there is none. */
+static enum fit_kind kind_of(const struct ws_build *r)
+{
+	if (!strncmp(r->requires, "torch>=", 7))
+		return FIT_AT_LEAST;
+	if (!strncmp(r->requires, "torch==", 7))
+		return FIT_EXACT;
+	if (!r->requires[0] && same_name(r->package, "torchaudio"))
+		return FIT_SERIES;
+	return FIT_NONE;                          /* goes with no torch */
+}
+
+/* "2.8.1" -> 3 ("2.8"), as remedy.c's same_minor() reads a series; the whole string when
+ * it has no second dot. */
 static size_t series_len(const char *v)
 {
 	const char *a = strchr(v, '.'), *b = a ? strchr(a + 1, '.') : NULL;
-	return !a ? 0 : b ? (size_t)(b - v) : strlen(v);
-}
-
-static const char *series_of(const struct ws_build *r)
-{
-	if (!strncmp(r->requires, "torch==", 7) || !strncmp(r->requires, "torch>=", 7))
-		return r->requires + 7;
-	if (!r->requires[0] && same_name(r->package, "torchaudio"))
-		return r->version;
-	return NULL;                              /* goes with no torch */
+	return b ? (size_t)(b - v) : strlen(v);
 }
 
 static int series_cmp(const char *a, size_t la, const char *b, size_t lb)
@@ -51,11 +50,45 @@ static int series_cmp(const char *a, size_t la, const char *b, size_t lb)
 	return c ? c : (la > lb) - (la < lb);
 }
 
-static int by_series(const void *x, const void *y)
+/* The string a row is sorted by within its kind. */
+static const char *key_of(const struct ws_build *r, enum fit_kind k)
 {
-	const char *a = series_of(*(const struct ws_build *const *)x), *b = series_of(*(const struct ws_build *const *)y);
-	return series_cmp(a, series_len(a), b, series_len(b));
+	return k == FIT_SERIES ? r->version : r->requires + 7;
 }
+
+static int group_cmp(const struct ws_build *x, const struct ws_build *y)
+{
+	int c = strcmp(x->platform, y->platform);
+	if (!c)
+		c = strcmp(x->variant, y->variant);
+	return c ? c : strcmp(x->index, y->index);
+}
+
+static int by_group(const void *p, const void *q)
+{
+	const struct ws_build *x = *(const struct ws_build *const *)p, *y = *(const struct ws_build *const *)q;
+	enum fit_kind kx = kind_of(x), ky = kind_of(y);
+	int c = group_cmp(x, y);
+	if (c || kx != ky)
+		return c ? c : (kx > ky) - (kx < ky);
+	if (kx == FIT_SERIES) {
+		const char *a = key_of(x, kx), *b = key_of(y, ky);
+		return series_cmp(a, series_len(a), b, series_len(b));
+	}
+	return strcmp(key_of(x, kx), key_of(y, ky));
+}
+
+struct fit_group {
+	size_t lo[FIT_NONE + 1];       /* where each kind's rows start in rows; lo[FIT_NONE] ends */
+	const struct ws_build *lowest; /* the "torch>=" row of the lowest X, or NULL */
+};
+
+struct companion_ix {
+	const struct ws_build **rows;  /* by group, kind, key */
+	size_t n;
+	struct fit_group *groups;
+	size_t ngroups;
+};
 
 static int companion_ix_build(struct companion_ix *ix, const struct ws_builds *b, const char *companion)
 {
@@ -63,77 +96,110 @@ static int companion_ix_build(struct companion_ix *ix, const struct ws_builds *b
 	size_t n = ws_builds_of_package(b, companion, &rows);
 	memset(ix, 0, sizeof *ix);
 	ix->rows = ws_calloc(n ? n : 1, sizeof *ix->rows);
-	ix->loose = ws_calloc(n ? n : 1, sizeof *ix->loose);
-	if (!ix->rows || !ix->loose)
+	ix->groups = ws_calloc(n ? n : 1, sizeof *ix->groups);
+	if (!ix->rows || !ix->groups)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		const struct ws_build *r = &b->rows[rows[i]];
-		const char *sr = series_of(r);
-		if (sr && series_len(sr))
-			ix->rows[ix->n++] = r;
-		else if (sr)
-			ix->loose[ix->nloose++] = r;
+	for (size_t i = 0; i < n; i++)
+		if (kind_of(&b->rows[rows[i]]) != FIT_NONE)
+			ix->rows[ix->n++] = &b->rows[rows[i]];
+	qsort(ix->rows, ix->n, sizeof *ix->rows, by_group);
+	for (size_t i = 0; i < ix->n;) {
+		struct fit_group *g = &ix->groups[ix->ngroups++];
+		size_t end = i;
+		while (end < ix->n && !group_cmp(ix->rows[i], ix->rows[end]))
+			end++;
+		for (int k = 0; k <= FIT_NONE; k++) {
+			size_t at = i;
+			while (at < end && kind_of(ix->rows[at]) < (enum fit_kind)k)
+				at++;
+			g->lo[k] = at;
+		}
+		for (size_t j = g->lo[FIT_AT_LEAST]; j < g->lo[FIT_EXACT]; j++)
+			if (!g->lowest || ws_version_cmp(key_of(ix->rows[j], FIT_AT_LEAST), key_of(g->lowest, FIT_AT_LEAST)) < 0)
+				g->lowest = ix->rows[j];
+		i = end;
 	}
-	qsort(ix->rows, ix->n, sizeof *ix->rows, by_series);
 	return 0;
 }
 
 static void companion_ix_free(struct companion_ix *ix)
 {
 	free(ix->rows);
-	free(ix->loose);
+	free(ix->groups);
 }
 
-/* Whether the table has a companion build that goes with torch build t (as
- * pinned_companion() finds one: its platform, and fit()). */
-static bool has_companion(const struct companion_ix *ix, const struct ws_build *t, ws_companion_fit_fn *fit, uint64_t *lookups)
+/* The first of rows[lo..hi) whose key is not below key (FIT_SERIES: by series). */
+static size_t first_at(const struct companion_ix *ix, size_t lo, size_t hi, enum fit_kind k, const char *key)
 {
-	size_t lv = series_len(t->version), lo = 0, hi = ix->n;
-	if (lookups)
-		++*lookups;
-	for (size_t i = 0; i < ix->nloose; i++)
-		if (!strcmp(ix->loose[i]->platform, t->platform) && fit(ix->loose[i], t->version))
-			return true;
-	if (!lv) {                                /* no series: every row is a candidate */
-		for (size_t i = 0; i < ix->n; i++)
-			if (!strcmp(ix->rows[i]->platform, t->platform) && fit(ix->rows[i], t->version))
-				return true;
-		return false;
-	}
+	size_t lk = series_len(key);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *sm = series_of(ix->rows[mid]);
-		if (series_cmp(sm, series_len(sm), t->version, lv) < 0)
+		const char *m = key_of(ix->rows[mid], k);
+		int c = k == FIT_SERIES ? series_cmp(m, series_len(m), key, lk) : strcmp(m, key);
+		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < ix->n; lo++) {
-		const char *sm = series_of(ix->rows[lo]);
-		if (series_cmp(sm, series_len(sm), t->version, lv))
-			break;
-		if (!strcmp(ix->rows[lo]->platform, t->platform) && fit(ix->rows[lo], t->version))
-			return true;
-	}
+	return lo;
+}
+
+static bool group_fits(const struct companion_ix *ix, const struct fit_group *g, const struct ws_build *t,
+		       ws_companion_fit_fn *fit)
+{
+	if (g->lowest && fit(g->lowest, t->version))
+		return true;
+	for (int k = FIT_EXACT; k <= FIT_SERIES; k++)
+		for (size_t j = first_at(ix, g->lo[k], g->lo[k + 1], (enum fit_kind)k, t->version); j < g->lo[k + 1]; j++) {
+			const char *m = key_of(ix->rows[j], (enum fit_kind)k);
+			if (k == FIT_EXACT ? strcmp(m, t->version) != 0
+					   : series_cmp(m, series_len(m), t->version, series_len(t->version)) != 0)
+				break;
+			if (fit(ix->rows[j], t->version))
+				return true;
+		}
 	return false;
 }
 
+/* Whether the table has a companion build that goes with torch build t, as
+ * pinned_companion() finds one: t's platform, variant and index, and fit(). */
+static bool has_companion(const struct companion_ix *ix, const struct ws_build *t, ws_companion_fit_fn *fit, uint64_t *lookups)
+{
+	size_t lo = 0, hi = ix->ngroups;
+	if (lookups)
+		++*lookups;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (group_cmp(ix->rows[ix->groups[mid].lo[0]], t) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->ngroups && !group_cmp(ix->rows[ix->groups[lo].lo[0]], t) &&
+	       group_fits(ix, &ix->groups[lo], t, fit);
+}
+
 struct release_row {
-	const char *version, *platform;
+	const struct ws_build *r;
 	uint32_t pos;                  /* in the rank's rows */
 };
+
+/* Builds that share a release, platform, variant and index share the answer. */
+static int same_set(const struct ws_build *x, const struct ws_build *y)
+{
+	int c = strcmp(x->version, y->version);
+	return c ? c : group_cmp(x, y);
+}
 
 static int by_release(const void *x, const void *y)
 {
 	const struct release_row *p = x, *q = y;
-	int c = strcmp(p->version, q->version);
-	if (!c)
-		c = strcmp(p->platform, q->platform);
+	int c = same_set(p->r, q->r);
 	return c ? c : (p->pos > q->pos) - (p->pos < q->pos);
 }
 
-/* Fills s->complete for every row of platform (all when NULL): rows of one release and
- * platform share the answer; *lookups counts the releases looked up (has_companion). */
+/* Fills s->complete for every row of platform (all when NULL): rows of one release,
+ * platform, variant and index share the answer; *lookups counts the releases looked up (has_companion). */
 int ws_rank_sets_fill(struct ws_rank_sets *s, const char *platform, uint64_t *lookups, ws_companion_fit_fn *fit)
 {
 	struct release_row *order = ws_calloc(s->n ? s->n : 1, sizeof *order);
@@ -143,7 +209,7 @@ int ws_rank_sets_fill(struct ws_rank_sets *s, const char *platform, uint64_t *lo
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ws_build *r = &s->b->rows[s->rows[i]];
 		if (!platform || !strcmp(r->platform, platform))
-			order[m++] = (struct release_row){r->version, r->platform, (uint32_t)i};
+			order[m++] = (struct release_row){r, (uint32_t)i};
 	}
 	qsort(order, m, sizeof *order, by_release);
 	struct companion_ix vision = {0}, audio = {0};
@@ -154,8 +220,8 @@ int ws_rank_sets_fill(struct ws_rank_sets *s, const char *platform, uint64_t *lo
 	}
 	int8_t known = 0;
 	for (size_t i = 0; i < m; i++) {
-		if (!i || strcmp(order[i].version, order[i - 1].version) || strcmp(order[i].platform, order[i - 1].platform)) {
-			const struct ws_build *t = &s->b->rows[s->rows[order[i].pos]];
+		if (!i || same_set(order[i].r, order[i - 1].r)) {
+			const struct ws_build *t = order[i].r;
 			uint64_t none = 0;                   /* one lookup per release, both companions */
 			known = has_companion(&vision, t, fit, lookups) && has_companion(&audio, t, fit, &none);
 		}

@@ -9,9 +9,10 @@
 
 #include "ws_builds.h"
 
-/* How companion build r goes with torch_version: nonzero when it does, and only within
- * torch_version's minor series (rank.c's index relies on it; remedy.c's fits_torch). */
-typedef int ws_companion_fit_fn(const struct ws_build *r, const char *torch_version);
+/* Whether companion build r accepts torch_version (remedy.c's fits_torch). rank.c's index
+ * relies on its shape: "torch>=X" accepts every torch from X on, "torch==X" only X, and a
+ * torchaudio that pins nothing only torch of its own minor series. */
+typedef bool ws_companion_fit_fn(const struct ws_build *r, const char *torch_version);
 
 /* Whether each row of a rank has both companions in the table: a set that can be
  * installed together (a newer torch without a torchaudio leaves the installed one behind,

@@ -5,7 +5,8 @@
  * The choice (doc/builds.md): among the table's builds of the package for the platform in
  * use, those that run on the target with the driver given; the newest release first; at one
  * release, native SASS before PTX JIT, then the build on PyPI (no index to name), then the
- * newest CUDA. torch brings the torchvision and torchaudio pinned to it in the same variant;
+ * newest CUDA. torch brings the newest torchvision and torchaudio whose Requires-Dist accepts
+ * it, in the same variant where the table has one;
  * a package that pins one torch (xformers) brings that torch. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,42 +61,40 @@ static bool same_minor(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-/* How well companion build r goes with torch_version: 2 when it pins exactly that torch,
- * 1 when it asks for "torch>=X" of the same minor series (torchvision releases follow one
- * torch minor; newer ones no longer pin) or is a torchaudio of that series, 0 when it does
- * not go with it. */
-static int fits_torch(const struct ws_build *r, const char *torch_version)
+/* Whether companion build r accepts torch_version, by its own Requires-Dist on torch (the
+ * requires column, as PyPI's METADATA says): "torch==X" that torch only; "torch>=X" every
+ * torch from X on (torchvision 0.29.2 asks torch>=2.14.0 and serves 2.15.0; torchaudio
+ * 2.11.1 asks torch>=2.11), as pip resolves them. A torchaudio that pins nothing goes with
+ * torch of its own minor series (its releases carry torch's version). */
+static bool fits_torch(const struct ws_build *r, const char *torch_version)
 {
 	if (!strncmp(r->requires, "torch==", 7))
-		return !strcmp(r->requires + 7, torch_version) ? 2 : 0;
+		return !strcmp(r->requires + 7, torch_version);
 	if (!strncmp(r->requires, "torch>=", 7))
-		return same_minor(r->requires + 7, torch_version) && ws_version_cmp(r->requires + 7, torch_version) <= 0;
-	/* torchaudio's releases carry torch's version (2.8.0 with 2.8.0) also where they pin nothing */
+		return ws_version_cmp(r->requires + 7, torch_version) <= 0;
 	if (!r->requires[0] && same_name(r->package, "torchaudio"))
 		return same_minor(r->version, torch_version);
-	return 0;
+	return false;
 }
 
-/* The build of companion that goes with torch_version, in variant (else any variant) for
- * platform: an exact pin first, then the newest release of the same minor series. */
+/* The build of companion that goes with torch_version for platform, as pip picks it: of the
+ * releases that accept that torch, in variant (a companion of another CUDA release links
+ * another runtime) and on index (one install command reaches one index; NULL: any), the
+ * newest. With variant "" (the torch's is unknown) any variant. */
 static const struct ws_build *pinned_companion(const struct ws_builds *b, const char *companion,
-					       const char *torch_version, const char *variant, const char *platform)
+					       const char *torch_version, const char *variant, const char *platform,
+					       const char *index)
 {
 	const struct ws_build *best = NULL;
-	int best_fit = 0;
 	const uint32_t *rows;
 	size_t n = ws_builds_of_package(b, companion, &rows);
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *r = &b->rows[rows[i]];
-		int fit;
-		if (strcmp(r->platform, platform) ||
-		    !(fit = fits_torch(r, torch_version)))
+		if (strcmp(r->platform, platform) || (variant[0] && strcmp(r->variant, variant)) ||
+		    (index && strcmp(r->index, index)) || !fits_torch(r, torch_version))
 			continue;
-		fit = fit * 2 + !strcmp(r->variant, variant);
-		if (!best || fit > best_fit || (fit == best_fit && ws_version_cmp(r->version, best->version) > 0)) {
+		if (!best || ws_version_cmp(r->version, best->version) > 0)
 			best = r;
-			best_fit = fit;
-		}
 	}
 	return best;
 }
@@ -484,7 +483,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 		for (size_t i = 0; i < 2; i++) {
 			if (same_name(package, comp[i]))
 				continue;
-			const struct ws_build *c = pinned_companion(ctx->builds, comp[i], torch_v, b->variant, platform);
+			const struct ws_build *c = pinned_companion(ctx->builds, comp[i], torch_v, b->variant, platform, b->index);
 			if (c)
 				set[nset++] = c;
 			else
@@ -539,8 +538,10 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 			top_alone = x;
 	}
 	if (top_alone && ws_version_cmp(top_alone->version, b->version) > 0 && same_name(package, "torch")) {
-		bool vision = pinned_companion(ctx->builds, "torchvision", top_alone->version, top_alone->variant, platform);
-		bool audio = pinned_companion(ctx->builds, "torchaudio", top_alone->version, top_alone->variant, platform);
+		bool vision = pinned_companion(ctx->builds, "torchvision", top_alone->version, top_alone->variant, platform,
+					       top_alone->index);
+		bool audio = pinned_companion(ctx->builds, "torchaudio", top_alone->version, top_alone->variant, platform,
+					      top_alone->index);
 		put(&note, "%storch %s runs there too, but the table has no %s made for it: without %s, install torch==%s",
 		    note.pos ? "; " : "", top_alone->version, !vision && !audio ? "torchvision and torchaudio" :
 		    !vision ? "torchvision" : "torchaudio", !vision && !audio ? "them" : "it", top_alone->version);
@@ -568,7 +569,7 @@ struct ws_remedy *ws_remedy_companion(const char *companion, const char *torch_v
 	if (!companion || !torch_version || !t || !ctx || !ctx->builds)
 		return NULL;
 	platform = ctx->platform ? ctx->platform : "linux_x86_64";
-	c = pinned_companion(ctx->builds, companion, torch_version, torch_variant ? torch_variant : "", platform);
+	c = pinned_companion(ctx->builds, companion, torch_version, torch_variant ? torch_variant : "", platform, NULL);
 	return c ? remedy_of_build(c, WS_REMEDY_INSTALL, t, ctx) : NULL;
 }
 

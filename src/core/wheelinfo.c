@@ -167,14 +167,22 @@ static char *pinned_torch(const char *v, size_t vl)
 }
 
 /* "nvidia-cuda-runtime-cu12 (==12.4.127) ; ..." -> 12040: the CUDA runtime a wheel pins
- * is the CUDA it was built with (PyTorch pins the one it built against). 0 if none. */
+ * is the CUDA it was built with (PyTorch pins the one it built against). From torch 2.11 on
+ * PyTorch pins NVIDIA's metapackage instead, "cuda-toolkit[cudart,...]==13.2.2" (its cudart
+ * extra is the runtime). 0 if none. */
 static int pinned_runtime(const char *v, size_t vl)
 {
-	static const char name[] = "nvidia-cuda-runtime-cu";
-	size_t i = sizeof name - 1;
+	static const char name[] = "nvidia-cuda-runtime-cu", kit[] = "cuda-toolkit";
+	size_t i = sizeof name - 1, k = sizeof kit - 1;
 	unsigned major = 0, minor = 0, nd = 0;
-	if (vl < i || strncasecmp(v, name, i) != 0)
+	if (vl > k && strncasecmp(v, kit, k) == 0 && (v[k] == '[' || v[k] == ' ' || v[k] == '=')) {
+		const char *close = v[k] == '[' ? memchr(v + k, ']', vl - k) : NULL;
+		if (v[k] == '[' && (!close || !memmem(v + k, (size_t)(close - v) - k, "cudart", 6)))
+			return 0;            /* no runtime among the extras: it pins no runtime */
+		i = close ? (size_t)(close - v) + 1 : k;
+	} else if (vl < i || strncasecmp(v, name, i) != 0) {
 		return 0;
+	}
 	while (i < vl && isdigit((unsigned char)v[i]))
 		i++;
 	while (i < vl && (v[i] == ' ' || v[i] == '('))

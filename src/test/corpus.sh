@@ -233,6 +233,23 @@ PY
 		echo "FAIL torch 2.5.1 on RTX 5090: the remedy (above) is not a set the table says runs"; r=1; fail=$((fail + 1))
 	fi
 fi
+# The build's CUDA (src/core/buildcuda.c, doc/builds.md): torch 2.15.0 (2.15.0+cu132) pins
+# cuda-toolkit==13.2.2, and its cubins' notes agree once read as the release most of them
+# name: libtorch_cuda.so carries 2981 cubins from ptxas 13.2 and 58 from 13.4; it is 13.2.
+t215=corpus/torch-2.15.0-cp311-cp311-manylinux_2_28_x86_64.whl
+if [ -f "$t215" ]; then
+	out=$("$WS_BIN" -v --no-progress --gpu 'RTX 5090' "$t215" 2>&1)
+	jrt=$("$WS_BIN" --json --detail artifact --no-progress --gpu 'RTX 5090' "$t215" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["artifacts"][0]["wheel"]["requires_cuda_runtime"])')
+	if printf '%s\n' "$out" | grep -q '^    built   CUDA 13.2 (named by 2981 of 3039 cubins.* the newest note, 13.4, by fewer)' &&
+	   [ "$(printf '%s\n' "$out" | grep -c '^    built   CUDA 13.2 ')" = 3 ] && [ "$jrt" = 13.2 ] &&
+	   printf '%s\n' "$out" | grep -q 'GeForce RTX 5090 (sm_120): runs: native SASS'; then
+		echo "ok   torch 2.15.0: built with CUDA 13.2 (2981 of 3039 cubins; 58 from ptxas 13.4), its pinned cuda-toolkit 13.2"; pass=$((pass + 1))
+	else
+		echo "FAIL torch 2.15.0: not read as a CUDA 13.2 build (runtime '$jrt'):"; printf '%s\n' "$out" | grep -E 'built|=>'; r=1; fail=$((fail + 1))
+	fi
+else
+	echo "skipped: torch 2.15.0's build CUDA (run scripts/fetch-corpus --big)"; skip=$((skip + 1))
+fi
 # CI fetches the corpus and the big wheel (.ci/run): a skip there means a broken CI image
 if [ "${CI:-}" = true ] && [ $skip -ne 0 ]; then echo "FAIL: CI must run every corpus check"; fail=$((fail + skip)); skip=0; r=1; fi
 echo "$pass passed, $fail failed, $skip skipped"

@@ -39,7 +39,8 @@ expect() {    # GPU DRIVER WANT-KIND WANT-VARIANT(S) WHY
 	if [ "$6" = "$3" ] && [ $v_ok = 1 ]; then ok; else bad "$1 with driver '${2:-any}': got $6 $7 $8, want $3 $4 ($5)"; fi
 }
 # the newest torch the table can install with its companions (a torchvision and a torchaudio
-# made for it, doc/builds.md), computed here from the table, not by the code under test
+# whose Requires-Dist accepts it, of its variant on its index, doc/builds.md), computed here
+# from the table, not by the code under test
 newest=$(python3 - share/builds.tsv <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l[0] != "#"][1:]
@@ -48,11 +49,12 @@ def full(v): return tuple(int(x) for x in v.split(".")[:3])
 def goes(r, v):
     q = r[7]
     if q.startswith("torch=="): return q[7:] == v
-    if q.startswith("torch>="): return minor(q[7:]) == minor(v) and full(q[7:]) <= full(v)
+    if q.startswith("torch>="): return full(q[7:]) <= full(v)
     return r[0] == "torchaudio" and not q and minor(r[1]) == minor(v)
 lin = [r for r in rows if r[3] == "linux_x86_64" and r[2] != "cpu"]
 ok = [r[1] for r in lin if r[0] == "torch" and
-      any(c[0] == "torchvision" and goes(c, r[1]) for c in lin) and any(c[0] == "torchaudio" and goes(c, r[1]) for c in lin)]
+      all(any(c[0] == comp and c[2] == r[2] and c[8] == r[8] and goes(c, r[1]) for c in lin)
+          for comp in ("torchvision", "torchaudio"))]
 print(max(ok, key=full))
 PY
 )
@@ -70,6 +72,40 @@ for g in 'RTX 3090' 'RTX 4090' H100 B200; do
 	got=$(suggest "$g" "" | first)
 	case $got in "install $newest "*" native"|"install $newest "*" compatible") ok;; *) bad "$g: got '$got', want install $newest native";; esac
 done
+# RTX 5090, any driver: the first answer is the set pip resolves for a plain 'pip install torch
+# torchvision torchaudio' from PyPI (2026-12-03: 2.15.0 / 0.29.2 / 2.11.1; torchvision 0.29.2
+# asks torch>=2.14.0 and torchaudio 2.11.1 torch>=2.11 in their METADATA), from the table's rows
+want=$(python3 - share/builds.tsv <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l[0] != "#"][1:]
+def full(v): return tuple(int(x) for x in v.split(".")[:3])
+pypi = [r for r in rows if r[3] == "linux_x86_64" and r[8] == "pypi"]
+t = max((r for r in pypi if r[0] == "torch"), key=lambda r: full(r[1]))
+def comp(name):
+    ok = [r for r in pypi if r[0] == name and r[2] == t[2] and
+          (r[7] == "torch==" + t[1] or (r[7].startswith("torch>=") and full(r[7][7:]) <= full(t[1])))]
+    return max(ok, key=lambda r: full(r[1]))[1]
+print("torch==%s torchvision==%s torchaudio==%s" % (t[1], comp("torchvision"), comp("torchaudio")))
+PY
+)
+got=$("$WS_BIN" --suggest torch --gpu 'RTX 5090' --json 2>/dev/null | python3 -c '
+import json, sys
+b = json.load(sys.stdin)["suggest"][0]["builds"][0]
+print(" ".join("%s==%s" % (p["name"], p["version"]) for p in b["packages"]))')
+if [ "$got" = "$want" ] && [ "$want" = "torch==2.15.0 torchvision==0.29.2 torchaudio==2.11.1" ]; then ok; else bad "RTX 5090: first answer '$got', want '$want' (torch 2.15.0 / 0.29.2 / 2.11.1)"; fi
+# every package of every suggested set is a row of the table on that set's index and variant:
+# a PyPI-only torchvision must not be printed as +cu132 against PyTorch's index
+if "$WS_BIN" --suggest torch,torchvision,torchaudio --gpu 'RTX 5090,H100,RTX 3090' --json 2>/dev/null | python3 -c '
+import json, sys
+rows = {(r[0], r[1], r[2], r[3], r[8]) for r in (l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l[0] != "#")}
+bad = []
+for s in json.load(sys.stdin)["suggest"]:
+    for b in s["builds"]:
+        for p in b["packages"]:
+            if (p["name"], p["version"], b["variant"], b["platform"], b["index"]) not in rows:
+                bad.append("%s %s %s on %s" % (p["name"], p["version"], b["variant"], b["index"]))
+print("; ".join(bad[:5]))
+sys.exit(1 if bad else 0)' share/builds.tsv >"$t/bad"; then ok; else bad "suggested packages the table does not list on their index: $(cat "$t/bad")"; fi
 # RTX 5090 (12.0) on R570 (CUDA 12.8): sm_120 first came with CUDA 12.8 (cu128: 2.7+); cu130
 # needs R580 (CUDA 13.0 release notes' driver table); a cu129 build runs on R570 by NVIDIA's
 # minor-version compatibility (any 12.x build on R525 and newer, "CUDA Compatibility"), so a

@@ -25,6 +25,12 @@ passed = failed = 0
 verbose = False
 
 
+
+def rewritten_toolkit(where, arch):
+    """nvcc 13.0 writes 130; scripts/gen-mixed-notes rewrites the sm_100f and sm_120 cubins
+    of mixed-notes.fatbin to name 13.4 (134), a disagreement on purpose."""
+    return 134 if "mixed-notes.fatbin" in where and arch in (100, 120) else 130
+
 def check(ok, what):
     global passed, failed
     if ok:
@@ -223,7 +229,7 @@ def main(argv):
             s = sections(c)
             cuinfo = [n for n in notes(c, s[".note.nv.cuinfo"])] if ".note.nv.cuinfo" in s else []
             check(cuinfo and cuinfo[0][0] == 1000 and cuinfo[0][1] == "NVIDIA Corp" and
-                  struct.unpack_from("<HHI", cuinfo[0][2]) == (2, e["arch"], 130),
+                  struct.unpack_from("<HHI", cuinfo[0][2]) == (2, e["arch"], rewritten_toolkit(w, e["arch"])),
                   "(e) %s: .note.nv.cuinfo type 1000 {2, sm, 130}" % w)
             tk = [n for n in notes(c, s[".note.nv.tkinfo"])] if ".note.nv.tkinfo" in s else []
             if tk:

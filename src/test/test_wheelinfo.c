@@ -98,6 +98,21 @@ static void test_metadata(void)
 	struct ws_wheel_info *w2 = calloc(1, sizeof *w2);
 	ws_wheel_parse_metadata(w2, md2, strlen(md2));
 	CHECK_EQ_INT(w2->requires_cuda_major, 12);       /* only extras: the extra's CUDA */
+	CHECK_EQ_INT(w->requires_cuda_runtime, 12040);
+	/* torch 2.15.0 (PyPI) pins NVIDIA's metapackage with its cudart extra: the runtime is 13.2 */
+	const char mdrt4[] = "Name: torch\nRequires-Dist: cuda-toolkit[cublas,cudart,cufft]==13.2.2; "
+			   "platform_system == \"Linux\"\n";
+	struct ws_wheel_info *rt4 = calloc(1, sizeof *rt4);
+	ws_wheel_parse_metadata(rt4, mdrt4, strlen(mdrt4));
+	CHECK_EQ_INT(rt4->requires_cuda_runtime, 13020);
+	/* without cudart among the extras it pins no runtime; a range pins nothing */
+	const char mdrt5[] = "Name: x\nRequires-Dist: cuda-toolkit[cublas]==13.2.2\n"
+			   "Requires-Dist: cuda-toolkit>=13.0\n";
+	struct ws_wheel_info *rt5 = calloc(1, sizeof *rt5);
+	ws_wheel_parse_metadata(rt5, mdrt5, strlen(mdrt5));
+	CHECK_EQ_INT(rt5->requires_cuda_runtime, 0);
+	ws_wheel_info_free(rt4);
+	ws_wheel_info_free(rt5);
 	ws_wheel_parse_metadata(w2, "", 0);
 	const char wf[] = "Wheel-Version: 1.0\nGenerator: setuptools (75.1.0)\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n";
 	ws_wheel_parse_wheelfile(w, wf, strlen(wf));
