@@ -1,5 +1,10 @@
 /* os_posix.c - the operating system interface of ws_os.h on Linux: paths, fork and exec. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,4 +63,85 @@ int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *wh
 	}
 	ws_fmt(why, whylen, "exit status %d", WEXITSTATUS(st));
 	return WEXITSTATUS(st);
+}
+
+/* A child in its own process group, so that the time limit ends pip's own children too (a
+ * build backend, git). */
+int ws_spawn_wait(const char *const *argv, unsigned timeout_s, bool stdout_to_stderr, char *why, size_t whylen)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		ws_fmt(why, whylen, "cannot run '%s': %s", argv[0], strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		int null = open("/dev/null", O_RDONLY);
+		if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+			_exit(127);
+		if (null != STDIN_FILENO)
+			close(null);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "wheelscan: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);                 /* both sides: whichever runs first */
+	struct timespec start, now, nap = {0, 20 * 1000 * 1000};
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	int st = 0;
+	bool timed_out = false;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, timeout_s ? WNOHANG : 0);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			ws_fmt(why, whylen, "cannot wait for '%s': %s", argv[0], strerror(errno));
+			return -1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (timeout_s && !timed_out && now.tv_sec - start.tv_sec >= (time_t)timeout_s) {
+			timed_out = true;
+			kill(-pid, SIGTERM);
+			sleep(2);
+			kill(-pid, SIGKILL);
+		}
+		if (timeout_s)
+			nanosleep(&nap, NULL);
+	}
+	if (timed_out) {
+		kill(-pid, SIGKILL);           /* what the group still holds */
+		ws_fmt(why, whylen, "'%s' ran past the time limit of %u s and was ended", argv[0], timeout_s);
+		return -3;
+	}
+	if (!WIFEXITED(st)) {
+		ws_fmt(why, whylen, "'%s' ended on signal %d", argv[0], WTERMSIG(st));
+		return -2;
+	}
+	ws_fmt(why, whylen, "exit status %d", WEXITSTATUS(st));
+	return WEXITSTATUS(st);
+}
+
+bool ws_self_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1)
+		return false;
+	buf[n] = 0;
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = 0;
+	return buf[0] != 0;
+}
+
+bool ws_temp_dir(char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	if (snprintf(buf, len, "%s/wheelscan-guard.XXXXXX", tmp) >= (int)len)
+		return false;
+	return mkdtemp(buf) != NULL;
 }

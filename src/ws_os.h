@@ -13,4 +13,17 @@ bool ws_path_absolute(const char *path);
  * exit status (0..255) with why "exit status N"; -1 when it could not start, with why
  * "cannot run 'X': REASON"; -2 when it did not exit normally, with why "signal N". */
 int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *why, size_t whylen);
+
+/* ---- the pip guard (src/guard.c) ---- */
+/* Runs argv[0] (looked up in PATH when it has no directory), no shell, standard input
+ * closed (/dev/null), standard output onto standard error when stdout_to_stderr (a JSON
+ * report keeps stdout to itself), standard error inherited, in a process group of its own
+ * that is ended (TERM, then KILL) after timeout_s seconds (0: no limit). Returns the exit
+ * status (0..255); -1 it could not start; -2 it ended on a signal; -3 the time ran out;
+ * why says which. */
+int ws_spawn_wait(const char *const *argv, unsigned timeout_s, bool stdout_to_stderr, char *why, size_t whylen);
+/* The directory this program's executable lies in, into buf; false when unknown. */
+bool ws_self_dir(char *buf, size_t len);
+/* A new private directory under the system's temporary directory, its path into buf. */
+bool ws_temp_dir(char *buf, size_t len);
 #endif
