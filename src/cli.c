@@ -115,6 +115,11 @@ void ws_cli_help(FILE *f)
 		   "format too), 4 the report could not be written (a write error), 5 --gpu auto or\n"
 		   "--live found no CUDA driver or GPU. A closed\n"
 		   "pipe ends wheelscan quietly (SIGPIPE).\n"
+		   "\nThe pip guard (wheelscan [OPTION]... pip install ARGS): pip says what it would install,\n"
+		   "pip fetches those files (sdists built with pip wheel unless --no-build), wheelscan judges\n"
+		   "the environment as it would be, then pip installs exactly the files judged, or nothing:\n"
+		   "0 installed, 1 it would break what runs (the cure printed; --force installs anyway),\n"
+		   "3 a file is not the one pip reported, pip's own status when pip fails. GUARD in wheelscan(1).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
 }
 

@@ -626,7 +626,7 @@ static int guard_run(struct guard *g)
 			rc = WS_EXIT_CHECK;
 		if (cfg->format == WS_FMT_JSON)
 			guard_report_json(g, stdout);
-		else if (go && !rc && !cfg->quiet)
+		else if (go && !rc && g->nitems && !cfg->quiet)
 			printf("wheelscan: installed the %zu file%s judged\n", g->nitems, g->nitems == 1 ? "" : "s");
 	}
 	ws_builds_free(&builds);

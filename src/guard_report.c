@@ -73,6 +73,10 @@ static void text_verdicts(const struct guard *g, FILE *f)
 void guard_report_text(const struct guard *g, FILE *f)
 {
 	const struct ws_config *cfg = g->cfg;
+	if (!g->nitems) {
+		fprintf(f, "wheelscan: pip would install nothing: every requirement is satisfied already\n");
+		return;
+	}
 	if (!cfg->quiet) {
 		text_changes(g, f);
 		text_verdicts(g, f);

@@ -207,6 +207,14 @@ static bool install_item(struct ws_jp *j, void *ctx)
 		return ws_jp_fail(j, "an item without a valid metadata.version");
 	if (!it->url || !it->source)
 		return ws_jp_fail(j, "an item without download_info");
+	/* the URL goes to pip as one argument, "NAME @ URL": a blank in it would start a marker */
+	for (const unsigned char *u = (const unsigned char *)it->url; *u; u++)
+		if (*u <= 0x20 || *u == 0x7f)
+			return ws_jp_fail(j, "a URL with a blank or a control character");
+	if (it->vcs && strspn(it->vcs, "abcdefghijklmnopqrstuvwxyz") != strlen(it->vcs))
+		return ws_jp_fail(j, "a VCS name that is not a word");
+	if (it->commit && strspn(it->commit, "0123456789abcdefABCDEF") != strlen(it->commit))
+		return ws_jp_fail(j, "a commit_id that is not hex");
 	if (it->source == WS_PIP_ARCHIVE) {
 		char file[512];
 		if (!ws_pip_url_file(it->url, file, sizeof file))

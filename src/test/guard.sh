@@ -219,6 +219,13 @@ grep -q '^  downgrade torch 2.8.0+cu128 -> 2.8.0+cpu$' "$t/out" && ok || bad "te
 "$WS_BIN" --builds "$t/b.tsv" --gpu sm_120 --python="$PY" --force pip install --no-index -f "$idx" triton==3.1.0 >"$t/out" 2>"$t/err"
 [ $? = 0 ] && grep -q 'force: installing it anyway' "$t/out" && [ -d "$SITE/triton-3.1.0.dist-info" ] && ok ||
 	{ bad "--force installs after saying what breaks"; cat "$t/out" "$t/err"; }
+"$WS_BIN" --builds "$t/b.tsv" --gpu sm_120 --python="$PY" pip install --no-index -f "$idx" triton==3.1.0 >"$t/out" 2>"$t/err"
+[ $? = 0 ] && grep -q '^wheelscan: pip would install nothing: every requirement is satisfied already$' "$t/out" && ok ||
+	{ bad "a requirement satisfied already: nothing to judge or install"; cat "$t/out"; }
+restore cu128
+"$WS_BIN" --builds "$t/b.tsv" --gpu sm_120 --python="$PY" pip install --no-index -f "$idx" triton==3.3.1 >"$t/out" 2>"$t/err"
+[ $? = 0 ] && grep -q '^  triton 3.3.1: jit on sm_120$' "$t/out" && grep -q '^wheelscan: installed the 1 file judged$' "$t/out" &&
+	[ -d "$SITE/triton-3.3.1.dist-info" ] && ok || { bad "text: a good set installed"; cat "$t/out" "$t/err"; }
 restore cu128
 guard sm_120 --no-build pip install --no-index -f "$idx" fused-op==0.2.0
 [ "$(cat "$t/rc")" = 1 ] && grep -q '"kind":"not-built"' "$t/out.json" && [ "$before" = "$(treehash "$SITE")" ] && ok ||

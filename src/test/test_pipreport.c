@@ -55,6 +55,8 @@ static void test_report(void)
 		"{\"version\":\"0\",\"install\":[]}",
 		"{\"version\":\"1\",\"install\":[{\"metadata\":{\"name\":\"x\",\"version\":\"1\"}}]}",
 		"{\"version\":\"1\",\"install\":[]} x",
+		"{\"version\":\"1\",\"install\":[{\"metadata\":{\"name\":\"x\",\"version\":\"1\"},\"download_info\":{\"url\":\"file:///a b.whl\",\"archive_info\":{}}}]}",
+		"{\"version\":\"1\",\"install\":[{\"metadata\":{\"name\":\"x\",\"version\":\"1\"},\"download_info\":{\"url\":\"https://h/r\",\"vcs_info\":{\"vcs\":\"git\",\"commit_id\":\"--upload-pack=x\"}}}]}",
 		"{\"version\":\"1\",\"install\":[{\"metadata\":{\"name\":7,\"version\":\"1\"},\"download_info\":{\"url\":\"file:///a.whl\",\"archive_info\":{}}}]}",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
