@@ -45,7 +45,8 @@ static const struct pip_opt pip_opts[] = {
 	{"--no-build-isolation", false, true, false}, {"-C", true, true, false}, {"--config-settings", true, true, false},
 	{"--isolated", false, true, true},
 	{"--force-reinstall", false, false, true}, {"-I", false, false, true}, {"--ignore-installed", false, false, true},
-	{"--user", false, false, true}, {"--no-compile", false, false, true}, {"--no-warn-script-location", false, false, true},
+	{"--user", false, false, true}, {"--no-compile", false, false, true},
+	{"--no-warn-script-location", false, false, true},
 	{"--no-warn-conflicts", false, false, true}, {"--break-system-packages", false, false, true},
 	{"--root-user-action", true, false, true}, {"--prefix", true, false, true}, {"--root", true, false, true},
 	{"--target", true, false, true}, {"-t", true, false, true},
@@ -577,6 +578,80 @@ static void rm_tree(const char *dir)
 	rmdir(dir);
 }
 
+/* The judgement, confined (ws_run_confined): strangers' bytes are decoded in a child inside
+ * the sandbox, which prints the report and says by its exit status whether the set runs. */
+struct judge_job {
+	struct guard *g;
+	const struct ws_remedy_ctx *remedy;
+};
+
+static int judge_child(void *arg)
+{
+	struct judge_job *J = arg;
+	struct guard *g = J->g;
+	int rc = guard_judge(g, J->remedy);
+	if (rc)
+		return rc;
+	if (g->cfg->format == WS_FMT_JSON)
+		guard_report_json(g, stdout);
+	else
+		guard_report_text(g, stdout);
+	return g->blocked ? WS_EXIT_CHECK : 0;
+}
+
+/* JSON: the child wrote "installed":false, not knowing; the key is written once, after
+ * every string that came from a file (in which a quote is always escaped). */
+static void json_say_installed(char *doc)
+{
+	static const char key[] = "\"installed\":false";
+	char *p = NULL;
+	for (char *q = strstr(doc, key); q; q = strstr(q + 1, key))
+		p = q;
+	if (!p)
+		return;
+	char *f = p + sizeof key - 6;      /* "false" */
+	memmove(f + 4, f + 5, strlen(f + 5) + 1);
+	memcpy(f, "true", 4);
+}
+
+static int judge_then_install(struct guard *g, const struct ws_remedy_ctx *remedy)
+{
+	const struct ws_config *cfg = g->cfg;
+	bool json = cfg->format == WS_FMT_JSON;
+	const char *paths[64];
+	size_t np = 0;
+	for (size_t i = 0; i < g->nsites && np < 60; i++)
+		paths[np++] = g->sites[i];
+	paths[np++] = g->cache;
+	paths[np++] = g->tmp;
+	struct judge_job job = {g, remedy};
+	char *doc = NULL, why[256];
+	int rc = ws_run_confined(judge_child, &job, cfg->sandbox, paths, np, json ? &doc : NULL, 64u << 20, why,
+				 sizeof why);
+	if (rc < 0) {
+		fprintf(stderr, "wheelscan: the judgement failed: %s\n", why);
+		free(doc);
+		return WS_EXIT_INPUT;
+	}
+	if (rc != 0 && rc != WS_EXIT_CHECK) {
+		free(doc);
+		return rc;
+	}
+	g->blocked = rc == WS_EXIT_CHECK;
+	bool go = cfg->pip_argv && !cfg->guard_dry_run && (!g->blocked || cfg->guard_force);
+	if (go)
+		rc = install(g);
+	if (json) {
+		if (g->installed)
+			json_say_installed(doc);
+		fputs(doc, stdout);
+	} else if (go && !rc && g->nitems && !cfg->quiet) {
+		printf("wheelscan: installed the %zu file%s judged\n", g->nitems, g->nitems == 1 ? "" : "s");
+	}
+	free(doc);
+	return rc;
+}
+
 static int guard_run(struct guard *g)
 {
 	struct ws_config *cfg = g->cfg;
@@ -615,20 +690,7 @@ static int guard_run(struct guard *g)
 	remedy.driver_cuda = g->driver_cuda;
 	remedy.python_exe = cfg->pip_argv || cfg->python ? g->python : NULL;
 	if (!rc)
-		rc = guard_judge(g, &remedy);
-	if (!rc) {
-		bool go = cfg->pip_argv && !cfg->guard_dry_run && (!g->blocked || cfg->guard_force);
-		if (cfg->format == WS_FMT_TEXT)
-			guard_report_text(g, stdout);
-		if (go)
-			rc = install(g);
-		else if (g->blocked)
-			rc = WS_EXIT_CHECK;
-		if (cfg->format == WS_FMT_JSON)
-			guard_report_json(g, stdout);
-		else if (go && !rc && g->nitems && !cfg->quiet)
-			printf("wheelscan: installed the %zu file%s judged\n", g->nitems, g->nitems == 1 ? "" : "s");
-	}
+		rc = judge_then_install(g, &remedy);
 	ws_builds_free(&builds);
 	free(owned);
 	return rc;

@@ -9,7 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ws_digest.h"
+#include "ws_filemap.h"
 #include "ws_os.h"
+#include "ws_sandbox.h"
 #include "ws_util.h"
 
 bool ws_path_absolute(const char *path)
@@ -144,4 +147,74 @@ bool ws_temp_dir(char *buf, size_t len)
 	if (snprintf(buf, len, "%s/wheelscan-guard.XXXXXX", tmp) >= (int)len)
 		return false;
 	return mkdtemp(buf) != NULL;
+}
+
+int ws_run_confined(int (*fn)(void *), void *ctx, bool sandbox, const char *const *readable, size_t n, char **out,
+		    size_t max, char *why, size_t whylen)
+{
+	int fds[2] = {-1, -1};
+	if (out && pipe(fds) != 0) {
+		ws_fmt(why, whylen, "no pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		ws_fmt(why, whylen, "cannot fork: %s", strerror(errno));
+		if (out)
+			close(fds[0]), close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		if (out && (dup2(fds[1], STDOUT_FILENO) < 0 || close(fds[0]) || close(fds[1])))
+			_exit(125);
+		/* what would load lazily from elsewhere, loaded first (as run.c does) */
+		tzset();
+		ws_digest_free(ws_digest_new("sha256"));
+		if (ws_filemap_guard() < 0)
+			fprintf(stderr, "wheelscan: warning: cannot catch SIGBUS (%s)\n", strerror(errno));
+		struct ws_sandbox_status st;
+		if (sandbox && ws_sandbox_enter(readable, n, false, &st) < 0)
+			fprintf(stderr, "wheelscan: warning: no seccomp sandbox (%s); going on without it\n", st.seccomp_note);
+		int rc = fn(ctx);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(rc & 255);
+	}
+	size_t got = 0;
+	bool over = false;
+	if (out) {
+		close(fds[1]);
+		char *buf = malloc(max + 1);
+		for (;;) {
+			char sink[4096];
+			bool keep = buf && got < max;
+			ssize_t r = keep ? read(fds[0], buf + got, max - got) : read(fds[0], sink, sizeof sink);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			if (keep)
+				got += (size_t)r;
+			else
+				over = true;
+		}
+		close(fds[0]);
+		if (buf)
+			buf[got] = 0;
+		*out = buf;
+	}
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st)) {
+		ws_fmt(why, whylen, "the confined child ended on signal %d", WTERMSIG(st));
+		return -1;
+	}
+	if (out && (over || !*out)) {
+		ws_fmt(why, whylen, "%s", over ? "the confined child wrote more than its limit" : "out of memory");
+		return -1;
+	}
+	return WEXITSTATUS(st);
 }

@@ -26,4 +26,12 @@ int ws_spawn_wait(const char *const *argv, unsigned timeout_s, bool stdout_to_st
 bool ws_self_dir(char *buf, size_t len);
 /* A new private directory under the system's temporary directory, its path into buf. */
 bool ws_temp_dir(char *buf, size_t len);
+/* Runs fn(ctx) confined, for decoding strangers' bytes while the caller goes on to run
+ * programs: on Linux in a forked child inside the sandbox (unless !sandbox: --no-sandbox;
+ * reading beneath readable[0..n) only), whose exit status is fn's value; with out, the child's standard output is kept in
+ * *out (malloc'd, NUL-terminated, at most max bytes: more is an error), else it is this
+ * process's. On Windows fn runs in this process, unconfined. Returns fn's value (0..255),
+ * or -1 with the reason in why (it could not start, ended on a signal, wrote too much). */
+int ws_run_confined(int (*fn)(void *), void *ctx, bool sandbox, const char *const *readable, size_t n, char **out,
+		    size_t max, char *why, size_t whylen);
 #endif

@@ -130,3 +130,11 @@ bool ws_temp_dir(char *buf, size_t len)
 	(void)len;
 	return false;
 }
+
+int ws_run_confined(int (*fn)(void *), void *ctx, bool sandbox, const char *const *readable, size_t n, char **out,
+		    size_t max, char *why, size_t whylen)
+{
+	(void)sandbox, (void)readable, (void)n, (void)out, (void)max;
+	ws_fmt(why, whylen, "not confined on Windows");
+	return out ? -1 : fn(ctx);
+}
