@@ -22,6 +22,7 @@ enum {
 	OPT_DB, OPT_VERIFY_DB, OPT_REPORT, OPT_SINCE, OPT_MERGE, OPT_BUILDS, OPT_SUGGEST, OPT_LIVE_BUDGET,
 	OPT_IGNORE, OPT_SELECT, OPT_CONFIG, OPT_NO_CONFIG, OPT_COMPLETION,
 	OPT_DETAIL, OPT_SBOM_IN,
+	OPT_PIP_REPORT, OPT_FORCE, OPT_DRY_RUN, OPT_NO_BUILD,    /* the pip guard (src/guard.c) */
 };
 
 /* The one table: getopt_long's options and --help both come from it. */
@@ -71,6 +72,10 @@ static const struct ws_option options[] = {
 	{"report", OPT_REPORT, no_argument, NULL, "with --db: print the stored results, reading no input"},
 	{"since", OPT_SINCE, required_argument, "DATE", "with --report: only artifacts added or changed since DATE"},
 	{"merge", OPT_MERGE, no_argument, NULL, "with --db: merge the store FILEs given as operands into it"},
+	{"pip-report", OPT_PIP_REPORT, required_argument, "FILE", "judge the installation report pip wrote (pip install --dry-run --report FILE)"},
+	{"force", OPT_FORCE, no_argument, NULL, "with pip install: install even what would break, after saying so"},
+	{"dry-run", OPT_DRY_RUN, no_argument, NULL, "with pip install: judge what pip would install, install nothing"},
+	{"no-build", OPT_NO_BUILD, no_argument, NULL, "with pip install: refuse to build sdists and projects into wheels"},
 	{"help", 'h', no_argument, NULL, "print this help and exit"},
 	{"version", 'V', no_argument, NULL, "print the version and exit; with -v, the build too"},
 	{"completion", OPT_COMPLETION, required_argument, "SHELL", "print the completion script for bash, zsh or fish"},
@@ -80,6 +85,8 @@ static const struct ws_option options[] = {
 void ws_cli_help(FILE *f)
 {
 	fprintf(f, "usage: wheelscan [OPTION]... [FILE]...\n"
+		   "       wheelscan [OPTION]... pip install PIP-ARGS...   (judge, then install what runs)\n"
+		   "       wheelscan [OPTION]... --pip-report FILE\n"
 		   "Report the CUDA architectures covered by the GPU code in wheels, ELF files,\n"
 		   "archives, fatbins, cubins and PTX, and whether it runs on a given GPU.\n"
 		   "Also reads tarballs (.tar, .tar.gz/.tgz, .tar.bz2, .tar.xz, .tar.zst), Debian\n"
@@ -108,6 +115,11 @@ void ws_cli_help(FILE *f)
 		   "format too), 4 the report could not be written (a write error), 5 --gpu auto or\n"
 		   "--live found no CUDA driver or GPU. A closed\n"
 		   "pipe ends wheelscan quietly (SIGPIPE).\n"
+		   "\nThe pip guard (wheelscan [OPTION]... pip install ARGS): pip says what it would install,\n"
+		   "pip fetches those files (sdists built with pip wheel unless --no-build), wheelscan judges\n"
+		   "the environment as it would be, then pip installs exactly the files judged, or nothing:\n"
+		   "0 installed, 1 it would break what runs (the cure printed; --force installs anyway),\n"
+		   "3 a file is not the one pip reported, pip's own status when pip fails. GUARD in wheelscan(1).\n"
 		   "See wheelscan(1) for the report formats and the limits.\n");
 }
 
@@ -333,6 +345,10 @@ static bool take_flag(int c, struct ws_config *cfg, struct parsed *p)
 	case OPT_BUILDS: cfg->builds = optarg; break;
 	case OPT_SUGGEST: cfg->suggest = optarg; break;
 	case OPT_COMPLETION: p->completion = optarg; break;
+	case OPT_PIP_REPORT: cfg->pip_report = optarg; break;
+	case OPT_FORCE: cfg->guard_force = true; break;
+	case OPT_DRY_RUN: cfg->guard_dry_run = true; break;
+	case OPT_NO_BUILD: cfg->guard_no_build = true; break;
 	case OPT_CONFIG: p->config = optarg; break;
 	case OPT_NO_CONFIG: p->no_config = true; break;
 	case 'V': p->version = true; break;         /* printed after all options: -v may follow */
@@ -579,10 +595,36 @@ static int check_conflicts(const struct ws_config *cfg)
 		return usage_error("%s", "--suggest takes no inputs: it answers from the build table alone");
 	if (cfg->suggest && cfg->ntargets == 0 && !cfg->gpu_auto)
 		return usage_error("%s", "--suggest needs --gpu (a name, sm_XY, X.Y or auto)");
-	if (!cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
+	/* the pip guard: its inputs are pip's (src/guard.c) */
+	bool guard = cfg->pip_argv || cfg->pip_report;
+	if ((cfg->guard_force || cfg->guard_dry_run || cfg->guard_no_build) && !cfg->pip_argv)
+		return usage_error("%s", "--force, --dry-run and --no-build go with 'wheelscan pip install ...'");
+	if (cfg->pip_argv && cfg->pip_report)
+		return usage_error("%s", "--pip-report judges a report made elsewhere: not with 'pip install'");
+	if (guard && (cfg->npaths || cfg->ndirs || cfg->files_from || cfg->db || cfg->baseline || cfg->suggest || cfg->env || cfg->live))
+		return usage_error("%s", "the pip guard takes no other inputs (nor --db, --baseline, --suggest, --env, --live)");
+	if (guard && cfg->format != WS_FMT_TEXT && cfg->format != WS_FMT_JSON)
+		return usage_error("%s", "the pip guard writes text or --json");
+	if (!guard && !cfg->env && !cfg->suggest && !cfg->db_report && cfg->npaths == 0 && cfg->ndirs == 0 && !cfg->files_from &&
 	    !cfg->python)
 		return usage_error("%s", "no input files");
 	return 0;
+}
+
+/* `wheelscan [OPTION]... pip install ARGS...`: everything after "pip install" is pip's, kept
+ * in cfg for the guard; wheelscan parses what comes before. Returns that count. */
+static int pip_split(int argc, char **argv, struct ws_config *cfg)
+{
+	for (int i = 1; i + 1 < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "pip") && !strcmp(argv[i + 1], "install")) {
+			cfg->pip_argv = argv + i + 2;
+			cfg->pip_argc = argc - i - 2;
+			return i;
+		}
+	}
+	return argc;
 }
 
 int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
@@ -592,6 +634,7 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	getopt_tables(lo, shorts);
 
 	memset(cfg, 0, sizeof *cfg);
+	argc = pip_split(argc, argv, cfg);
 	if (abbreviated(argc, argv))
 		return 2;
 	set_defaults(cfg);

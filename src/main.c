@@ -8,6 +8,7 @@
 #include "ws_compare.h"
 #include "ws_db.h"
 #include "ws_env.h"
+#include "ws_guard.h"
 #include "ws_live.h"
 #include "ws_quote.h"
 #include "ws_run.h"
@@ -26,6 +27,12 @@ int main(int argc, char **argv)
 		ws_cli_free(&cfg);
 		ws_out_check(stdout);      /* --help, --version, --list-gpus */
 		return rc == 1 ? WS_EXIT_OK : WS_EXIT_USAGE;
+	}
+	if (cfg.pip_argv || cfg.pip_report) {
+		rc = ws_guard_command(&cfg);      /* the pip guard chooses its interpreter itself */
+		ws_cli_free(&cfg);
+		ws_out_check(stdout);
+		return rc;
 	}
 	if (cfg.python) {
 		/* Before the sandbox (which forbids running programs): ask the interpreter. */

@@ -74,6 +74,11 @@ struct ws_config {
 	/* the cure */
 	const char *builds;            /* --builds FILE: the build table (NULL: the bundled one) */
 	const char *suggest;           /* --suggest PKGS: the builds that run, no inputs */
+	/* the pip guard (src/guard.c) */
+	char **pip_argv;               /* `wheelscan ... pip install ARGS`: ARGS (argv's), or NULL */
+	int pip_argc;
+	const char *pip_report;        /* --pip-report FILE */
+	bool guard_force, guard_dry_run, guard_no_build;
 };
 
 /* Parses argv into cfg. Returns 0 to go on, 1 when the program should exit 0

@@ -107,3 +107,34 @@ int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *wh
 	ws_fmt(why, whylen, "exit status %lu", (unsigned long)code);
 	return (int)code;
 }
+
+/* The pip guard is not yet built for Windows (issue 37, item 4): each says so. */
+int ws_spawn_wait(const char *const *argv, unsigned timeout_s, bool stdout_to_stderr, char *why, size_t whylen)
+{
+	(void)timeout_s;
+	(void)stdout_to_stderr;
+	ws_fmt(why, whylen, "cannot run '%s': the pip guard does not run on Windows yet", argv[0]);
+	return -1;
+}
+
+bool ws_self_dir(char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return false;
+}
+
+bool ws_temp_dir(char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return false;
+}
+
+int ws_run_confined(int (*fn)(void *), void *ctx, bool sandbox, const char *const *readable, size_t n, char **out,
+		    size_t max, char *why, size_t whylen)
+{
+	(void)sandbox, (void)readable, (void)n, (void)out, (void)max;
+	ws_fmt(why, whylen, "not confined on Windows");
+	return out ? -1 : fn(ctx);
+}
