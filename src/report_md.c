@@ -133,8 +133,29 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 }
 
+/* Will each library load (src/core/loadres.c): one line per issue, with its check ID. */
+static void md_loads(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	if (!s->load_judged || !s->load.nissues)
+		return;
+	fputs("\n### Will it load\n\n", r->out);
+	for (size_t i = 0; i < s->load.nissues; i++) {
+		const struct ws_load_issue *e = &s->load.issues[i];
+		fprintf(r->out, "- **%s** %s: ", ws_check_def(e->check)->id, ws_check_def(e->check)->name);
+		md_escape(r->out, e->what);
+		fputc('\n', r->out);
+	}
+	if (s->load_fix) {
+		fputs("\nTo fix the loads: ", r->out);
+		fputs(ws_q_md_code(s->load_fix, false), r->out);
+		fputc('\n', r->out);
+	}
+}
+
 void ws_md_end(struct ws_report *r)
 {
+	md_loads(r);
 	if (r->mismatches.n)
 		fputs("\n### What is missing where\n\n", r->out);
 	for (size_t i = 0; i < r->mismatches.n; i++) {
