@@ -49,6 +49,7 @@ struct ws_load_issue {
 	size_t dist;                   /* the distribution whose object it concerns; SIZE_MAX: the set's */
 	char *object;                  /* the object's path in it, or NULL (a set-wide issue) */
 	char *what;                    /* one sentence, as the user meets it */
+	bool minor;                    /* said, not a failure (WS406): text shows it with -v only */
 };
 
 struct ws_loadres {

@@ -137,11 +137,16 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 static void md_loads(struct ws_report *r)
 {
 	const struct ws_envset *s = &r->env;
-	if (!s->load_judged || !s->load.nissues)
+	size_t shown = 0;
+	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++)
+		shown += !s->load.issues[i].minor || r->cfg->verbose;
+	if (!shown)
 		return;
 	fputs("\n### Will it load\n\n", r->out);
 	for (size_t i = 0; i < s->load.nissues; i++) {
 		const struct ws_load_issue *e = &s->load.issues[i];
+		if (e->minor && !r->cfg->verbose)
+			continue;
 		fprintf(r->out, "- **%s** %s: ", ws_check_def(e->check)->id, ws_check_def(e->check)->name);
 		md_escape(r->out, e->what);
 		fputc('\n', r->out);

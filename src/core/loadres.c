@@ -164,6 +164,9 @@ static uint32_t first_of_key(const struct index *ix, const char *k)
 
 /* ---- the index ------------------------------------------------------------------ */
 
+/* an entry's path as its distribution spells it (the index keeps a PE's in lower case) */
+#define SHOWN(x) installed_path((x)->lib->member)
+
 static int build(struct index *ix, const struct ws_load_dist *d, size_t nd)
 {
 	size_t n = 0;
@@ -417,7 +420,7 @@ static void check_symbols(struct index *ix, struct ent *e)
 			if (!has) {
 				e->fails = true;
 				set_why(e, "version `%s' not found (required by %s): %s %s provides %s without it", vn->version,
-					l->member, ix->dists[p->dist].name, ix->dists[p->dist].version, p->path);
+					l->member, ix->dists[p->dist].name, ix->dists[p->dist].version, SHOWN(p));
 			}
 			break;
 		}
@@ -491,7 +494,10 @@ static void resolve(struct index *ix, struct ent *e, int depth)
 		if (how == WS_LOAD_MISSING) {
 			e->fails = true;
 			e->alone = false;
-			set_why(e, "%s: cannot open shared object file", n);
+			if (l->pe)
+				set_why(e, "%s: The specified module could not be found", n);
+			else
+				set_why(e, "%s: cannot open shared object file", n);
 			continue;
 		}
 		if (how == WS_LOAD_ELSEWHERE) {
@@ -504,7 +510,7 @@ static void resolve(struct index *ix, struct ent *e, int depth)
 			resolve(ix, p, depth + 1);
 		if (p->state == 2 && p->fails) {
 			e->fails = true;
-			set_why(e, "%s (%s) does not load: %s", n, p->path, p->why ? p->why : "?");
+			set_why(e, "%s (%s) does not load: %s", n, SHOWN(p), p->why ? p->why : "?");
 		}
 		e->elsewhere |= p->elsewhere;
 		if (how != WS_LOAD_RUNPATH || !p->alone)
@@ -597,12 +603,12 @@ static bool module_name(const char *path, char *out, size_t len)
 static void consequence(const struct index *ix, const struct ent *e, const char *error, char *out, size_t len)
 {
 	char mod[512];
-	if (strstr(e->path, "onnxruntime_providers_cuda") || strstr(e->path, "onnxruntime_providers_tensorrt"))
+	if (strstr(SHOWN(e), "onnxruntime_providers_cuda") || strstr(SHOWN(e), "onnxruntime_providers_tensorrt"))
 		snprintf(out, len, "onnxruntime falls back to the CPU (its CUDA execution provider does not load: "
 			 "\"%s\")", error);
-	else if (strstr(e->path, "libbitsandbytes_cuda"))
+	else if (strstr(SHOWN(e), "libbitsandbytes_cuda"))
 		snprintf(out, len, "bitsandbytes cannot load its CUDA library (\"%s\") and runs without the GPU", error);
-	else if (module_name(e->path, mod, sizeof mod))
+	else if (module_name(SHOWN(e), mod, sizeof mod))
 		snprintf(out, len, "import %s fails with ImportError: %s", mod, error);
 	else
 		snprintf(out, len, "loading it fails with \"%s\", and so does whatever needs it", error);
@@ -622,7 +628,8 @@ static int add_issue(struct ws_loadres *r, enum ws_check c, size_t dist, const c
 	if (!nv)
 		return -1;
 	r->issues = nv;
-	nv[r->nissues] = (struct ws_load_issue){c, dist, object ? ws_strdup(object) : NULL, ws_strdup(buf)};
+	nv[r->nissues] = (struct ws_load_issue){c, dist, object ? ws_strdup(object) : NULL, ws_strdup(buf),
+						c == WS_CHECK_LOAD_ELSEWHERE};
 	if (!nv[r->nissues].what || (object && !nv[r->nissues].object))
 		return -1;
 	r->nissues++;
@@ -715,11 +722,14 @@ static int say_missing(struct index *ix, const struct ent *e)
 		o += (size_t)snprintf(others + o, sizeof others - o, "%s%s (%s %s)", o ? ", " : "", x->key,
 				      ix->dists[x->dist].name, ix->dists[x->dist].version);
 	}
-	snprintf(err, sizeof err, "%s: cannot open shared object file", name);
+	if (at->lib->pe)
+		snprintf(err, sizeof err, "DLL load failed: The specified module could not be found (%s)", name);
+	else
+		snprintf(err, sizeof err, "%s: cannot open shared object file", name);
 	consequence(ix, e, err, cons, sizeof cons);
 	char via[600] = "";
 	if (at != e)
-		snprintf(via, sizeof via, " (through %s, which needs it)", at->path);
+		snprintf(via, sizeof via, " (through %s, which needs it)", SHOWN(at));
 	int m = object_cuda_major(at->lib);
 	char word[128];
 	if (!m)
@@ -727,10 +737,10 @@ static int say_missing(struct index *ix, const struct ent *e)
 	if (runtime_wheel(name, m ? m : cuda_major_of(name), word, sizeof word) && add_install(r, word) < 0)
 		return -1;
 	if (others[0])
-		return add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, e->path, "%s needs %s%s; this environment provides "
-				 "only %s: %s", e->path, name, via, others, cons);
-	return add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, e->path, "%s needs %s%s, which no distribution here "
-			 "provides and the system is not assumed to: %s", e->path, name, via, cons);
+		return add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, SHOWN(e), "%s needs %s%s; this environment provides "
+				 "only %s: %s", SHOWN(e), name, via, others, cons);
+	return add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, SHOWN(e), "%s needs %s%s, which no distribution here "
+			 "provides and the system is not assumed to: %s", SHOWN(e), name, via, cons);
 }
 
 static bool same_exports(const struct ws_dynlib *a, const struct ws_dynlib *b)
@@ -768,11 +778,11 @@ static int say_order(struct index *ix)
 		}
 		if (!needers)
 			continue;
-		if (add_issue(ix->res, WS_CHECK_LOAD_ORDER, one->dist, one->path, "%s is provided by %s %s (%s) and by "
+		if (add_issue(ix->res, WS_CHECK_LOAD_ORDER, one->dist, SHOWN(one), "%s is provided by %s %s (%s) and by "
 			      "%s %s (%s), which differ: every object that needs it (%zu, such as %s) gets whichever "
 			      "was loaded first, and a process that loads the other first may fail or misbehave",
-			      a->key, ix->dists[a->dist].name, ix->dists[a->dist].version, a->path,
-			      ix->dists[b->dist].name, ix->dists[b->dist].version, b->path, needers, one->path) < 0)
+			      a->key, ix->dists[a->dist].name, ix->dists[a->dist].version, SHOWN(a),
+			      ix->dists[b->dist].name, ix->dists[b->dist].version, SHOWN(b), needers, SHOWN(one)) < 0)
 			return -1;
 	}
 	return 0;
@@ -803,6 +813,11 @@ static int say_majors(struct index *ix)
 			 "libraries for %s and CUDA %d libraries for %s; both runtime sets must be installed side by "
 			 "side, and each package finds its own only by its run path or its own preloading",
 			 majors[lo], lists[lo], majors[1 - lo], lists[1 - lo]);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int ws_loadres_judge(const struct ws_load_dist *dists, size_t n, struct ws_loadres *res)
@@ -849,9 +864,9 @@ int ws_loadres_judge(const struct ws_load_dist *dists, size_t n, struct ws_loadr
 					if (e->how[k] == WS_LOAD_ELSEWHERE)
 						l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "",
 								      e->lib->needed[k]);
-				if (l && add_issue(res, WS_CHECK_LOAD_ELSEWHERE, e->dist, e->path, "%s needs %s, which no "
+				if (l && add_issue(res, WS_CHECK_LOAD_ELSEWHERE, e->dist, SHOWN(e), "%s needs %s, which no "
 						   "wheel given here provides: expected from elsewhere (the distributions its "
-						   "Requires-Dist brings, or the system)", e->path, list) < 0)
+						   "Requires-Dist brings, or the system)", SHOWN(e), list) < 0)
 					rc = -1;
 			}
 			continue;
@@ -863,18 +878,19 @@ int ws_loadres_judge(const struct ws_load_dist *dists, size_t n, struct ws_loadr
 				rc = -1;
 		} else if (e->why && strstr(e->why, "version `")) {
 			consequence(&ix, e, e->why, cons, sizeof cons);
-			if (add_issue(res, WS_CHECK_LOAD_VERSION, e->dist, e->path, "%s: %s", e->path, cons) < 0)
+			if (add_issue(res, WS_CHECK_LOAD_VERSION, e->dist, SHOWN(e), "%s: %s", SHOWN(e), cons) < 0)
 				rc = -1;
 		} else if (e->why) {
 			consequence(&ix, e, e->why, cons, sizeof cons);
-			if (add_issue(res, WS_CHECK_LOAD_SYMBOL, e->dist, e->path, "%s needs a symbol that the libraries it "
-				      "loads here do not define (built against another release of them): %s", e->path,
+			if (add_issue(res, WS_CHECK_LOAD_SYMBOL, e->dist, SHOWN(e), "%s needs a symbol that the libraries it "
+				      "loads here do not define (built against another release of them): %s", SHOWN(e),
 				      cons) < 0)
 				rc = -1;
 		}
 	}
 	if (rc == 0 && (say_order(&ix) < 0 || say_majors(&ix) < 0))
 		rc = -1;
+	qsort(res->assumed, res->nassumed, sizeof *res->assumed, cmp_str);
 	if (ix.failed)
 		rc = -1;
 out:

@@ -178,22 +178,25 @@ void ws_scan_dyn_pe(struct scan *s, const char *member, uint64_t origin, uint64_
 	uint64_t off, size;
 	uint32_t rva;
 	struct ws_dynlib d = {0};
-	if (ws_pe_import_span(hdr, hdrlen, &off, &size, &rva, &err) < 0 || !ws_in_bounds(off, size, limit - origin))
-		return;                                      /* no import table: imports nothing */
-	uint8_t *b = size && size <= MAX_VERSION_SECTION * 4 ? ws_malloc((size_t)size) : NULL;
-	if (!b || ws_window_copy(s->w, origin + off, b, (size_t)size) != 0) {
-		free(b);
-		return;
+	uint8_t *b = NULL;
+	/* a DLL without imports is still a provider: it is indexed by its file name */
+	if (ws_pe_import_span(hdr, hdrlen, &off, &size, &rva, &err) == 0 && ws_in_bounds(off, size, limit - origin) &&
+	    size && size <= MAX_VERSION_SECTION * 4) {
+		b = ws_malloc((size_t)size);
+		if (b && ws_window_copy(s->w, origin + off, b, (size_t)size) == 0) {
+			if (ws_pe_imports_parse(b, (size_t)size, rva, hdr, hdrlen, &d, &err) < 0 && err.code == WS_E_MEMORY) {
+				ws_scan_obj_fail(s, NULL, err.code, err.msg);
+				free(b);
+				return;
+			}
+		} else if (!d.note) {
+			d.note = ws_strdup("its import table could not be read");
+		}
 	}
-	if (ws_pe_imports_parse(b, (size_t)size, rva, hdr, hdrlen, &d, &err) < 0) {
-		if (err.code == WS_E_MEMORY)
-			ws_scan_obj_fail(s, NULL, err.code, err.msg);
-	} else {
-		d.gpu = gpu;
-		d.pe = true;
-		if ((member && !(d.member = ws_strdup(member))) || ws_artifact_add_dynlib(s->a, &d) < 0)
-			ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory keeping the imports");
-	}
+	d.gpu = gpu;
+	d.pe = true;
+	if ((member && !(d.member = ws_strdup(member))) || ws_artifact_add_dynlib(s->a, &d) < 0)
+		ws_scan_obj_fail(s, NULL, WS_E_MEMORY, "out of memory keeping the imports");
 	ws_dynlib_clear(&d);
 	free(b);
 }
