@@ -24,6 +24,7 @@
 
 #define MAX_DEPTH 64
 #define MAX_CLOSURE 4096u
+#define MAX_PRELOAD 64u                /* libraries an object's preload list names */
 #define MAX_PATH_LEN 4096u
 
 struct ent {
@@ -50,6 +51,9 @@ struct index {
 	const struct ws_load_dist *dists;
 	struct ws_loadres *res;
 	bool failed;
+	uint32_t *seen, stamp;         /* closure(): visited at this stamp */
+	uint32_t *needers;             /* per entry, first of its key: objects that need the key */
+	size_t dist_issues;            /* the first issue of the distribution being said */
 };
 
 bool ws_load_system_library(const char *n)
@@ -180,7 +184,9 @@ static int build(struct index *ix, const struct ws_load_dist *d, size_t nd)
 		ix->cap *= 2;
 	ix->by_path = ws_calloc(ix->cap, sizeof *ix->by_path);
 	ix->by_key = ws_calloc(ix->cap, sizeof *ix->by_key);
-	if (!ix->e || !ix->by_path || !ix->by_key)
+	ix->seen = ws_calloc(n ? n : 1, sizeof *ix->seen);
+	ix->needers = ws_calloc(n ? n : 1, sizeof *ix->needers);
+	if (!ix->e || !ix->by_path || !ix->by_key || !ix->seen || !ix->needers)
 		return -1;
 	for (size_t i = 0; i < nd; i++)
 		for (uint32_t k = 0; k < d[i].nlibs; k++) {
@@ -331,7 +337,7 @@ static bool pre_add(struct ent *e, uint32_t id)
 	for (uint32_t i = 0; i < e->npre; i++)
 		if (e->pre[i] == id)
 			return true;
-	if (e->npre >= MAX_CLOSURE)
+	if (e->npre >= MAX_PRELOAD)
 		return true;
 	uint32_t *nv = ws_reallocarray(e->pre, (size_t)e->npre + 1, sizeof *nv);
 	if (!nv)
@@ -378,22 +384,25 @@ static bool closure_defines(struct index *ix, const uint32_t *cl, uint32_t ncl, 
 	return false;
 }
 
-/* e's closure in the environment: its providers, theirs, ... (bounded). */
+/* e's closure in the environment: its providers, theirs, ... (bounded); each entry once,
+ * by the index's visit stamps. */
 static uint32_t closure(struct index *ix, struct ent *e, uint32_t *out)
 {
 	uint32_t n = 0;
+	if (++ix->stamp == 0) {                   /* wrapped: start the stamps afresh */
+		memset(ix->seen, 0, ix->n * sizeof *ix->seen);
+		ix->stamp = 1;
+	}
 	out[n++] = (uint32_t)(e - ix->e);
+	ix->seen[e - ix->e] = ix->stamp;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct ent *x = &ix->e[out[i]];
-		for (uint32_t k = 0; x->prov && k < x->lib->nneeded; k++) {
+		for (uint32_t k = 0; x->prov && k < x->lib->nneeded && n < MAX_CLOSURE; k++) {
 			uint32_t p = x->prov[k];
-			if (!p)
+			if (!p || ix->seen[p - 1] == ix->stamp)
 				continue;
-			bool seen = false;
-			for (uint32_t j = 0; j < n && !seen; j++)
-				seen = out[j] == p - 1;
-			if (!seen && n < MAX_CLOSURE)
-				out[n++] = p - 1;
+			ix->seen[p - 1] = ix->stamp;
+			out[n++] = p - 1;
 		}
 	}
 	return n;
@@ -708,17 +717,25 @@ static int say_missing(struct index *ix, const struct ent *e)
 	const struct ent *at = first_missing(ix, e, &name, 0);
 	if (!at)
 		return 0;
-	/* once per distribution and library */
-	for (size_t i = 0; i < r->nissues; i++)
+	/* once per distribution and library: a distribution's entries, and so its issues, are
+	 * consecutive */
+	for (size_t i = ix->dist_issues; i < r->nissues; i++)
 		if (r->issues[i].check == WS_CHECK_LOAD_MISSING && r->issues[i].dist == e->dist &&
 		    strstr(r->issues[i].what, name))
 			return 0;
 	char others[512] = "", err[600], cons[1200];
 	size_t sl = stem_len(name), o = 0;
-	for (size_t i = 0; sl && i < ix->n && o < sizeof others - 200; i++) {
-		const struct ent *x = &ix->e[i];
-		if (strncmp(x->key, name, sl) || !strcmp(x->key, name) || strstr(others, x->key))
+	/* the same library of another major ("libcublasLt.so.13" for ".so.12"): a lookup each */
+	for (int m = 1; sl && sl < 200 && m <= 40 && o < sizeof others - 200; m++) {
+		char cand[256];
+		memcpy(cand, name, sl);
+		snprintf(cand + sl, sizeof cand - sl, "%d", m);
+		if (!strcmp(cand, name))
 			continue;
+		uint32_t id = first_of_key(ix, cand);
+		if (!id)
+			continue;
+		const struct ent *x = &ix->e[id - 1];
 		o += (size_t)snprintf(others + o, sizeof others - o, "%s%s (%s %s)", o ? ", " : "", x->key,
 				      ix->dists[x->dist].name, ix->dists[x->dist].version);
 	}
@@ -753,6 +770,17 @@ static bool same_exports(const struct ws_dynlib *a, const struct ws_dynlib *b)
 /* Two distributions provide one soname, with different exports, and an object needs it. */
 static int say_order(struct index *ix)
 {
+	/* how many objects need each soname: one lookup per needed library */
+	for (size_t k = 0; k < ix->n; k++) {
+		const struct ent *c = &ix->e[k];
+		if (!consumer(c))
+			continue;
+		for (uint32_t q = 0; q < c->lib->nneeded; q++) {
+			uint32_t id = first_of_key(ix, c->lib->needed[q]);
+			if (id)
+				ix->needers[id - 1]++;
+		}
+	}
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct ent *a = &ix->e[i];
 		if (first_of_key(ix, a->key) != i + 1 || !a->next_key)
@@ -765,16 +793,13 @@ static int say_order(struct index *ix)
 		}
 		if (!b)
 			continue;
-		size_t needers = 0;
+		size_t needers = ix->needers[i];
 		const struct ent *one = NULL;
-		for (size_t k = 0; k < ix->n; k++) {
+		for (size_t k = 0; needers && k < ix->n && !one; k++) {
 			const struct ent *c = &ix->e[k];
-			for (uint32_t q = 0; q < c->lib->nneeded; q++)
-				if (!strcmp(c->lib->needed[q], a->key) && consumer(c)) {
-					needers++;
-					one = one ? one : c;
-					break;
-				}
+			for (uint32_t q = 0; q < c->lib->nneeded && !one; q++)
+				if (!strcmp(c->lib->needed[q], a->key) && consumer(c))
+					one = c;
 		}
 		if (!needers)
 			continue;
@@ -839,6 +864,8 @@ int ws_loadres_judge(const struct ws_load_dist *dists, size_t n, struct ws_loadr
 		struct ent *e = &ix.e[i];
 		if (!consumer(e))
 			continue;
+		if (i == 0 || ix.e[i - 1].dist != e->dist)
+			ix.dist_issues = res->nissues;
 		struct ws_load_object *nv = ws_reallocarray(res->objects, res->nobjects + 1, sizeof *nv);
 		if (!nv) {
 			rc = -1;
@@ -904,6 +931,8 @@ out:
 	free(ix.e);
 	free(ix.by_path);
 	free(ix.by_key);
+	free(ix.seen);
+	free(ix.needers);
 	return rc;
 }
 
