@@ -171,10 +171,12 @@ static int dynamic_entries(const struct ws_elfdyn_in *in, struct ws_dynlib *d)
 	return 0;
 }
 
-/* Version index -> name: verdef's vd_ndx, vernaux's vna_other. names[i] points into dynstr. */
+/* Version index -> name: verdef's vd_ndx, vernaux's vna_other. name[i] points into dynstr.
+ * Sized to the largest index the symbols use (most objects: a handful), not 2^15. */
 struct vermap {
-	const char *name[VERSYM_INDEX_ + 1];
-	uint32_t vneed[VERSYM_INDEX_ + 1];  /* 1 + index into d->vneeds */
+	uint32_t n;
+	const char **name;
+	uint32_t *vneed;               /* 1 + index into d->vneeds */
 };
 
 static int verdefs(const struct ws_elfdyn_in *in, struct ws_dynlib *d, struct vermap *m)
@@ -192,7 +194,8 @@ static int verdefs(const struct ws_elfdyn_in *in, struct ws_dynlib *d, struct ve
 		if (cnt && ws_add_u64(at, aux, &ap) && ws_in_bounds(ap, 8, in->nverdef)) {
 			const char *s = str_at(in, ws_le32(in->verdef + ap));
 			if (s) {
-				m->name[ndx] = s;
+				if (ndx < m->n)
+					m->name[ndx] = s;
 				if (!(flags & VER_FLG_BASE_)) {
 					char **nv = ws_reallocarray(d->verdefs, (size_t)d->nverdefs + 1, sizeof *nv);
 					if (!nv)
@@ -247,8 +250,10 @@ static int verneeds(const struct ws_elfdyn_in *in, struct ws_dynlib *d, struct v
 					return -1;
 				}
 				d->nvneeds++;
-				m->name[other] = name;
-				m->vneed[other] = d->nvneeds;
+				if (other < m->n) {
+					m->name[other] = name;
+					m->vneed[other] = d->nvneeds;
+				}
 			}
 			uint32_t nx = ws_le32(x + 12);
 			if (!nx || !ws_add_u64(ap, nx, &ap))
@@ -290,7 +295,7 @@ static int symbols(const struct ws_elfdyn_in *in, struct ws_dynlib *d, const str
 		if (shndx != 0) {
 			if (vis == 2 || vis == 1)          /* hidden, internal: not exported */
 				continue;
-			const char *ver = vi >= 2 ? m->name[vi] : NULL;
+			const char *ver = vi >= 2 && vi < m->n ? m->name[vi] : NULL;
 			if (!(vs & VERSYM_HIDDEN_))
 				defs[nd++] = ws_dyn_hash(name, NULL);
 			if (ver)
@@ -309,7 +314,7 @@ static int symbols(const struct ws_elfdyn_in *in, struct ws_dynlib *d, const str
 		if (!nu)
 			goto nomem;
 		d->undefs = nu;
-		nu[d->nundefs] = (struct ws_dyn_undef){ws_strdup(name), vi >= 2 ? m->vneed[vi] : 0, bind == 2};
+		nu[d->nundefs] = (struct ws_dyn_undef){ws_strdup(name), vi >= 2 && vi < m->n ? m->vneed[vi] : 0, bind == 2};
 		if (!nu[d->nundefs].name)
 			goto nomem;
 		d->nundefs++;
@@ -334,12 +339,22 @@ int ws_elfdyn_parse(const struct ws_elfdyn_in *in, struct ws_dynlib *out, struct
 		goto nomem;
 	if (!(m = ws_calloc(1, sizeof *m)))
 		goto nomem;
+	/* the largest version index a symbol names */
+	for (size_t i = 0; in->versym && i < in->nversym / 2; i++) {
+		uint32_t v = ws_le16(in->versym + i * 2) & VERSYM_INDEX_;
+		if (v >= m->n)
+			m->n = v + 1;
+	}
+	if (m->n && (!(m->name = ws_calloc(m->n, sizeof *m->name)) || !(m->vneed = ws_calloc(m->n, sizeof *m->vneed))))
+		goto nomem;
 	if ((in->verdef && verdefs(in, out, m) < 0) || (in->verneed && verneeds(in, out, m) < 0) ||
 	    symbols(in, out, m) < 0)
 		goto nomem;
-	free(m);
+	free(m->name), free(m->vneed), free(m);
 	return 0;
 nomem:
+	if (m)
+		free(m->name), free(m->vneed);
 	free(m);
 	ws_dynlib_clear(out);
 	ws_err_set(err, WS_E_MEMORY, "out of memory reading the dynamic symbols");
