@@ -133,7 +133,8 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 }
 
-/* Will each library load (src/core/loadres.c): one line per issue, with its check ID. */
+/* Will each library load (src/core/loadres.c): one item per issue, as findings are written
+ * ("- `object`: ID name: what"), and the command that installs what is missing. */
 static void md_loads(struct ws_report *r)
 {
 	const struct ws_envset *s = &r->env;
@@ -147,14 +148,15 @@ static void md_loads(struct ws_report *r)
 		const struct ws_load_issue *e = &s->load.issues[i];
 		if (e->minor && !r->cfg->verbose)
 			continue;
-		fprintf(r->out, "- **%s** %s: ", ws_check_def(e->check)->id, ws_check_def(e->check)->name);
+		fprintf(r->out, "- %s: %s %s: ", ws_q_md_code(e->object ? e->object : "(the environment)", false),
+			ws_check_def(e->check)->id, ws_check_def(e->check)->name);
 		md_escape(r->out, e->what);
 		fputc('\n', r->out);
 	}
 	if (s->load_fix) {
-		fputs("\nTo fix the loads: ", r->out);
+		fputs("- ", r->out);
 		fputs(ws_q_md_code(s->load_fix, false), r->out);
-		fputc('\n', r->out);
+		fputs(": installs the runtime wheels that provide what is missing\n", r->out);
 	}
 }
 

@@ -61,7 +61,7 @@ hasnt "will it load" "the twin says nothing"
 
 # every format
 run --format markdown -r "$t/e/ort12_torch13"
-has "**WS401** load-missing-library" "markdown"
+has "- \`onnxruntime/capi/libonnxruntime_providers_cuda.so\`: WS401 load-missing-library: " "markdown"
 run --format html -r "$t/e/ort12_torch13"
 has 'data-check="WS401"' "html"
 run --format sarif -r "$t/e/ort12_torch13"
