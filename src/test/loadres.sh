@@ -62,6 +62,8 @@ hasnt "will it load" "the twin says nothing"
 # every format
 run --format markdown -r "$t/e/ort12_torch13"
 has "- \`onnxruntime/capi/libonnxruntime_providers_cuda.so\`: WS401 load-missing-library: " "markdown"
+run --format github -r "$t/e/ort12_torch13"
+has "::error file=$t/e/ort12_torch13/onnxruntime_gpu-1.20.1.dist-info,title=WS401 load-missing-library::" "workflow commands"
 run --format html -r "$t/e/ort12_torch13"
 has 'data-check="WS401"' "html"
 run --format sarif -r "$t/e/ort12_torch13"
