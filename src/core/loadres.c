@@ -420,7 +420,8 @@ int ws_loadres_judge(const struct ws_load_dist *dists, size_t n, struct ws_loadr
 	}
 	if (rc == 0 && (ws_load_say_order(&ix) < 0 || ws_load_say_majors(&ix) < 0))
 		rc = -1;
-	qsort(res->assumed, res->nassumed, sizeof *res->assumed, cmp_str);
+	if (res->nassumed)                        /* qsort's base may not be NULL */
+		qsort(res->assumed, res->nassumed, sizeof *res->assumed, cmp_str);
 	if (ix.failed)
 		rc = -1;
 out:
