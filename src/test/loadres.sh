@@ -92,8 +92,9 @@ for _ in range(40):
     data[r.randrange(64, len(data))] = r.randrange(256)
 open(sys.argv[2], "wb").write(bytes(data))
 PY
-	"$WS_BIN" --no-progress --json -r "$t/h" >/dev/null 2>&1
-	[ $? -ge 124 ] && crash=$((crash + 1))
+	"$WS_BIN" --no-progress --json -r "$t/h" >/dev/null 2>"$t/h.err"
+	# a crash, or a sanitizer's report when the binary is built with SANITIZE=
+	[ $? -ge 124 ] || grep -q 'Sanitizer\|runtime error' "$t/h.err" && crash=$((crash + 1))
 done
 [ $crash -eq 0 ] && ok || bad "$crash damaged libraries crashed the scan"
 
