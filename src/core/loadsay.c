@@ -90,8 +90,8 @@ static void consequence(const struct index *ix, const struct ent *e, const char 
 {
 	char mod[512];
 	if (strstr(SHOWN(e), "onnxruntime_providers_cuda") || strstr(SHOWN(e), "onnxruntime_providers_tensorrt"))
-		snprintf(out, len, "onnxruntime falls back to the CPU (its CUDA execution provider does not load: "
-			 "\"%s\")", error);
+		snprintf(out, len, "onnxruntime falls back to the CPU (its %s execution provider does not load: "
+			 "\"%s\")", strstr(SHOWN(e), "tensorrt") ? "TensorRT" : "CUDA", error);
 	else if (strstr(SHOWN(e), "libbitsandbytes_cuda"))
 		snprintf(out, len, "bitsandbytes cannot load its CUDA library (\"%s\") and runs without the GPU", error);
 	else if (module_name(SHOWN(e), mod, sizeof mod))
@@ -228,11 +228,28 @@ static int say_missing(struct index *ix, const struct ent *e)
 		m = object_cuda_major(e->lib);
 	if (runtime_wheel(name, m ? m : cuda_major_of(name), word, sizeof word) && add_install(r, word) < 0)
 		return -1;
+	/* the loader stops at the first: the others the same object lacks are said too, and the
+	 * fix brings them all, so that it is not the first of several rounds */
+	char more[512] = "";
+	size_t ml = 0, nmore = 0;
+	for (uint32_t k = 0; at->how && k < at->lib->nneeded; k++) {
+		const char *n2 = at->lib->needed[k];
+		if (at->how[k] != WS_LOAD_MISSING || !strcmp(n2, name))
+			continue;
+		nmore++;
+		if (ml < sizeof more - 100)
+			ml += (size_t)snprintf(more + ml, sizeof more - ml, "%s%s", ml ? ", " : "", n2);
+		if (runtime_wheel(n2, m ? m : cuda_major_of(n2), word, sizeof word) && add_install(r, word) < 0)
+			return -1;
+	}
+	char also[700] = "";
+	if (nmore)
+		snprintf(also, sizeof also, " (and %zu more no one provides: %s)", nmore, more);
 	if (others[0])
-		return ws_load_add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, SHOWN(e), "%s needs %s%s; this environment provides "
-				 "only %s: %s", SHOWN(e), name, via, others, cons);
-	return ws_load_add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, SHOWN(e), "%s needs %s%s, which no distribution here "
-			 "provides and the system is not assumed to: %s", SHOWN(e), name, via, cons);
+		return ws_load_add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, SHOWN(e), "%s needs %s%s%s; this environment "
+					 "provides only %s: %s", SHOWN(e), name, also, via, others, cons);
+	return ws_load_add_issue(r, WS_CHECK_LOAD_MISSING, e->dist, SHOWN(e), "%s needs %s%s%s, which no distribution "
+				 "here provides and the system is not assumed to: %s", SHOWN(e), name, also, via, cons);
 }
 
 static bool same_exports(const struct ws_dynlib *a, const struct ws_dynlib *b)

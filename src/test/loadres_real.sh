@@ -69,6 +69,17 @@ env_of ort_rt12 "$ort" "$rt12"
 env_of ort_curand_rt12 "$ort" "$curand" "$rt12"
 env_of ort_torch "$ort" "$torch"
 env_of ort_bnb_rt12 "$ort" "$bnb" "$rt12"
+# onnxruntime-gpu 1.20.2 beside the CUDA 12 runtime alone: the CPU fallback, and a fix that
+# brings every library its CUDA provider lacks, not the first of several rounds
+if [ -f "$t/ort_rt12.json" ]; then
+	python3 - "$t/ort_rt12.json" <<'PY' && ok || bad "onnxruntime-gpu beside the CUDA 12 runtime: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["loads"]; print(d["fix"], [i["id"] for i in d["issues"]])' "$t/ort_rt12.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))["loads"]
+want = "pip install 'nvidia-cublas-cu12' 'nvidia-curand-cu12' 'nvidia-cufft-cu12' 'nvidia-cudnn-cu12==9.*' 'nvidia-cuda-nvrtc-cu12'"
+cpu = any(i["id"] == "WS401" and "onnxruntime falls back to the CPU" in i["what"] for i in d["issues"])
+sys.exit(0 if d["fix"] == want and cpu else 1)
+PY
+fi
 [ $envs -gt 0 ] || skip_all "no corpus wheel to assemble" yes
 echo "oracle: $agree of $total objects agree with dlopen, over $envs real environments ($explained more predicted to fail for a library only this machine's system provides)"
 echo "$pass passed, $fail failed"
