@@ -375,6 +375,8 @@ const char *ws_artifact_type_name(enum ws_artifact_type t);
 /* The type named s ("unknown" is WS_ART_UNKNOWN), or -1 when none is. */
 int ws_artifact_type_lookup(const char *s);
 
+struct ws_dynlib;
+
 struct ws_artifact {
 	char *path;
 	enum ws_artifact_type type;
@@ -411,6 +413,8 @@ struct ws_artifact {
 	 * error count bounds what all members hold at once. NULL elsewhere. */
 	struct ws_budget *budget;
 	uint32_t max_errors;           /* with budget: its limit */
+	struct ws_dynlib *libs;        /* shared objects' dynamic linking facts (ws_dynlib.h) */
+	uint32_t nlibs;
 };
 
 void ws_wheel_info_free(struct ws_wheel_info *w);

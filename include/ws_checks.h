@@ -26,6 +26,13 @@ enum ws_check {
 	WS_CHECK_LIMIT,                /* WS303 */
 	WS_CHECK_UNSUPPORTED,          /* WS304 */
 	WS_CHECK_MEMORY,               /* WS305 */
+	/* WS4xx: will it load (src/core/loadres.c): said of the environment, not gates */
+	WS_CHECK_LOAD_MISSING,         /* WS401 a needed library no one provides */
+	WS_CHECK_LOAD_ORDER,           /* WS402 two different providers of one soname */
+	WS_CHECK_LOAD_VERSION,         /* WS403 a needed symbol version the provider lacks */
+	WS_CHECK_LOAD_SYMBOL,          /* WS404 a needed symbol the providers lack */
+	WS_CHECK_LOAD_CUDA_SPLIT,      /* WS405 CUDA runtimes of two majors needed */
+	WS_CHECK_LOAD_ELSEWHERE,       /* WS406 wheels alone: a library expected from elsewhere */
 	WS_NCHECKS
 };
 

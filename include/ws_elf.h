@@ -17,6 +17,7 @@ struct ws_elf_section {
 	uint64_t offset, size;
 	uint32_t type;
 	uint32_t name_off;
+	uint32_t link, info;           /* sh_link, sh_info (the dynamic sections' strings, counts) */
 	char name[64];
 };
 

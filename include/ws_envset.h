@@ -11,6 +11,7 @@
 
 #include "wheelscan.h"
 #include "ws_vocab.h"
+#include "ws_loadres.h"
 
 struct ws_remedy_ctx;
 
@@ -33,6 +34,8 @@ struct ws_env_pkg {
 	enum ws_verdict *verdicts;     /* ntargets; NULL when not judged */
 	struct ws_env_variant *variants;   /* bitsandbytes: its libraries by CUDA version */
 	size_t nvariants;
+	struct ws_dynlib *libs;        /* its shared objects' linking facts (ws_envset_take_libs) */
+	uint32_t nlibs;
 };
 
 enum ws_env_issue_kind {
@@ -57,6 +60,10 @@ struct ws_envset {
 	char **fix;                    /* ntargets: the one command that fixes the set there, or NULL */
 	char **fix_note;               /* ntargets: what the command cannot cover, or NULL */
 	bool from_store;               /* the set is a results store's (--db --report), not a scan's */
+	/* will each library load (ws_envset_judge_loads, src/core/loadres.c) */
+	struct ws_loadres load;
+	bool load_judged;
+	char *load_fix;                /* the command that installs what is missing, or NULL */
 };
 
 /* Keeps the facts of an installed distribution or wheel (other artifacts are ignored).
@@ -65,6 +72,12 @@ int ws_envset_add(struct ws_envset *s, const struct ws_artifact *a, size_t ntarg
 /* Judges the set on the targets: fills issues and, with a build table in ctx, fix. A set
  * with fewer than two distributions is left alone. Returns 0, or -1 on allocation failure. */
 int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, const struct ws_remedy_ctx *ctx);
+/* Takes the dynamic linking facts of the artifact just added (they leave a). */
+void ws_envset_take_libs(struct ws_envset *s, struct ws_artifact *a);
+/* Resolves every library of the set as the loader would (ws_loadres.h), whatever the
+ * targets; fills load and load_fix. ctx may be NULL (commands then say "pip"). Returns 0,
+ * or -1 on allocation failure. */
+int ws_envset_judge_loads(struct ws_envset *s, const struct ws_remedy_ctx *ctx);
 void ws_envset_free(struct ws_envset *s);
 
 #endif

@@ -77,8 +77,10 @@ static void add_row(struct ws_report *r, const struct ws_result *res)
 		}
 	}
 	r->nrows++;
-	if (!r->coverage && ws_envset_add(&r->env, a, r->ntargets) < 0)
+	/* the set's facts are kept in every mode: whether a library loads needs no target */
+	if (ws_envset_add(&r->env, a, r->ntargets) < 0)
 		fprintf(stderr, "wheelscan: out of memory: the environment is not judged as a whole\n");
+	ws_envset_take_libs(&r->env, res->a);
 }
 
 void ws_report_artifact(struct ws_report *r, const struct ws_result *res)
@@ -116,6 +118,8 @@ void ws_report_end(struct ws_report *r)
 {
 	if (!r->coverage && ws_envset_judge(&r->env, r->targets, r->ntargets, r->remedy) < 0)
 		fprintf(stderr, "wheelscan: out of memory judging the environment as a whole\n");
+	if (ws_envset_judge_loads(&r->env, r->remedy) < 0)
+		fprintf(stderr, "wheelscan: out of memory resolving the environment's libraries\n");
 	char line[256];
 	switch (r->cfg->format) {
 	case WS_FMT_TEXT: ws_text_summary(r); break;

@@ -13,7 +13,10 @@ static void command(FILE *f, enum ws_check c, const char *path, const char *wher
 	const struct ws_checkdef *d = ws_check_def(c);
 	char title[96], wb[2048];
 	snprintf(title, sizeof title, "%s %s", d->id, d->name);
-	fprintf(f, "::%s file=%s,title=%s::%s: %s\n", c == WS_CHECK_LIVE_UNCONFIRMED ? "warning" : "error",
+	const char *level = c == WS_CHECK_LOAD_ELSEWHERE ? "notice" :
+			    c == WS_CHECK_LIVE_UNCONFIRMED || c == WS_CHECK_LOAD_ORDER || c == WS_CHECK_LOAD_CUDA_SPLIT ?
+			    "warning" : "error";
+	fprintf(f, "::%s file=%s,title=%s::%s: %s\n", level,
 		ws_q_gha(path, true), ws_q_gha(title, true), ws_q_gha(ws_where(path, where ? where : path, wb, sizeof wb), false),
 		ws_q_gha(what, false));
 }
@@ -33,6 +36,15 @@ void ws_github_artifact(struct ws_report *r, const struct ws_result *res, FILE *
 void ws_github_end(struct ws_report *r, FILE *f)
 {
 	char line[256];
+	/* will each library load (src/core/loadres.c): at the distribution's artifact */
+	const struct ws_envset *s = &r->env;
+	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++) {
+		const struct ws_load_issue *e = &s->load.issues[i];
+		if (e->minor && !r->cfg->verbose)
+			continue;
+		command(f, e->check, e->dist < s->n && s->pkgs[e->dist].path ? s->pkgs[e->dist].path : ".", e->object,
+			e->what);
+	}
 	if (!ws_report_gates(r))
 		return;
 	bool passed = ws_gate_line(r, line, sizeof line);

@@ -242,6 +242,28 @@ static void history(struct ws_report *r, const size_t *order, size_t n)
 	fputs("</table>\n", r->out);
 }
 
+/* Will each library load (src/core/loadres.c): the issues with their check IDs. */
+static void load_section(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	size_t shown = 0;
+	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++)
+		shown += !s->load.issues[i].minor || r->cfg->verbose;
+	if (!shown)
+		return;
+	fputs("<h2>Will it load</h2>\n<ul id=\"loads\">\n", r->out);
+	for (size_t i = 0; i < s->load.nissues; i++) {
+		const struct ws_load_issue *e = &s->load.issues[i];
+		if (e->minor && !r->cfg->verbose)
+			continue;
+		fprintf(r->out, "<li data-check=\"%s\"><b>%s</b> %s: %s</li>\n", ws_check_def(e->check)->id,
+			ws_check_def(e->check)->id, ws_check_def(e->check)->name, H(e->what));
+	}
+	fputs("</ul>\n", r->out);
+	if (s->load_fix)
+		fprintf(r->out, "<p>To fix the loads: <code>%s</code></p>\n", H(s->load_fix));
+}
+
 void ws_html_end(struct ws_report *r)
 {
 	size_t n = 0, nc = columns(r);
@@ -287,6 +309,7 @@ void ws_html_end(struct ws_report *r)
 		fprintf(r->out, "<td><code>%s</code></td></tr>\n", H(row->path));
 	}
 	fputs("</table>\n", r->out);
+	load_section(r);
 	history(r, order, n);
 	fputs("<h2>Artifacts</h2>\n", r->out);
 	if (r->details.p)

@@ -133,8 +133,36 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 }
 
+/* Will each library load (src/core/loadres.c): one item per issue, as findings are written
+ * ("- `object`: ID name: what"), and the command that installs what is missing. */
+static void md_loads(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	size_t shown = 0;
+	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++)
+		shown += !s->load.issues[i].minor || r->cfg->verbose;
+	if (!shown)
+		return;
+	fputs("\n### Will it load\n\n", r->out);
+	for (size_t i = 0; i < s->load.nissues; i++) {
+		const struct ws_load_issue *e = &s->load.issues[i];
+		if (e->minor && !r->cfg->verbose)
+			continue;
+		fprintf(r->out, "- %s: %s %s: ", ws_q_md_code(e->object ? e->object : "(the environment)", false),
+			ws_check_def(e->check)->id, ws_check_def(e->check)->name);
+		md_escape(r->out, e->what);
+		fputc('\n', r->out);
+	}
+	if (s->load_fix) {
+		fputs("- ", r->out);
+		fputs(ws_q_md_code(s->load_fix, false), r->out);
+		fputs(": installs the runtime wheels that provide what is missing\n", r->out);
+	}
+}
+
 void ws_md_end(struct ws_report *r)
 {
+	md_loads(r);
 	if (r->mismatches.n)
 		fputs("\n### What is missing where\n\n", r->out);
 	for (size_t i = 0; i < r->mismatches.n; i++) {

@@ -15,7 +15,9 @@
 
 static const char *level(enum ws_check c)
 {
-	return c == WS_CHECK_LIVE_UNCONFIRMED ? "warning" : "error";
+	/* a library expected from outside the wheels given is said, not an error */
+	return c == WS_CHECK_LIVE_UNCONFIRMED || c == WS_CHECK_LOAD_ORDER || c == WS_CHECK_LOAD_CUDA_SPLIT ? "warning" :
+	       c == WS_CHECK_LOAD_ELSEWHERE ? "note" : "error";
 }
 
 /* A message as SARIF plain text (names escaped: ws_quote.h, sarif) in a JSON string. */
@@ -105,7 +107,7 @@ void ws_sarif_begin(struct ws_report *r)
 		ws_buf_add(&b, "{", 1);
 		ws_json_key(&b, "tags");
 		ws_buf_add(&b, "[", 1);
-		ws_json_str(&b, d->gate ? "gate" : "input");
+		ws_json_str(&b, d->gate ? "gate" : d->id[2] == '4' ? "environment" : "input");
 		ws_buf_add(&b, ",", 1);
 		ws_json_close(&b, ']');
 		ws_json_close(&b, '}');
@@ -143,9 +145,30 @@ void ws_sarif_artifact(struct ws_report *r, const struct ws_result *res)
 	ws_buf_free(&b);
 }
 
+/* the load resolution's issues (src/core/loadres.c), each at its distribution's artifact */
+static void load_results(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	struct ws_buf b = {0};
+	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++) {
+		const struct ws_load_issue *e = &s->load.issues[i];
+		const char *path = e->dist < s->n && s->pkgs[e->dist].path ? s->pkgs[e->dist].path : ".";
+		result(&b, e->check, path, e->object, e->what);
+	}
+	if (b.len && !b.failed) {
+		b.len--;
+		if (r->sarif_results)
+			fputs(",\n", r->out);
+		fwrite(b.p, 1, b.len, r->out);
+		r->sarif_results = true;
+	}
+	ws_buf_free(&b);
+}
+
 void ws_sarif_end(struct ws_report *r)
 {
 	char line[256];
+	load_results(r);
 	bool passed = ws_gate_line(r, line, sizeof line);
 	struct ws_buf b = {0};
 	ws_buf_puts(&b, "\n],");

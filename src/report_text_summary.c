@@ -110,6 +110,39 @@ static void env_set_lines(struct ws_report *r)
 	}
 }
 
+/* Will each library load (src/core/loadres.c): what fails, as the user meets it, with its
+ * check ID, the system libraries assumed, and the command that installs what is missing. */
+static void load_lines(struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	const struct ws_loadres *l = &s->load;
+	size_t shown = 0;
+	for (size_t i = 0; s->load_judged && i < l->nissues; i++)
+		shown += !l->issues[i].minor || r->cfg->verbose;
+	if (!shown)
+		return;
+	fprintf(r->out, "\n%swill it load%s (%zu shared librar%s resolved as the loader does):\n", col(r, BOLD),
+		col(r, RESET), l->nlibs, l->nlibs == 1 ? "y" : "ies");
+	for (size_t i = 0; i < l->nissues; i++) {
+		const struct ws_load_issue *e = &l->issues[i];
+		const struct ws_checkdef *d = ws_check_def(e->check);
+		if (e->minor && !r->cfg->verbose)
+			continue;
+		fprintf(r->out, "  %s%s%s %s: %s\n", e->check == WS_CHECK_LOAD_ELSEWHERE ? "" : col(r, RED), d->id,
+			e->check == WS_CHECK_LOAD_ELSEWHERE ? "" : col(r, RESET), d->name, Q(e->what));
+	}
+	if (s->load_fix)
+		fprintf(r->out, "  to fix the loads:\n    %s\n    note: the runtime wheels provide the libraries; an object "
+			"whose run path does not reach them finds them only once they are loaded first (its package's "
+			"own preloading, or torch's import)\n", Q(s->load_fix));
+	if (l->nassumed) {
+		fputs("  assumed from the system:", r->out);
+		for (size_t i = 0; i < l->nassumed; i++)
+			fprintf(r->out, "%s %s", i ? "," : "", Q(l->assumed[i]));
+		fputc('\n', r->out);
+	}
+}
+
 static void summary_table(struct ws_report *r);
 
 void ws_text_summary(struct ws_report *r)
@@ -132,6 +165,7 @@ void ws_text_summary(struct ws_report *r)
 			r->quiet_packages, r->quiet_packages == 1 ? "" : "s", r->quiet_packages == 1 ? "y" : "ies");
 	env_summary(r);
 	env_set_lines(r);
+	load_lines(r);
 	if (r->nrows - r->quiet_packages - r->quiet_other >= 2)
 		summary_table(r);
 	/* no hint about inputs not there, nor when --require was the point of the run */

@@ -13,6 +13,7 @@
 #include "ws_quote.h"
 #include "ws_source.h"
 #include "ws_util.h"
+#include "ws_dynlib.h"
 #include "ws_digest.h"
 #include "ws_zipstream.h"
 
@@ -178,7 +179,7 @@ static void run_tasks(void *arg)
 		/* most members leave nothing to merge but counts: their 300-byte artifact goes
 		 * now, not after the last member (100,000 members held 30 MB of them) */
 		struct rres *r = &j->res[i];
-		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors) {
+		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors && !r->tmp->nlibs) {
 			r->scanned = r->tmp->members_scanned < UINT32_MAX ? (uint32_t)r->tmp->members_scanned : UINT32_MAX;
 			r->tmp->path = NULL;
 			ws_artifact_free(r->tmp);
@@ -233,6 +234,9 @@ static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *
 		t->nobjects = 0;
 		for (uint32_t k = 0; k < t->nerrors; k++)
 			ws_artifact_fail(a, t->errors[k].where, t->errors[k].code, "%s", t->errors[k].message);
+		for (uint32_t k = 0; k < t->nlibs; k++)      /* the load resolution's facts */
+			if (ws_artifact_add_dynlib(a, &t->libs[k]) < 0)
+				ws_artifact_fail(a, t->libs[k].member, WS_E_MEMORY, "out of memory");
 		/* a zip counts a member that holds an archive once, whatever it holds */
 		if (s->zip_style && t->members_scanned > 1)
 			t->members_scanned = 1;

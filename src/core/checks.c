@@ -27,6 +27,18 @@ static const struct ws_checkdef defs[WS_NCHECKS] = {
 	[WS_CHECK_UNSUPPORTED] = {"WS304", "unsupported", "unsupported",
 		"encrypted, or a compression this build cannot read", false},
 	[WS_CHECK_MEMORY] = {"WS305", "out-of-memory", "memory", "memory ran out while reading", false},
+	[WS_CHECK_LOAD_MISSING] = {"WS401", "load-missing-library", "load-missing-library",
+		"an object needs a shared library that no distribution here provides", false},
+	[WS_CHECK_LOAD_ORDER] = {"WS402", "load-order", "load-order",
+		"two distributions provide different libraries of one soname: load order decides", false},
+	[WS_CHECK_LOAD_VERSION] = {"WS403", "load-missing-version", "load-missing-version",
+		"an object needs a symbol version that the library it loads does not define", false},
+	[WS_CHECK_LOAD_SYMBOL] = {"WS404", "load-missing-symbol", "load-missing-symbol",
+		"an object needs a symbol that the libraries it loads do not define", false},
+	[WS_CHECK_LOAD_CUDA_SPLIT] = {"WS405", "load-cuda-split", "load-cuda-split",
+		"the environment's objects need CUDA runtimes of two majors", false},
+	[WS_CHECK_LOAD_ELSEWHERE] = {"WS406", "load-expected-elsewhere", "load-expected-elsewhere",
+		"wheels given alone: a needed library none of them provides", false},
 };
 
 const struct ws_checkdef *ws_check_def(enum ws_check c)
@@ -62,6 +74,11 @@ static int gate_check(const char *spec, size_t n, const char *what, struct ws_er
 	if (c < 0) {
 		ws_err_set(err, WS_E_FORMAT, "unknown check '%.*s' in %s (WS101-WS105; see CHECKS in wheelscan(1))",
 			 (int)(n > 64 ? 64 : n), spec, what);
+		return -1;
+	}
+	if (!defs[c].gate && defs[c].id[2] == '4') {
+		ws_err_set(err, WS_E_FORMAT, "%s %s is said of the environment and never gates: there is nothing to "
+			   "ignore or select", defs[c].id, defs[c].name);
 		return -1;
 	}
 	if (!defs[c].gate) {

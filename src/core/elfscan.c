@@ -3,6 +3,7 @@
  * Ehdr: +0 "\x7fELF"  +4 class (2 = 64-bit)  +5 data (1 = LSB)  +16 u16 type  +18 u16 machine
  *       +40 u64 shoff  +58 u16 shentsize (64)  +60 u16 shnum  +62 u16 shstrndx
  * Shdr (64 bytes): +0 u32 name  +4 u32 type  +24 u64 offset  +32 u64 size  +40 u32 link
+ *                  +44 u32 info
  * Extended numbering: shnum 0 -> section 0's size; shstrndx 0xffff -> section 0's link.
  */
 #include <stdio.h>
@@ -66,6 +67,8 @@ int ws_elf_sections(const uint8_t *tab, size_t n, const struct ws_elf_header *h,
 		out->s[i].type = ws_le32(s + 4);
 		out->s[i].offset = ws_le64(s + 24);
 		out->s[i].size = ws_le64(s + 32);
+		out->s[i].link = ws_le32(s + 40);
+		out->s[i].info = ws_le32(s + 44);
 		ws_fmt(out->s[i].name, sizeof out->s[i].name, "section#%u", i);
 	}
 	return 0;

@@ -97,6 +97,48 @@ nomem:
 	return -1;
 }
 
+static bool shell_word(const char *path, char *out, size_t len);
+
+void ws_envset_take_libs(struct ws_envset *s, struct ws_artifact *a)
+{
+	/* the last added distribution is a's: ws_envset_add keeps only wheels and installed ones */
+	if (!a || !a->nlibs || !s->n || (a->type != WS_ART_INSTALLED && a->type != WS_ART_WHEEL) ||
+	    !s->pkgs[s->n - 1].path || strcmp(s->pkgs[s->n - 1].path, a->path) != 0 || s->pkgs[s->n - 1].libs)
+		return;
+	s->pkgs[s->n - 1].libs = a->libs;
+	s->pkgs[s->n - 1].nlibs = a->nlibs;
+	a->libs = NULL;
+	a->nlibs = 0;
+}
+
+int ws_envset_judge_loads(struct ws_envset *s, const struct ws_remedy_ctx *ctx)
+{
+	struct ws_load_dist *d = ws_calloc(s->n ? s->n : 1, sizeof *d);
+	if (!d)
+		return -1;
+	for (size_t i = 0; i < s->n; i++)
+		d[i] = (struct ws_load_dist){s->pkgs[i].name, s->pkgs[i].version, s->pkgs[i].wheel, s->pkgs[i].libs,
+					     s->pkgs[i].nlibs};
+	int rc = ws_loadres_judge(d, s->n, &s->load);
+	free(d);
+	s->load_judged = true;
+	if (rc == 0 && s->load.ninstall) {
+		/* each word is a requirement of letters, digits and "-=.*": quoted for the shell */
+		struct ws_buf cmd = {0};
+		char word[1024];
+		if (ctx && ctx->python_exe && shell_word(ctx->python_exe, word, sizeof word))
+			ws_buf_printf(&cmd, "%s -m pip install", word);
+		else
+			ws_buf_puts(&cmd, "pip install");
+		for (size_t i = 0; i < s->load.ninstall; i++)
+			ws_buf_printf(&cmd, " '%s'", s->load.install[i]);
+		if (cmd.failed || !(s->load_fix = ws_strdup(cmd.p)))
+			rc = -1;
+		ws_buf_free(&cmd);
+	}
+	return rc;
+}
+
 static struct ws_env_pkg *find(struct ws_envset *s, const char *name)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -369,7 +411,12 @@ void ws_envset_free(struct ws_envset *s)
 			free(p->variants[j].verdicts);
 		}
 		free(p->variants);
+		for (uint32_t j = 0; j < p->nlibs; j++)
+			ws_dynlib_clear(&p->libs[j]);
+		free(p->libs);
 	}
+	ws_loadres_free(&s->load);
+	free(s->load_fix);
 	for (size_t i = 0; i < s->nissues; i++)
 		free(s->issues[i].what);
 	for (size_t k = 0; s->fix && k < s->ntargets; k++)

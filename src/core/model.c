@@ -5,6 +5,7 @@
 
 #include "wheelscan.h"
 #include "ws_builds.h"
+#include "ws_dynlib.h"
 #include "ws_util.h"
 
 void ws_limits_default(struct ws_limits *lim)
@@ -291,6 +292,9 @@ void ws_artifact_free(struct ws_artifact *a)
 	free_list(a->record.unlisted, a->record.nunlisted);
 	free_list(a->superseded, a->nsuperseded);
 	free_list(a->record.unhashed, a->record.nunhashed);
+	for (uint32_t i = 0; i < a->nlibs; i++)
+		ws_dynlib_clear(&a->libs[i]);
+	free(a->libs);
 	free(a->path);
 	free(a);
 }

@@ -329,7 +329,21 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 	bool have_table = hr == 0 && h.shoff != 0 && h.shoff < limit - origin;
 	/* Sections are labelled after the walk: a stream brings the table last. */
 	uint64_t table_at = have_table ? origin + h.shoff : limit;
-	if (ws_scan_search_containers(s, o, origin, origin, table_at) == 0 && have_table) {
+	/* a shared object's dynamic section is copied as the search passes it (scan_dyn.c) */
+	struct ws_dynloc dl = {0};
+	bool dyn = hr == 0 && ws_scan_dyn_wanted(h.type);
+	uint64_t split = origin;
+	bool searched = true;
+	if (dyn) {
+		ws_scan_dyn_locate(s, origin, limit, hdr, hdrlen, &dl);
+		if (dl.found && dl.dyn_at < table_at) {
+			split = dl.dyn_at;
+			searched = ws_scan_search_containers(s, o, origin, origin, split) == 0;
+			if (searched)
+				ws_scan_dyn_capture(s, &dl);
+		}
+	}
+	if (searched && ws_scan_search_containers(s, o, origin, split, table_at) == 0 && have_table) {
 		read_sections(s, o, origin, limit, &h, &sec);
 		uint64_t after;
 		if (sec.n && ws_add_u64(table_at, (uint64_t)sec.n * 64, &after) && after < limit)
@@ -341,6 +355,9 @@ static void scan_host_elf(struct scan *s, const char *member, uint64_t origin, u
 		ws_elf_sections_free(&sec);
 	}
 	label_sections(o, 0, sec.n ? &sec : NULL);
+	if (dyn && !s->w->failed)
+		ws_scan_dyn_elf(s, member, origin, limit, sec.n ? &sec : NULL, &dl, o->nfatbins != 0);
+	ws_scan_dyn_done(&dl);
 	ws_elf_sections_free(&sec);
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
 	o->jitc_cuda = s->release;
@@ -389,6 +406,8 @@ static void scan_host_pe(struct scan *s, const char *member, uint64_t origin, ui
 			f->relocatable = true;
 	}
 	ws_pe_sections_free(&sec);
+	if (hr == 0 && !s->w->failed)
+		ws_scan_dyn_pe(s, member, origin, limit, hdr, hdrlen, o->nfatbins != 0);
 	o->size = limit == UINT64_MAX ? 0 : limit - origin;
 	drop_if_empty(s, o, keep_empty);
 }

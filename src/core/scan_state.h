@@ -44,4 +44,23 @@ int ws_scan_search_containers(struct scan *s, struct ws_object *o, uint64_t orig
 /* The object's decoded payloads applied (waiting for queued ones) and its kernels counted. */
 void ws_scan_finish_object(struct scan *s, struct ws_object *o);
 
+/* The dynamic linking facts of a shared object (scan_dyn.c): where PT_DYNAMIC lies (from
+ * the program headers), its bytes once the search reaches them, and the facts kept on the
+ * artifact (ws_dynlib.h) once the section table is known. */
+struct ws_dynloc {
+	bool found;
+	uint64_t dyn_at, dyn_size;     /* absolute window offsets */
+	uint8_t *dynamic;              /* copied bytes, or NULL */
+};
+struct ws_elf_sections;
+bool ws_scan_dyn_wanted(uint16_t elf_type);
+void ws_scan_dyn_locate(struct scan *s, uint64_t origin, uint64_t limit, const uint8_t *hdr, size_t hdrlen,
+			struct ws_dynloc *loc);
+void ws_scan_dyn_capture(struct scan *s, struct ws_dynloc *loc);
+void ws_scan_dyn_elf(struct scan *s, const char *member, uint64_t origin, uint64_t limit,
+		     const struct ws_elf_sections *sec, struct ws_dynloc *loc, bool gpu);
+void ws_scan_dyn_done(struct ws_dynloc *loc);
+void ws_scan_dyn_pe(struct scan *s, const char *member, uint64_t origin, uint64_t limit, const uint8_t *hdr,
+		    size_t hdrlen, bool gpu);
+
 #endif
