@@ -175,21 +175,46 @@ static bool sh_plain(const char *w, bool first)
 }
 
 /* Single quotes keep every byte as it is (POSIX XCU 2.2.2); a quote itself is closed,
- * escaped and reopened: ' -> '\'' */
+ * escaped and reopened: ' -> '\''. A control character other than a line break is not
+ * written raw: an interactive shell's line editor acts on it when the line is pasted (bash
+ * takes a tab for completion, a CR for a line end; ESC starts a key sequence), so it is
+ * written "$(printf '\ooo')" beside the quoted pieces, which the shell joins into one word.
+ * A line break inside single quotes is kept by bash and dash, pasted or not (commands.sh). */
+static bool sh_control(unsigned char c)
+{
+	return (c < 0x20 && c != '\n') || c == 0x7f;
+}
+
 static void sh_word(struct ws_buf *b, const char *w, bool first)
 {
+	bool open = false;
 	if (sh_plain(w, first)) {
 		ws_buf_puts(b, w);
 		return;
 	}
-	ws_buf_add(b, "'", 1);
+	if (!*w) {
+		ws_buf_puts(b, "''");
+		return;
+	}
 	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
+		unsigned char c = (unsigned char)*p;
+		if (sh_control(c)) {
+			if (open)
+				ws_buf_add(b, "'", 1);
+			open = false;
+			ws_buf_printf(b, "\"$(printf '\\%03o')\"", c);
+			continue;
+		}
+		if (!open)
+			ws_buf_add(b, "'", 1);
+		open = true;
+		if (c == '\'')
 			ws_buf_puts(b, "'\\''");
 		else
 			ws_buf_add(b, p, 1);
 	}
-	ws_buf_add(b, "'", 1);
+	if (open)
+		ws_buf_add(b, "'", 1);
 }
 
 static bool render_sh(struct ws_buf *b, const struct ws_cmd *c)

@@ -38,6 +38,9 @@ static void test_sh(void)
 	CHECK_EQ_STR(R(WS_SHELL_SH, "a=b/python", "x=y", "=z"), "'a=b/python' x=y '=z'");
 	CHECK_EQ_STR(R(WS_SHELL_SH, "/x/a\\b/$(id)/python", "-m", "pip"), "'/x/a\\b/$(id)/python' -m pip");
 	CHECK_EQ_STR(R(WS_SHELL_SH, "pip", "a\nb"), "pip 'a\nb'");
+	/* a tab, a CR, ESC: never raw (a pasted line's editor acts on them) */
+	CHECK_EQ_STR(R(WS_SHELL_SH, "pip", "a\tb", "\r", "\x1b[31m'"),
+		     "pip 'a'\"$(printf '\\011')\"'b' \"$(printf '\\015')\" \"$(printf '\\033')\"'[31m'\\'''");
 	/* an environment for the command alone */
 	struct ws_cmd c = {0};
 	ws_cmd_setenv(&c, "TORCH_CUDA_ARCH_LIST", "8.6+PTX");
