@@ -157,9 +157,9 @@ void ws_json_command_members(struct ws_buf *b, const struct ws_cmd *install, con
 			first = s;
 	}
 	ws_json_kv_str(b, "shell", first < n ? ws_shell_name(shells[first]) : NULL);
-	for (size_t i = 0; i < nc; i++) {
+	for (size_t i = 0; i < 3; i++) {                  /* a fix has no offline pair: null */
 		ws_json_key(b, keys[i]);
-		if (first < n && (list || !ws_cmd_empty(c[i])))
+		if (first < n && i < nc && (list || !ws_cmd_empty(c[i])))
 			rendered_json(b, c[i], list, shells[first], &why);
 		else
 			ws_buf_puts(b, "null");
@@ -171,10 +171,10 @@ void ws_json_command_members(struct ws_buf *b, const struct ws_cmd *install, con
 		const char *refused = NULL;
 		ws_buf_add(b, "{", 1);
 		ws_json_kv_str(b, "shell", ws_shell_name(shells[s]));
-		for (size_t i = 0; i < nc; i++) {
+		for (size_t i = 0; i < 3; i++) {
 			const char *w = NULL;
 			ws_json_key(b, keys[i]);
-			if (list || !ws_cmd_empty(c[i]))
+			if (i < nc && (list || !ws_cmd_empty(c[i])))
 				rendered_json(b, c[i], list, shells[s], &w);
 			else
 				ws_buf_puts(b, "null");
