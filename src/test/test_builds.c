@@ -362,6 +362,29 @@ static void test_choice(void)
 	ctx.python_exe = NULL;
 	ctx.platform = "linux_x86_64";
 
+	/* nothing is cut (issue 40: the specs stopped at 511 bytes, so a summary naming torch,
+	 * torchvision and torchaudio came with a command installing torch only) */
+	{
+		char big[4096], v[220];
+		struct ws_builds lb;
+		memset(v, 0, sizeof v);
+		memcpy(v, "2.8.0.post", 10);
+		memset(v + 10, '1', 200);
+		snprintf(big, sizeof big,
+			 "torch\t%s\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\tscanned\tx\t\n"
+			 "torchvision\t%s\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch==%s\tpypi\tscanned\tx\t\n"
+			 "torchaudio\t%s\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch==%s\tpypi\tscanned\tx\t\n", v, v, v, v, v);
+		CHECK(parse(big, &lb, FRESH(err)) == 0, "%s", err.msg);
+		struct ws_remedy_ctx lc = {.builds = &lb, .platform = "linux_x86_64"};
+		r = ws_remedy_choose("torch", &s90, &lc);
+		CHECK(r && r->npkgs == 3, "%s", r ? r->summary : "");
+		const char *line = r ? SH(r->install) : "";
+		CHECK(strlen(line) > 600 && strstr(line, "torchaudio==2.8.0.post1") &&
+		      line[strlen(line) - 1] == '1', "%zu bytes: %.80s...", strlen(line), line);
+		ws_remedy_free(r);
+		ws_builds_free(&lb);
+	}
+
 	/* the ranking: one entry per install, best first */
 	const struct ws_build *rank[8];
 	size_t n = ws_builds_rank(&b, "p", "linux_x86_64", &s90, 0, rank, 8);
