@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "wheelscan.h"
+#include "ws_command.h"
 #include "ws_vocab.h"
 
 #define WS_BUILD_MAX_ARCHS 48
@@ -93,9 +94,13 @@ struct ws_remedy {
 	int driver_floor;              /* the driver it needs (CUDA version) */
 	enum ws_verdict verdict;       /* how the chosen build fares on the target */
 	char *summary;                 /* one sentence: what to install and why it runs */
-	char *install;                 /* the command, online */
-	char *download;                /* offline: fetch the wheels on a connected machine */
-	char *offline;                 /* offline: install them */
+	/* The commands, as argument vectors (ws_command.h); argc 0 where there is none. A writer
+	 * renders them with ws_cmd_render_first(..., shells, nshells, ...). */
+	struct ws_cmd install;         /* the command, online (rebuild: the line that rebuilds) */
+	struct ws_cmd download;        /* offline: fetch the wheels on a connected machine */
+	struct ws_cmd offline;         /* offline: install them */
+	enum ws_shell shells[WS_SHELLS];   /* the shells they are for, the one text shows first */
+	size_t nshells;
 	char *note;                    /* what else the user should know, or NULL */
 };
 
@@ -106,6 +111,14 @@ struct ws_remedy_ctx {
 	const char *platform;          /* table platform; NULL: from the artifact's tags */
 	const char *python_version;    /* "3.11", or NULL: from the artifact's tags */
 	const char *python_exe;        /* --python=PATH: commands run "PATH -m pip"; NULL: "pip" */
+	bool windows_host;             /* python_exe is a Windows interpreter: Windows shells */
+	/* What the interpreter of --python accepts (src/interp.c asks "PATH -m pip debug
+	 * --verbose"), for the offline download; NULL/0: derived from the table's tags. */
+	char *const *pip_platforms;    /* its platform tags, best first */
+	size_t npip_platforms;
+	char *const *pip_abis;         /* its ABI tags ("cp312", "abi3", "none") */
+	size_t npip_abis;
+	const char *pip_implementation;    /* "cp", "pp" */
 };
 
 /* The remedy for package (PyPI name) on target t, or NULL when the table knows no build of

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "wheelscan.h"
+#include "ws_command.h"
 #include "ws_vocab.h"
 #include "ws_loadres.h"
 
@@ -57,8 +58,12 @@ struct ws_envset {
 	size_t ntargets;
 	struct ws_env_issue *issues;
 	size_t nissues;
-	char **fix;                    /* ntargets: the one command that fixes the set there, or NULL */
-	char **fix_note;               /* ntargets: what the command cannot cover, or NULL */
+	/* ntargets: the commands that fix the set there, one per package and per distinct
+	 * command, run one after another (ws_cmds_render); n 0 where there is none */
+	struct ws_cmds *fix;
+	char **fix_note;               /* ntargets: what the commands cannot cover, or NULL */
+	enum ws_shell fix_shells[WS_SHELLS];   /* the shells the fix is for, text's first */
+	size_t nfix_shells;
 	bool from_store;               /* the set is a results store's (--db --report), not a scan's */
 	/* will each library load (ws_envset_judge_loads, src/core/loadres.c) */
 	struct ws_loadres load;

@@ -100,5 +100,9 @@ int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct
 	ctx->builds = b;
 	ctx->driver_cuda = cfg->driver_cuda;
 	ctx->python_exe = cfg->python;
+#ifdef _WIN32
+	/* an interpreter run here is a Windows one: its commands are for cmd.exe and PowerShell */
+	ctx->windows_host = cfg->python != NULL;
+#endif
 	return 0;
 }

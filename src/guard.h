@@ -72,7 +72,7 @@ struct guard {
 	struct guard_reason *reasons;
 	size_t nreasons;
 	uint32_t reasons_cap;
-	const char *cure;              /* the one command that installs a set that runs, or NULL */
+	char *cure;                    /* the one command that installs a set that runs, rendered, or NULL */
 	bool blocked;
 	bool installed;                /* pip installed the files judged */
 	int install_rc;                /* pip's exit status installing */

@@ -11,6 +11,7 @@
 
 #include "guard.h"
 #include "ws_builds.h"
+#include "ws_command.h"
 #include "ws_conclude.h"
 #include "ws_env.h"
 #include "ws_inputs.h"
@@ -201,20 +202,27 @@ static bool judge_set(struct guard *g)
 }
 
 /* The one command that installs a set that runs: the set's fix, else the remedy of the
- * first new distribution that does not run. */
+ * first new distribution that does not run; rendered for the first shell it is for that
+ * can carry it (ws_command.h), never cut. */
 static void choose_cure(struct guard *g)
 {
-	for (size_t t = 0; t < g->nt && !g->cure; t++)
-		if (g->after.fix && g->after.fix[t])
-			g->cure = g->after.fix[t];
-	for (size_t r = 0; r < g->nreasons && !g->cure; r++) {
+	struct ws_buf b = {0};
+	enum ws_shell used;
+	for (size_t t = 0; t < g->nt && !b.len; t++)
+		if (g->after.fix && g->after.fix[t].n)
+			ws_cmds_render_first(&b, &g->after.fix[t], g->after.fix_shells, g->after.nfix_shells, &used, NULL);
+	for (size_t r = 0; r < g->nreasons && !b.len; r++) {
 		const struct guard_reason *x = &g->reasons[r];
 		if (x->kind != GR_FAILS || x->item == SIZE_MAX)
 			continue;
 		const struct ws_artifact *a = g->items[x->item].a;
-		if (a && a->judged && a->judged[x->target].remedy && a->judged[x->target].remedy->install)
-			g->cure = a->judged[x->target].remedy->install;
+		const struct ws_remedy *m = a && a->judged ? a->judged[x->target].remedy : NULL;
+		if (m && !ws_cmd_empty(&m->install))
+			ws_cmd_render_first(&b, &m->install, m->shells, m->nshells, &used, NULL);
 	}
+	if (b.len && !b.failed)
+		g->cure = ws_strdup(b.p);
+	ws_buf_free(&b);
 }
 
 int guard_judge(struct guard *g, const struct ws_remedy_ctx *remedy)
@@ -271,4 +279,5 @@ void guard_judge_free(struct guard *g)
 	free(g->reasons);
 	ws_envset_free(&g->before);
 	ws_envset_free(&g->after);
+	free(g->cure);
 }

@@ -164,4 +164,5 @@ void ws_report_free(struct ws_report *r)
 	r->nrows = 0;
 	r->rows_cap = 0;
 	ws_quote_release();                /* the writers' escaping buffers */
+	ws_text_command_release();
 }

@@ -87,8 +87,15 @@ void ws_html_artifact(struct ws_report *r, const struct ws_result *res)
 			ws_buf_printf(b, ": %s", H(j->why));
 		if (j->advice)
 			ws_buf_printf(b, "<br>fix: %s", H(j->advice));
-		if (j->remedy && j->remedy->install)
-			ws_buf_printf(b, "<br><code>%s</code>", H(j->remedy->install));
+		if (j->remedy && !ws_cmd_empty(&j->remedy->install)) {
+			enum ws_shell used;
+			const char *why;
+			bool escaped;
+			const char *c = ws_text_command(&j->remedy->install, NULL, j->remedy->shells, j->remedy->nshells,
+							&used, &why, &escaped);
+			if (c)
+				ws_buf_printf(b, "<br>%s: <code>%s</code>", H(ws_shell_title(used)), H(c));
+		}
 		ws_buf_puts(b, "</li>\n");
 	}
 	if (any)

@@ -127,9 +127,7 @@ void ws_json_remedy(struct ws_buf *b, const struct ws_remedy *m)
 	ws_json_kv_str(b, "driver_cuda_min", m->driver_floor ? ws_cuda_str(m->driver_floor, v, sizeof v) : NULL);
 	ws_json_kv_str(b, "verdict", m->kind == WS_REMEDY_NONE ? NULL : ws_verdict_name(m->verdict));
 	ws_json_kv_str(b, "summary", m->summary);
-	ws_json_kv_str(b, "command", m->install);
-	ws_json_kv_str(b, "download_command", m->download);
-	ws_json_kv_str(b, "offline_command", m->offline);
+	ws_json_command_members(b, &m->install, &m->download, &m->offline, NULL, m->shells, m->nshells);
 	ws_json_kv_str(b, "note", m->note);
 	ws_json_close(b, '}');
 }
@@ -673,7 +671,8 @@ static void env_set_json(struct ws_buf *b, const struct ws_report *r)
 	for (size_t k = 0; k < r->ntargets; k++) {
 		ws_json_key(b, r->targets[k].name);
 		ws_buf_add(b, "{", 1);
-		ws_json_kv_str(b, "command", s->fix ? s->fix[k] : NULL);
+		static const struct ws_cmds none;
+		ws_json_command_members(b, NULL, NULL, NULL, s->fix ? &s->fix[k] : &none, s->fix_shells, s->nfix_shells);
 		ws_json_kv_str(b, "note", s->fix_note ? s->fix_note[k] : NULL);
 		ws_json_close(b, '}');
 	}

@@ -86,7 +86,7 @@ static void env_set_lines(struct ws_report *r)
 	const struct ws_envset *s = &r->env;
 	bool fix = false;
 	for (size_t k = 0; s->fix && k < r->ntargets; k++)
-		fix |= s->fix[k] || s->fix_note[k];
+		fix |= s->fix[k].n || s->fix_note[k];
 	if (!s->nissues && !fix)
 		return;
 	fprintf(r->out, "\n%sthe packages together%s:\n", col(r, BOLD), col(r, RESET));
@@ -99,12 +99,15 @@ static void env_set_lines(struct ws_report *r)
 	}
 	for (size_t k = 0; s->fix && k < r->ntargets; k++) {
 		const struct ws_target *tg = &r->targets[k];
-		if (!s->fix[k] && !s->fix_note[k])
+		if (!s->fix[k].n && !s->fix_note[k])
 			continue;
 		fprintf(r->out, "  to fix it on %s%s%s%s:\n", Q(tg->label[0] ? tg->label : tg->name), tg->label[0] ? " (" : "",
 			tg->label[0] ? tg->name : "", tg->label[0] ? ")" : "");
-		if (s->fix[k])
-			fprintf(r->out, "    %s\n", Q(s->fix[k]));
+		if (s->fix[k].n) {
+			if (s->nfix_shells && s->fix_shells[0] != WS_SHELL_SH)
+				fprintf(r->out, "    for %s:\n", ws_shell_title(s->fix_shells[0]));
+			ws_text_command_lines(r->out, "    ", "", NULL, &s->fix[k], s->fix_shells, s->nfix_shells);
+		}
 		if (s->fix_note[k])
 			fprintf(r->out, "    note: %s\n", Q(s->fix_note[k]));
 	}

@@ -107,12 +107,16 @@ static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 {
 	/* from the build table (--builds FILE) and the package's METADATA: escaped too */
 	fprintf(r->out, "     %s: %s\n", m->kind == WS_REMEDY_REBUILD ? "rebuild" : "install", Q(m->summary));
-	if (m->install && m->kind == WS_REMEDY_REBUILD) {
-		fprintf(r->out, "       %s\n", Q(m->install));
-	} else if (m->install) {
-		fprintf(r->out, "       %s\n", Q(m->install));
-		fprintf(r->out, "     offline: %s\n", Q(m->download));
-		fprintf(r->out, "       then: %s\n", Q(m->offline));
+	/* the commands are rendered here, for the shell of the platform they are for */
+	if (!ws_cmd_empty(&m->install)) {
+		if (m->nshells && m->shells[0] != WS_SHELL_SH)
+			fprintf(r->out, "     for %s%s%s:\n", ws_shell_title(m->shells[0]), m->nshells > 1 ? " (--json: also " : "",
+				m->nshells > 1 ? ws_shell_title(m->shells[1]) : "");
+		ws_text_command_lines(r->out, "       ", "", &m->install, NULL, m->shells, m->nshells);
+	}
+	if (!ws_cmd_empty(&m->download)) {
+		ws_text_command_lines(r->out, "     ", "offline: ", &m->download, NULL, m->shells, m->nshells);
+		ws_text_command_lines(r->out, "       ", "then: ", &m->offline, NULL, m->shells, m->nshells);
 	}
 	if (m->note)
 		fprintf(r->out, "     note: %s\n", Q(m->note));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws_report.h"
+#include "ws_quote.h"
 #include "ws_vocab.h"
 
 int ws_coverage_class(enum ws_verdict v)
@@ -91,4 +92,56 @@ bool ws_gate_line(const struct ws_report *r, char *buf, size_t len)
 	snprintf(buf, len, "gate: FAILED \u2014 %zu of %zu %s%s%s%s%s", r->gate_failed ? r->gate_failed : n, n, noun,
 		 n == 1 ? "" : "s", findings, errors, ignored);
 	return false;
+}
+
+/* One rendering for text, in a buffer of its own per thread (valid until the next call). */
+static _Thread_local struct ws_buf text_cmd_buf;
+
+const char *ws_text_command(const struct ws_cmd *c, const struct ws_cmds *l, const enum ws_shell *shells, size_t n,
+			    enum ws_shell *used, const char **why, bool *escaped)
+{
+	struct ws_buf raw = {0};
+	bool ok = l ? ws_cmds_render_first(&raw, l, shells, n, used, why) : ws_cmd_render_first(&raw, c, shells, n, used, why);
+	*escaped = false;
+	if (!ok || raw.failed) {
+		if (ok)
+			*why = "out of memory";
+		ws_buf_free(&raw);
+		return NULL;
+	}
+	struct ws_buf *b = &text_cmd_buf;
+	b->len = 0;
+	b->failed = false;
+	ws_quote(b, WS_Q_TEXT, raw.p, raw.len);
+	/* text escapes controls (a newline inside quotes): then the page is not the command */
+	*escaped = b->len != raw.len || memcmp(b->p, raw.p, raw.len) != 0;
+	ws_buf_add(b, "", 1);
+	ws_buf_free(&raw);
+	if (b->failed) {
+		*why = "out of memory";
+		return NULL;
+	}
+	return b->p;
+}
+
+void ws_text_command_lines(FILE *f, const char *indent, const char *label, const struct ws_cmd *c,
+			   const struct ws_cmds *l, const enum ws_shell *shells, size_t n)
+{
+	enum ws_shell used = WS_SHELL_SH;
+	const char *why = NULL;
+	bool escaped;
+	const char *s = ws_text_command(c, l, shells, n, &used, &why, &escaped);
+	if (!s) {
+		fprintf(f, "%s%s(no command can be printed safely for %s: %s)\n", indent, label,
+			n ? ws_shell_title(shells[0]) : "any shell", why ? why : "?");
+		return;
+	}
+	fprintf(f, "%s%s%s\n", indent, label, s);
+	if (escaped)
+		fprintf(f, "%s  (shown escaped: a word holds a control character; --json has the exact command)\n", indent);
+}
+
+void ws_text_command_release(void)
+{
+	ws_buf_free(&text_cmd_buf);
 }

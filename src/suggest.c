@@ -80,8 +80,8 @@ static void text_one(FILE *f, const char *pkg, const struct ws_target *t, const 
 	if (!n) {
 		struct ws_remedy *m = ws_remedy_choose(pkg, t, ctx);
 		fprintf(f, "  %s\n", m ? ws_q_text(m->summary) : "the build table knows no build of this package");
-		if (m && m->install)
-			fprintf(f, "     %s\n", ws_q_text(m->install));
+		if (m && !ws_cmd_empty(&m->install))
+			ws_text_command_lines(f, "     ", "", &m->install, NULL, m->shells, m->nshells);
 		ws_remedy_free(m);
 		return;
 	}
@@ -90,10 +90,12 @@ static void text_one(FILE *f, const char *pkg, const struct ws_target *t, const 
 		if (!m)
 			continue;
 		fprintf(f, "  %zu. %s\n", i + 1, ws_q_text(m->summary));
-		fprintf(f, "     %s\n", ws_q_text(m->install));
+		if (i == 0 && m->nshells && m->shells[0] != WS_SHELL_SH)
+			fprintf(f, "     for %s:\n", ws_shell_title(m->shells[0]));
+		ws_text_command_lines(f, "     ", "", &m->install, NULL, m->shells, m->nshells);
 		if (i == 0) {
-			fprintf(f, "     offline: %s\n", ws_q_text(m->download));
-			fprintf(f, "       then: %s\n", ws_q_text(m->offline));
+			ws_text_command_lines(f, "     ", "offline: ", &m->download, NULL, m->shells, m->nshells);
+			ws_text_command_lines(f, "       ", "then: ", &m->offline, NULL, m->shells, m->nshells);
 		}
 		if (m->note && i == 0)
 			fprintf(f, "     note: %s\n", ws_q_text(m->note));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ws_checks.h"
+#include "ws_command.h"
 #include "ws_cli.h"
 #include "wheelscan.h"
 #include "ws_envset.h"
@@ -167,6 +168,22 @@ bool ws_report_gates(const struct ws_report *r);
 /* "gate: FAILED \u2014 2 of 3 wheels, 13 findings" or "gate: passed (3 wheels)" into buf;
  * returns whether the gate passed. The same words in every format. */
 bool ws_gate_line(const struct ws_report *r, char *buf, size_t len);
+
+/* A command (c, or the list l when not NULL) rendered for the first of the shells that can
+ * carry it (ws_command.h), escaped for text: *used the shell, *escaped whether text had to
+ * escape a character (the page then is not the command). NULL with *why when no shell can
+ * carry it. Valid until the next call in this thread. */
+const char *ws_text_command(const struct ws_cmd *c, const struct ws_cmds *l, const enum ws_shell *shells, size_t n,
+			    enum ws_shell *used, const char **why, bool *escaped);
+/* "INDENT LABEL command" on one line, or an honest line saying why there is none, and a
+ * line more when the command is shown escaped. */
+void ws_text_command_lines(FILE *f, const char *indent, const char *label, const struct ws_cmd *c,
+			   const struct ws_cmds *l, const enum ws_shell *shells, size_t n);
+void ws_text_command_release(void);
+/* The remedy as JSON members (report_json.c); the set's fix likewise. */
+void ws_json_command_members(struct ws_buf *b, const struct ws_cmd *install, const struct ws_cmd *download,
+			     const struct ws_cmd *offline, const struct ws_cmds *list, const enum ws_shell *shells,
+			     size_t n);
 
 /* A remedy (ws_builds.h) as a JSON object, and its comma. */
 struct ws_remedy;

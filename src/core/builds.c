@@ -65,6 +65,21 @@ static bool field_ok(const char *s, bool command_word)
 	return true;
 }
 
+/* The index a command names: PyPI, or a package index at an https URL whose characters
+ * are URL-safe and none of them a shell's or pip's ("simple>~/.bashrc" is refused here,
+ * and the renderer would quote it anyway: src/core/command.c). */
+static bool index_ok(const char *s)
+{
+	if (!strcmp(s, "pypi"))
+		return true;
+	if (strncmp(s, "https://", 8) || !s[8])
+		return false;
+	for (s += 8; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-._~/:%@+", *s))
+			return false;
+	return true;
+}
+
 static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_err *err)
 {
 	char *f[NCOLS];
@@ -94,6 +109,11 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_
 	if (!*f[0] || !*f[1] || !*f[2] || !*f[3] || !*f[8] || !*f[9]) {
 		ws_err_set(err, WS_E_FORMAT, "line %u: package, version, variant, platform, index and provenance "
 			 "must not be empty", lineno);
+		return -1;
+	}
+	if (!index_ok(f[8])) {
+		ws_err_set(err, WS_E_FORMAT, "line %u: index must be 'pypi' or an https URL of letters, digits and "
+			 "- . _ ~ / : %% @ + only", lineno);
 		return -1;
 	}
 	if (strcmp(f[9], "scanned") && strcmp(f[9], "declared")) {

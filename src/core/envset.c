@@ -97,8 +97,6 @@ nomem:
 	return -1;
 }
 
-static bool shell_word(const char *path, char *out, size_t len);
-
 void ws_envset_take_libs(struct ws_envset *s, struct ws_artifact *a)
 {
 	/* the last added distribution is a's: ws_envset_add keeps only wheels and installed ones */
@@ -123,18 +121,27 @@ int ws_envset_judge_loads(struct ws_envset *s, const struct ws_remedy_ctx *ctx)
 	free(d);
 	s->load_judged = true;
 	if (rc == 0 && s->load.ninstall) {
-		/* each word is a requirement of letters, digits and "-=.*": quoted for the shell */
-		struct ws_buf cmd = {0};
-		char word[1024];
-		if (ctx && ctx->python_exe && shell_word(ctx->python_exe, word, sizeof word))
-			ws_buf_printf(&cmd, "%s -m pip install", word);
-		else
-			ws_buf_puts(&cmd, "pip install");
+		/* an argument vector, rendered for the first shell of the platform that can carry
+		 * it (ws_command.h): the interpreter's path is a word like any other */
+		struct ws_cmd cmd = {0};
+		struct ws_buf text = {0};
+		enum ws_shell shells[WS_SHELLS], used;
+		size_t nshells = ws_shells_for(ctx ? ctx->platform : NULL, ctx && ctx->windows_host, shells);
+		if (ctx && ctx->python_exe) {
+			ws_cmd_add(&cmd, ctx->python_exe);
+			ws_cmd_add(&cmd, "-m");
+		}
+		ws_cmd_add(&cmd, "pip");
+		ws_cmd_add(&cmd, "install");
 		for (size_t i = 0; i < s->load.ninstall; i++)
-			ws_buf_printf(&cmd, " '%s'", s->load.install[i]);
-		if (cmd.failed || !(s->load_fix = ws_strdup(cmd.p)))
+			ws_cmd_add(&cmd, s->load.install[i]);
+		if (cmd.failed)
 			rc = -1;
-		ws_buf_free(&cmd);
+		else if (ws_cmd_render_first(&text, &cmd, shells, nshells, &used, NULL) &&
+			 (text.failed || !(s->load_fix = ws_strdup(text.p))))
+			rc = -1;
+		ws_cmd_free(&cmd);
+		ws_buf_free(&text);
 	}
 	return rc;
 }
@@ -183,43 +190,43 @@ static bool torch_family(const char *name)
 	return !strcasecmp(name, "torch") || !strcasecmp(name, "torchvision") || !strcasecmp(name, "torchaudio");
 }
 
-/* path as one shell word ('...'), or false when it holds a byte no command should carry */
-static bool shell_word(const char *path, char *out, size_t len)
+/* Package names as pip compares them (PEP 503: case and runs of - _ . do not matter). */
+static int name_cmp(const char *a, const char *b)
 {
-	size_t o = 0;
-	if (len < 3)
-		return false;
-	out[o++] = '\'';
-	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f || o + 6 >= len)
-			return false;
-		if (*c == '\'') {
-			memcpy(out + o, "'\\''", 4);
-			o += 4;
-		} else {
-			out[o++] = (char)*c;
+	for (;;) {
+		bool sa = *a == '-' || *a == '_' || *a == '.', sb = *b == '-' || *b == '_' || *b == '.';
+		if (sa && sb) {
+			while (*a == '-' || *a == '_' || *a == '.')
+				a++;
+			while (*b == '-' || *b == '_' || *b == '.')
+				b++;
+			continue;
 		}
+		int ca = sa ? '-' : (unsigned char)(*a >= 'A' && *a <= 'Z' ? *a | 0x20 : *a);
+		int cb = sb ? '-' : (unsigned char)(*b >= 'A' && *b <= 'Z' ? *b | 0x20 : *b);
+		if (ca != cb || !ca)
+			return ca - cb;
+		a++, b++;
 	}
-	out[o++] = '\'';
-	out[o] = 0;
-	return true;
 }
 
-/* Another wheel of the same package in the same scan that runs on target k: it is already
- * downloaded, so it comes before any release the table names. */
-static const struct ws_env_pkg *have_running(const struct ws_envset *s, const struct ws_env_pkg *p, size_t k)
+static _Thread_local const struct ws_envset *sort_set;   /* qsort has no context argument in C11 */
+
+static int by_name(const void *x, const void *y)
 {
-	const struct ws_env_pkg *best = NULL;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct ws_env_pkg *q = &s->pkgs[i];
-		if (q == p || !q->wheel || strcasecmp(q->name, p->name) || !ws_version_cmp(q->version, p->version) ||
-		    !q->verdicts || ws_verdict_fails(q->verdicts[k]) ||
-		    q->verdicts[k] == WS_V_NONE)
-			continue;
-		if (!best || ws_version_cmp(q->version, best->version) > 0)
-			best = q;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = name_cmp(sort_set->pkgs[i].name, sort_set->pkgs[j].name);
+	return c ? c : (i > j) - (i < j);     /* the scan's order within a package */
+}
+
+/* "pip", or the --python interpreter with "-m pip" */
+static void pip_words(struct ws_cmd *c, const char *exe)
+{
+	ws_cmd_add(c, exe ? exe : "pip");
+	if (exe) {
+		ws_cmd_add(c, "-m");
+		ws_cmd_add(c, "pip");
 	}
-	return best;
 }
 
 static const struct ws_env_variant *variant_of(const struct ws_env_pkg *p, int cuda)
@@ -230,65 +237,89 @@ static const struct ws_env_variant *variant_of(const struct ws_env_pkg *p, int c
 	return NULL;
 }
 
-/* The command that fixes the set on target k: the torch family's remedy when torch must
- * change, then each other package's that fails there, joined into one shell line. */
+/* What the issues say of each distribution on target k, in one pass over them. */
+enum { LOADS_WRONG = 1, MISMATCHED = 2 };
+
+/* The commands that fix the set on target k: the torch family's remedy when torch must
+ * change, then one per other package that fails there (all its wheels at once: a mirror
+ * holds thousands of one package), each distinct command once. order: the distributions
+ * grouped by package name. */
 static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, const struct ws_remedy_ctx *ctx,
-		   bool torch_must_change)
+		   bool torch_must_change, const size_t *order, unsigned char *flags)
 {
-	/* the command's parts joined by " && ", the notes by "; " (a cut command would be wrong) */
-	struct ws_buf cmd = {0}, note = {0};
+	struct ws_buf note = {0};
+	struct ws_cmds *cmd = &s->fix[k];
 	struct ws_env_pkg *torch = find(s, "torch");
 	struct ws_remedy *rt = NULL;
 	int rc = 0;
 
+	memset(flags, 0, s->n);
+	for (size_t q = 0; q < s->nissues; q++) {
+		if (s->issues[q].kind == WS_ENV_LOADED_VARIANT && s->issues[q].target == (int)k)
+			flags[s->issues[q].pkg] |= LOADS_WRONG;
+		if (s->issues[q].kind == WS_ENV_COMPANION)
+			flags[s->issues[q].pkg] |= MISMATCHED;
+	}
 	if (torch && torch_must_change) {
 		rt = ws_remedy_choose("torch", t, ctx);
-		if (rt && rt->install)
-			ws_buf_puts(&cmd, rt->install);
+		if (rt && !ws_cmd_empty(&rt->install))
+			ws_cmds_add(cmd, &rt->install);
 		else if (rt)
 			ws_buf_puts(&note, rt->summary);
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		struct ws_env_pkg *p = &s->pkgs[i];
-		bool loads_wrong = false, mismatched = false;
-		for (size_t q = 0; q < s->nissues; q++) {
-			loads_wrong |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_LOADED_VARIANT &&
-				       s->issues[q].target == (int)k;
-			mismatched |= s->issues[q].pkg == i && s->issues[q].kind == WS_ENV_COMPANION;
+	for (size_t g = 0, end; g < s->n; g = end) {
+		/* one package: order[g .. end) */
+		const struct ws_env_pkg *first = &s->pkgs[order[g]], *p = NULL, *have = NULL;
+		unsigned char why = 0;
+		size_t acting = 0;
+		for (end = g; end < s->n && !name_cmp(s->pkgs[order[end]].name, first->name); end++) {
+			const struct ws_env_pkg *q = &s->pkgs[order[end]];
+			if (fails(q, k) || flags[order[end]]) {
+				p = p ? p : q;
+				why |= flags[order[end]];
+				acting++;
+			} else if (q->wheel && q->verdicts && q->verdicts[k] != WS_V_NONE &&
+				   (!have || ws_version_cmp(q->version, have->version) > 0)) {
+				have = q;             /* a wheel of it in this scan that runs here */
+			}
 		}
-		if (torch_family(p->name) && rt)
-			continue;                          /* the torch remedy brings them */
-		if (!fails(p, k) && !loads_wrong && !mismatched)
-			continue;
-		if (mismatched && !rt && torch) {
+		if (!p || (torch_family(p->name) && rt))
+			continue;                          /* nothing fails; or the torch remedy brings them */
+		if ((why & MISMATCHED) && !rt && torch) {
 			/* keep the torch that runs: the companion made for it */
 			struct ws_remedy *rc_ = ws_remedy_companion(p->name, torch->version, torch->local, t, ctx);
-			if (rc_ && rc_->install)
-				ws_buf_printf(&cmd, "%s%s", cmd.len ? " && " : "", rc_->install);
+			if (rc_ && !ws_cmd_empty(&rc_->install))
+				ws_cmds_add(cmd, &rc_->install);
 			else
 				ws_buf_printf(&note, "%sthe build table has no %s made for torch %s", note.len ? "; " : "",
 					      p->name, torch->version);
 			ws_remedy_free(rc_);
 			continue;
 		}
-		if (loads_wrong && rt) {
+		if ((why & LOADS_WRONG) && rt) {
 			/* bitsandbytes follows torch: does the new torch's CUDA pick a library that runs? */
 			const struct ws_env_variant *v = variant_of(p, rt->cuda);
 			if (v && v->verdicts && !ws_verdict_fails(v->verdicts[k]))
 				continue;
 		}
-		const struct ws_env_pkg *have = p->wheel ? have_running(s, p, k) : NULL;
-		char word[1024];
-		if (have && shell_word(have->path, word, sizeof word)) {
-			ws_buf_printf(&cmd, "%spip install %s", cmd.len ? " && " : "", word);
-			ws_buf_printf(&note, "%s%s %s, in this %s too, runs there: install that one instead of %s",
-				      note.len ? "; " : "", have->name, have->version, s->from_store ? "store" : "scan",
-				      p->version);
+		if (have && p->wheel && ws_version_cmp(have->version, p->version)) {
+			struct ws_cmd c = {0};
+			pip_words(&c, ctx->python_exe);
+			ws_cmd_add(&c, "install");
+			ws_cmd_add_path(&c, have->path);
+			ws_cmds_add(cmd, &c);
+			ws_cmd_free(&c);
+			ws_buf_printf(&note, "%s%s %s, in this %s too, runs there: install that one instead of %s", note.len ? "; " : "",
+				      have->name, have->version, s->from_store ? "store" : "scan", p->version);
+			if (acting > 1)
+				ws_buf_printf(&note, " and %zu other%s", acting - 1, acting == 2 ? "" : "s");
+			if (s->from_store && have->path[0] != '/')
+				ws_buf_puts(&note, " (the store keeps paths relative to the folder its scan started in: run it there)");
 			continue;
 		}
 		struct ws_remedy *rp = ws_remedy_choose(p->name, t, ctx);
-		if (rp && rp->install)
-			ws_buf_printf(&cmd, "%s%s", cmd.len ? " && " : "", rp->install);
+		if (rp && !ws_cmd_empty(&rp->install))
+			ws_cmds_add(cmd, &rp->install);
 		else if (rp)
 			ws_buf_printf(&note, "%s%s", note.len ? "; " : "", rp->summary);
 		else
@@ -300,13 +331,12 @@ static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, con
 	bool issue = false;
 	for (size_t q = 0; q < s->nissues; q++)
 		issue |= s->issues[q].target < 0 || s->issues[q].target == (int)k;
-	if (cmd.failed || note.failed)
+	if (cmd->failed || note.failed)
 		rc = -1;
-	else if (cmd.len || issue) {
-		if ((cmd.len && !(s->fix[k] = ws_strdup(cmd.p))) || (note.len && !(s->fix_note[k] = ws_strdup(note.p))))
-			rc = -1;
-	}
-	ws_buf_free(&cmd);
+	else if (!cmd->n && !issue)
+		ws_buf_free(&note);
+	else if (note.len && !(s->fix_note[k] = ws_strdup(note.p)))
+		rc = -1;
 	ws_buf_free(&note);
 	return rc;
 }
@@ -376,7 +406,21 @@ int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, c
 		return 0;
 	if (!(s->fix = ws_calloc(nt ? nt : 1, sizeof *s->fix)) || !(s->fix_note = ws_calloc(nt ? nt : 1, sizeof *s->fix_note)))
 		return -1;
-	for (size_t k = 0; k < nt; k++) {
+	s->nfix_shells = ws_shells_for(ctx->platform ? ctx->platform : "linux_x86_64", ctx->windows_host, s->fix_shells);
+	size_t *order = ws_calloc(s->n, sizeof *order);
+	unsigned char *flags = ws_calloc(s->n, 1);
+	if (!order || !flags) {
+		free(order);
+		free(flags);
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		order[i] = i;
+	sort_set = s;
+	qsort(order, s->n, sizeof *order, by_name);
+	sort_set = NULL;
+	int rc = 0;
+	for (size_t k = 0; k < nt && rc == 0; k++) {
 		/* every issue is fixed by another torch build with what goes with it, except a
 		 * companion made for another torch beside a torch that runs: that companion */
 		bool torch_change = false, any = false;
@@ -390,10 +434,12 @@ int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, c
 				any = true;
 				torch_change |= torch_family(s->pkgs[i].name);
 			}
-		if (any && fix_for(s, k, &t[k], ctx, torch_change && torch) < 0)
-			return -1;
+		if (any && fix_for(s, k, &t[k], ctx, torch_change && torch, order, flags) < 0)
+			rc = -1;
 	}
-	return 0;
+	free(order);
+	free(flags);
+	return rc;
 }
 
 void ws_envset_free(struct ws_envset *s)
@@ -420,7 +466,7 @@ void ws_envset_free(struct ws_envset *s)
 	for (size_t i = 0; i < s->nissues; i++)
 		free(s->issues[i].what);
 	for (size_t k = 0; s->fix && k < s->ntargets; k++)
-		free(s->fix[k]);
+		ws_cmds_free(&s->fix[k]);
 	for (size_t k = 0; s->fix_note && k < s->ntargets; k++)
 		free(s->fix_note[k]);
 	free(s->fix);

@@ -16,6 +16,7 @@
 #include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_util.h"
+#include "piptags.h"
 #include "rank.h"
 
 static bool same_name(const char *a, const char *b)
@@ -211,111 +212,77 @@ static void put(struct text *t, const char *fmt, ...)
 	}
 }
 
-/* The interpreter word of a command: "pip", or the --python path quoted for the shell it
- * runs in (a Windows path in double quotes, others in single quotes). */
-static void pip_word(struct text *t, const char *exe)
+/* The program words of a command: "pip", or the --python interpreter as it was given
+ * with "-m pip" (the renderer quotes it for the shell the command is for). */
+static void pip_words(struct ws_cmd *c, const char *exe)
 {
-	bool plain = true, windows;
 	if (!exe) {
-		put(t, "pip");
+		ws_cmd_add(c, "pip");
 		return;
 	}
-	windows = strchr(exe, '\\') || (exe[0] && exe[1] == ':');
-	for (const char *p = exe; *p; p++)
-		if (!(((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || (*p >= '0' && *p <= '9') || strchr("/._-+\\:", *p)))
-			plain = false;
-	if (plain)
-		put(t, "%s -m pip", exe);
-	else if (windows)
-		put(t, "\"%s\" -m pip", exe);
-	else {
-		put(t, "'");
-		for (const char *p = exe; *p; p++)
-			put(t, *p == '\'' ? "'\\''" : "%c", *p);
-		put(t, "' -m pip");
-	}
+	ws_cmd_add(c, exe);
+	ws_cmd_add(c, "-m");
+	ws_cmd_add(c, "pip");
 }
 
 /* "torch==2.8.0+cu128": on an index of one variant the release carries its local tag, so
  * that pip replaces an installed build of the same release (==2.8.0 would match an
  * installed 2.8.0+cu126 and keep it). Every package of the command comes from one index. */
-static void spec_of(struct text *t, const struct ws_build *b, const struct ws_build *main)
+static void spec_of(struct ws_cmd *c, const struct ws_build *b, const struct ws_build *main)
 {
+	struct ws_buf w = {0};
 	if (on_pypi(main) || strchr(b->version, '+'))
-		put(t, "%s==%s", b->package, b->version);
+		ws_buf_printf(&w, "%s==%s", b->package, b->version);
 	else
-		put(t, "%s==%s+%s", b->package, b->version, main->variant);
+		ws_buf_printf(&w, "%s==%s+%s", b->package, b->version, main->variant);
+	ws_buf_add(&w, "", 1);
+	if (w.failed)
+		c->failed = true;
+	else
+		ws_cmd_add(c, w.p);
+	ws_buf_free(&w);
 }
 
-/* The --platform words for a build whose wheel tag the table does not record (declared
- * rows): pip matches each exactly, so every tag such wheels are published under. */
-static const char *pip_platform_default(const char *platform)
+static void specs_of(struct ws_cmd *c, const struct ws_build *const *set, size_t n)
 {
-	if (!strcmp(platform, "win_amd64"))
-		return "win_amd64";
-	if (!strcmp(platform, "linux_aarch64"))
-		return "manylinux_2_28_aarch64 --platform manylinux2014_aarch64 --platform linux_aarch64";
-	return "manylinux_2_28_x86_64 --platform manylinux2014_x86_64 --platform manylinux1_x86_64 --platform linux_x86_64";
+	for (size_t i = 0; i < n; i++)
+		spec_of(c, set[i], set[0]);
 }
+
 
 static void commands(struct ws_remedy *r, const struct ws_build *const *set, size_t n,
 		     const struct ws_remedy_ctx *ctx)
 {
-	struct text t = {.pos = 0};
 	const char *index = set[0]->index;
-	char specs[512];
-	size_t sp = 0;
 
-	specs[0] = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct text s = {.pos = 0};
-		spec_of(&s, set[i], set[0]);
-		sp += (size_t)snprintf(specs + sp, sizeof specs - sp, "%s%s", i ? " " : "", s.buf);
-		if (sp >= sizeof specs)
-			sp = sizeof specs - 1;
+	r->nshells = ws_shells_for(r->platform, ctx->windows_host, r->shells);
+	pip_words(&r->install, ctx->python_exe);
+	ws_cmd_add(&r->install, "install");
+	specs_of(&r->install, set, n);
+	if (strcmp(index, "pypi")) {
+		ws_cmd_add(&r->install, "--index-url");
+		ws_cmd_add(&r->install, index);
 	}
-	pip_word(&t, ctx->python_exe);
-	put(&t, " install %s", specs);
-	if (strcmp(index, "pypi"))
-		put(&t, " --index-url %s", index);
-	r->install = ws_strdup(t.buf);
 
-	t.pos = 0;
-	pip_word(&t, ctx->python_exe);
-	put(&t, " download %s", specs);
-	if (strcmp(index, "pypi"))
-		put(&t, " --index-url %s", index);
-	put(&t, " --only-binary=:all:");
-	if (ctx->python_version)
-		put(&t, " --python-version %s", ctx->python_version);
-	/* pip matches --platform exactly (manylinux_2_28 does not take manylinux1): each tag a
-	 * wheel of the set is published under, once */
-	char tags[512];
-	size_t tl = 0;
-	tags[0] = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *wp = set[i]->wheel_platform[0] ? set[i]->wheel_platform : pip_platform_default(r->platform);
-		char one[96];
-		while (*wp) {
-			size_t k = strcspn(wp, " ");
-			snprintf(one, sizeof one, " --platform %.*s", (int)(k < 80 ? k : 80), wp);
-			if (!strstr(tags, one) && tl + strlen(one) < sizeof tags)
-				tl += (size_t)snprintf(tags + tl, sizeof tags - tl, "%s", one);
-			wp += k;
-			while (*wp == ' ')
-				wp++;
-			if (!strncmp(wp, "--platform ", 11))
-				wp += 11;
-		}
+	pip_words(&r->download, ctx->python_exe);
+	ws_cmd_add(&r->download, "download");
+	specs_of(&r->download, set, n);
+	if (strcmp(index, "pypi")) {
+		ws_cmd_add(&r->download, "--index-url");
+		ws_cmd_add(&r->download, index);
 	}
-	put(&t, "%s", tags);
-	put(&t, " -d wheels");
-	r->download = ws_strdup(t.buf);
+	ws_cmd_add(&r->download, "--only-binary=:all:");
+	ws_pip_python_words(&r->download, ctx);
+	ws_pip_platform_words(&r->download, set, n, r->platform, ctx);
+	ws_cmd_add(&r->download, "-d");
+	ws_cmd_add(&r->download, "wheels");
 
-	t.pos = 0;
-	pip_word(&t, ctx->python_exe);
-	put(&t, " install --no-index --find-links wheels %s", specs);
-	r->offline = ws_strdup(t.buf);
+	pip_words(&r->offline, ctx->python_exe);
+	ws_cmd_add(&r->offline, "install");
+	ws_cmd_add(&r->offline, "--no-index");
+	ws_cmd_add(&r->offline, "--find-links");
+	ws_cmd_add(&r->offline, "wheels");
+	specs_of(&r->offline, set, n);
 }
 
 /* "SASS sm_70/75/80/86/90/100/120, PTX compute_120" */
@@ -351,9 +318,9 @@ void ws_remedy_free(struct ws_remedy *r)
 	free(r->platform);
 	free(r->provenance);
 	free(r->summary);
-	free(r->install);
-	free(r->download);
-	free(r->offline);
+	ws_cmd_free(&r->install);
+	ws_cmd_free(&r->download);
+	ws_cmd_free(&r->offline);
 	free(r->note);
 	free(r);
 }
@@ -553,7 +520,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
 		goto nomem;
 	commands(r, set, nset, ctx);
-	if (!r->install || !r->download || !r->offline)
+	if (r->install.failed || r->download.failed || r->offline.failed)
 		goto nomem;
 	return r;
 nomem:
@@ -636,20 +603,26 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 
 /* Code built in place (a torch extension's build directory, a UI's custom node: files no
  * package owns): no build to download, only the line that rebuilds it for the GPU. */
-static struct ws_remedy *rebuild_remedy(bool torch_extension, const struct ws_target *t)
+static struct ws_remedy *rebuild_remedy(bool torch_extension, const struct ws_target *t, const struct ws_remedy_ctx *ctx)
 {
 	struct ws_remedy *r = ws_calloc(1, sizeof *r);
-	struct text s = {.pos = 0}, c = {.pos = 0};
+	struct text s = {.pos = 0};
 	unsigned cc = t->cc;
 	int last = ws_last_toolkit_for_arch(cc);
-	char c1[16];
+	char c1[16], list[32];
 	if (!r)
 		return NULL;
 	r->kind = WS_REMEDY_REBUILD;
+	r->nshells = ws_shells_for(ctx->platform, ctx->windows_host, r->shells);
 	if (torch_extension) {
 		put(&s, "rebuild the extension for %s in its source tree, against the torch installed here", t->name);
-		put(&c, "TORCH_CUDA_ARCH_LIST=\"%u.%u+PTX\" pip install --no-build-isolation --force-reinstall .", cc / 10,
-		    cc % 10);
+		snprintf(list, sizeof list, "%u.%u+PTX", cc / 10, cc % 10);
+		ws_cmd_setenv(&r->install, "TORCH_CUDA_ARCH_LIST", list);
+		pip_words(&r->install, ctx->python_exe);
+		ws_cmd_add(&r->install, "install");
+		ws_cmd_add(&r->install, "--no-build-isolation");
+		ws_cmd_add(&r->install, "--force-reinstall");
+		ws_cmd_add(&r->install, ".");
 	} else {
 		put(&s, "rebuild it for %s: nvcc -gencode arch=compute_%u,code=[sm_%u,compute_%u] (CMake: "
 		    "CMAKE_CUDA_ARCHITECTURES=%u; a torch extension: TORCH_CUDA_ARCH_LIST=\"%u.%u+PTX\")", t->name, cc, cc, cc,
@@ -658,7 +631,7 @@ static struct ws_remedy *rebuild_remedy(bool torch_extension, const struct ws_ta
 	if (last)
 		put(&s, "; with a CUDA toolkit of %s or older, the last that targets %s", ws_cuda_str(last, c1, sizeof c1),
 		    t->name);
-	if (!(r->summary = ws_strdup(s.buf)) || (c.pos && !(r->install = ws_strdup(c.buf)))) {
+	if (!(r->summary = ws_strdup(s.buf)) || r->install.failed) {
 		ws_remedy_free(r);
 		return NULL;
 	}
@@ -677,7 +650,7 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
 		for (size_t k = 0; k < nt && k < a->njudged; k++)
 			if (ws_verdict_fails(a->verdicts[k]) && !(a->judged[k].reasons & WS_R_DRIVER_GPU)) {
 				ws_remedy_free(a->judged[k].remedy);
-				a->judged[k].remedy = rebuild_remedy(a->origin != NULL, &t[k]);
+				a->judged[k].remedy = rebuild_remedy(a->origin != NULL, &t[k], ctx);
 			}
 		return 0;
 	}

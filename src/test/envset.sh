@@ -134,13 +134,13 @@ with zipfile.ZipFile(os.path.join(out, "wscan_example-0.2.0-cp311-cp311-manylinu
 PY
 new=$t/w/wscan_example-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl
 run --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl "$new"
-has "pip install '$new'" "the wheel of the same package that runs is named, as one shell word"
+has "pip install $new" "the wheel of the same package that runs is named, as one shell word"
 has 'wscan-example 0.2.0, in this scan too, runs there: install that one instead of 0.1.0' "and said to be here already"
 # the same two wheels scanned into a store in two runs: its report names the one it holds
 "$WS_BIN" --no-progress --db "$t/s.db" --gpu sm_120 "$new" >/dev/null 2>&1
 "$WS_BIN" --no-progress --db "$t/s.db" --gpu sm_120 testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl >/dev/null 2>&1
 run --db "$t/s.db" --report --gpu sm_120
-has "pip install '$new'" "a store's report names the wheel it holds that runs"
+has "pip install $new" "a store's report names the wheel it holds that runs"
 has 'wscan-example 0.2.0, in this store too, runs there: install that one instead of 0.1.0' "and says it is in the store"
 
 # 6. Triton's bundled ptxas. ptxas FILE RELEASE [OFFSET]: an ELF executable with ptxas'
@@ -244,6 +244,35 @@ dist "$e" Torch 2.8.0 'nvidia-cuda-runtime-cu12==12.8.90' Torch/lib/libtorch_cud
 dist "$e" torchvision 0.20.1 'torch (==2.5.1)' torchvision/_C.so=$fx/multi.so
 run --gpu sm_90 -r "$e"
 has 'torchvision 0.20.1 is built for torch 2.5.1, but torch 2.8.0 is here' "a torch whose METADATA capitalises its name"
+
+# 8. a scanned mirror (issue 40): the wheel that runs is named "-rreq...": pip would read
+# '-rreq' as "-r req" (a requirements file beside it naming another index); the fix names
+# it as a path, ./-rreq..., never an option. Three wheels of one package that fail give one
+# command, not one per wheel.
+m=$t/mirror; mkdir -p "$m/a" "$m/b" "$m/c"
+old=testdata/fixtures/wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl
+for d in a b c; do cp "$old" "$m/$d/"; done
+cp "$new" "$m/-rreq-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+w=wscan_example-0.1.0+cu124-cp311-cp311-manylinux_2_28_x86_64.whl
+(cd "$m" && "$WS_BIN" --builds "$t/b.tsv" --no-progress --gpu sm_120 -- -rreq-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl \
+	a/$w b/$w c/$w >"$t/out" 2>"$t/err")
+has "pip install ./-rreq-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl" "a wheel named like an option is a path (./)"
+hasnt "pip install -rreq" "never an option"
+hasnt "pip install '-rreq" "never a quoted option"
+n=$(grep -c 'pip install ./-rreq' "$t/out")
+[ "$n" -eq 1 ] && ok || bad "three wheels of one package: the fix's command is printed $n times, not once"
+grep -A3 'to fix it on' "$t/out" | grep -q ' && pip install ./-rreq' && bad "the fix repeats its command: $(grep -A1 'to fix it on' "$t/out" | tail -n 1)" || ok
+has "instead of 0.1.0 and 2 others" "the note counts the other wheels once"
+# JSON: one command in the fix, its words as argv
+"$WS_BIN" --builds "$t/b.tsv" --no-progress --gpu sm_120 --json -r "$m" >"$t/j" 2>/dev/null
+python3 - "$t/j" <<'PY' && ok || bad "JSON fix: not one command with argv ['pip', 'install', <path>]"
+import json, sys
+fix = json.load(open(sys.argv[1]))["environment"]["fix"]["sm_120"]
+argv = fix["argv"]
+assert len(argv) == 1, argv
+assert argv[0][:2] == ["pip", "install"] and argv[0][2].endswith("/-rreq-0.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"), argv
+assert fix["shell"] == "sh" and fix["command"] == "pip install " + argv[0][2], fix
+PY
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

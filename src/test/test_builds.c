@@ -26,6 +26,18 @@ static int parse(const char *body, struct ws_builds *b, struct ws_err *err)
 	return ws_builds_parse(text, strlen(text), "test table", b, err);
 }
 
+/* A command as POSIX sh (or another shell) shows it; a static buffer per call site turn. */
+static const char *shell_text(const struct ws_cmd *c, enum ws_shell sh)
+{
+	static char *keep[4];
+	static unsigned turn;
+	char **slot = &keep[turn++ % 4];
+	free(*slot);
+	*slot = ws_cmd_text(c, sh, NULL);
+	return *slot ? *slot : "(refused)";
+}
+#define SH(c) shell_text(&(c), WS_SHELL_SH)
+
 static void test_versions(void)
 {
 	CHECK(ws_version_cmp("2.10.0", "2.9.1") > 0);
@@ -86,6 +98,12 @@ static void test_parse(void)
 		{"torch\t2.8.0 \tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\t\n", "space in a command word"},
 		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi;id\tscanned\tx\t\n", "';' in the index"},
 		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\t`id`\tscanned\tx\t\n", "backquote"},
+		/* issue 40: a redirection in the index overwrote ~/.bashrc when the line was pasted */
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\thttps://example.org/simple>~/.bashrc\tscanned\tx\t\n",
+		 "'>' in the index"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\thttps://example.org/simple!x\tscanned\tx\t\n", "'!' in the index"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\thttp://example.org/simple\tscanned\tx\t\n", "http index"},
+		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\t-rreq\tscanned\tx\t\n", "an option for an index"},
 		{"to\x1brch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\t\n", "ESC"},
 		{"torch\t2.8.0\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\x7f\t\n", "DEL in the source"},
 		{"torch\t\tcu128\tlinux_x86_64\t12.8\t80\t\t\tpypi\tscanned\tx\t\n", "no version"},
@@ -406,14 +424,14 @@ static void test_choice(void)
 	/* any driver: the newest release that runs */
 	r = ws_remedy_choose("p", &s90, &ctx);
 	CHECK(r && r->kind == WS_REMEDY_INSTALL && !strcmp(r->pkgs[0].version, "1.2.0"));
-	CHECK(r && r->install && !strcmp(r->install, "pip install p==1.2.0"), "%s", r ? r->install : "");
+	CHECK(r && !strcmp(SH(r->install), "pip install p==1.2.0"), "%s", r ? SH(r->install) : "");
 	ws_remedy_free(r);
 	/* a 12.8 driver: 1.2.0 (13.0) is out; at 1.1.0 both variants are native: the newer CUDA */
 	ctx.driver_cuda = 12080;
 	r = ws_remedy_choose("p", &s90, &ctx);
 	CHECK(r && !strcmp(r->pkgs[0].version, "1.1.0") && !strcmp(r->variant, "cu128"));
-	CHECK(r && !strcmp(r->install, "pip install p==1.1.0+cu128 --index-url https://idx.invalid/cu128"), "%s",
-	      r ? r->install : "");
+	CHECK(r && !strcmp(SH(r->install), "pip install p==1.1.0+cu128 --index-url https://idx.invalid/cu128"), "%s",
+	      r ? SH(r->install) : "");
 	ws_remedy_free(r);
 	/* sm_120 on 12.6: cu126 of 1.1.0 only JITs (PTX 90, ISA of 12.6), cu128 needs 12.8:
 	 * the JIT build with this driver */
@@ -445,18 +463,36 @@ static void test_choice(void)
 	ctx.driver_cuda = 0;
 	ws_remedy_free(r);
 	r = ws_remedy_choose("p", &s61, &ctx);
-	CHECK(r && r->download && strstr(r->download, "--platform manylinux_2_28_x86_64 -d wheels"), "%s",
-	      r ? r->download : "");
+	/* offline: every tag a machine of glibc 2.28 on x86_64 accepts, as packaging.tags derives
+	 * them, and the interpreter's ABIs (issue 36, item 3) */
+	CHECK(r && strstr(SH(r->download), " --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 "),
+	      "%s", r ? SH(r->download) : "");
+	CHECK(r && strstr(SH(r->download), " --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 "
+			  "--platform manylinux_2_16_x86_64 "), "%s", r ? SH(r->download) : "");
+	CHECK(r && strstr(SH(r->download), " --platform manylinux_2_12_x86_64 --platform manylinux2010_x86_64 "),
+	      "%s", r ? SH(r->download) : "");
+	CHECK(r && strstr(SH(r->download), " --platform manylinux_2_5_x86_64 --platform manylinux1_x86_64 "
+			  "--platform linux_x86_64 -d wheels"), "%s", r ? SH(r->download) : "");
+	CHECK(r && !strstr(SH(r->download), "manylinux_2_29") && !strstr(SH(r->download), "manylinux_2_4_"),
+	      "%s", r ? SH(r->download) : "");
+	ws_remedy_free(r);
+	ctx.python_version = "3.11";
+	r = ws_remedy_choose("p", &s61, &ctx);
+	CHECK(r && strstr(SH(r->download), " --only-binary=:all: --python-version 3.11 --implementation cp --abi cp311 "
+			  "--abi abi3 --abi none --platform manylinux_2_28_x86_64 "), "%s", r ? SH(r->download) : "");
+	ctx.python_version = NULL;
 	ws_remedy_free(r);
 	/* nothing runs on sm_52: no 5.x SASS, no PTX at or below it */
 	r = ws_remedy_choose("p", &s52, &ctx);
-	CHECK(r && r->kind == WS_REMEDY_NONE && !r->install && strstr(r->summary, "4 for linux_x86_64"), "%s",
+	CHECK(r && r->kind == WS_REMEDY_NONE && ws_cmd_empty(&r->install) && strstr(r->summary, "4 for linux_x86_64"), "%s",
 	      r ? r->summary : "");
 	ws_remedy_free(r);
 	/* another platform has its own rows */
 	ctx.platform = "win_amd64";
 	r = ws_remedy_choose("p", &s61, &ctx);
-	CHECK(r && !strcmp(r->pkgs[0].version, "1.2.0") && strstr(r->download, "--platform win_amd64"));
+	CHECK(r && !strcmp(r->pkgs[0].version, "1.2.0") && strstr(shell_text(&r->download, WS_SHELL_CMD), "--platform win_amd64"));
+	/* a Windows platform: cmd.exe first, then PowerShell */
+	CHECK(r && r->nshells == 2 && r->shells[0] == WS_SHELL_CMD && r->shells[1] == WS_SHELL_POWERSHELL);
 	ws_remedy_free(r);
 	ctx.platform = "linux_x86_64";
 	/* an unknown package: no remedy */
@@ -478,27 +514,65 @@ static void test_choice(void)
 	r = ws_remedy_choose("torchvision", &s90, &ctx);
 	CHECK(r && !strcmp(r->pkgs[0].version, "0.23.0") && r->npkgs == 2 && !strcmp(r->pkgs[1].name, "torch") &&
 	      !strcmp(r->pkgs[1].version, "2.8.0"), "%s", r ? r->summary : "");
-	CHECK(r && !strcmp(r->install, "pip install torchvision==0.23.0+cu128 torch==2.8.0+cu128 --index-url "
-			   "https://idx.invalid/cu128"), "%s", r ? r->install : "");
+	CHECK(r && !strcmp(SH(r->install), "pip install torchvision==0.23.0+cu128 torch==2.8.0+cu128 --index-url "
+			   "https://idx.invalid/cu128"), "%s", r ? SH(r->install) : "");
 	ws_remedy_free(r);
 	ctx.driver_cuda = 0;
 
-	/* the interpreter word: as is, quoted for POSIX, or for Windows */
-	static const struct { const char *exe, *want; } py[] = {
-		{"/usr/bin/python3", "/usr/bin/python3 -m pip install p==1.2.0"},
-		{"/opt/my env/python", "'/opt/my env/python' -m pip install p==1.2.0"},
-		{"/opt/it's/python", "'/opt/it'\\''s/python' -m pip install p==1.2.0"},
-		{"C:\\Apps\\ComfyUI\\python_embeded\\python.exe", "C:\\Apps\\ComfyUI\\python_embeded\\python.exe -m pip install p==1.2.0"},
-		{"C:\\Program Files\\py\\python.exe", "\"C:\\Program Files\\py\\python.exe\" -m pip install p==1.2.0"},
-		{"/x/$(id)/python", "'/x/$(id)/python' -m pip install p==1.2.0"},
+	/* the interpreter word: the shell is the platform's (a backslash does not make a path
+	 * Windows'): on Linux always POSIX quoting, so "$(...)" in a path with a backslash stays
+	 * text (issue 40); on win_amd64 cmd.exe's form */
+	static const struct { const char *platform, *exe, *want; enum ws_shell sh; } py[] = {
+		{"linux_x86_64", "/usr/bin/python3", "/usr/bin/python3 -m pip install p==1.2.0", WS_SHELL_SH},
+		{"linux_x86_64", "/opt/my env/python", "'/opt/my env/python' -m pip install p==1.2.0", WS_SHELL_SH},
+		{"linux_x86_64", "/opt/it's/python", "'/opt/it'\\''s/python' -m pip install p==1.2.0", WS_SHELL_SH},
+		{"linux_x86_64", "/x/$(id)/python", "'/x/$(id)/python' -m pip install p==1.2.0", WS_SHELL_SH},
+		{"linux_x86_64", "/x/a\\b/$(touch pwned)/python", "'/x/a\\b/$(touch pwned)/python' -m pip install p==1.2.0",
+		 WS_SHELL_SH},
+		{"linux_x86_64", "C:\\x\\$(id)\\python.exe", "'C:\\x\\$(id)\\python.exe' -m pip install p==1.2.0", WS_SHELL_SH},
+		{"win_amd64", "python_embeded\\python.exe", "python_embeded\\python.exe -m pip install p==1.2.0", WS_SHELL_CMD},
+		{"win_amd64", "C:\\Apps\\ComfyUI\\python_embeded\\python.exe",
+		 "C:\\Apps\\ComfyUI\\python_embeded\\python.exe -m pip install p==1.2.0", WS_SHELL_CMD},
+		{"win_amd64", "C:\\Program Files\\py\\python.exe", "\"C:\\Program Files\\py\\python.exe\" -m pip install p==1.2.0",
+		 WS_SHELL_CMD},
+		{"win_amd64", "C:\\Program Files\\py\\python.exe", "& 'C:\\Program Files\\py\\python.exe' -m pip install p==1.2.0",
+		 WS_SHELL_POWERSHELL},
+		{"win_amd64", "C:\\100%\\python.exe", "(refused)", WS_SHELL_CMD},
 	};
 	for (size_t i = 0; i < sizeof py / sizeof py[0]; i++) {
 		ctx.python_exe = py[i].exe;
-		r = ws_remedy_choose("p", &s90, &ctx);
-		CHECK(r && !strcmp(r->install, py[i].want), "%s -> %s", py[i].exe, r ? r->install : "");
+		ctx.platform = py[i].platform;
+		r = ws_remedy_choose("p", &s120, &ctx);      /* 1.2.0 runs there on both platforms */
+		CHECK(r && !strcmp(shell_text(&r->install, py[i].sh), py[i].want), "%s -> %s", py[i].exe,
+		      r ? shell_text(&r->install, py[i].sh) : "");
+		CHECK(r && r->shells[0] == (strcmp(py[i].platform, "win_amd64") ? WS_SHELL_SH : WS_SHELL_CMD));
 		ws_remedy_free(r);
 	}
 	ctx.python_exe = NULL;
+	ctx.platform = "linux_x86_64";
+
+	/* nothing is cut (issue 40: the specs stopped at 511 bytes, so a summary naming torch,
+	 * torchvision and torchaudio came with a command installing torch only) */
+	{
+		char big[4096], v[220];
+		struct ws_builds lb;
+		memset(v, 0, sizeof v);
+		memcpy(v, "2.8.0.post", 10);
+		memset(v + 10, '1', 200);
+		snprintf(big, sizeof big,
+			 "torch\t%s\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\tscanned\tx\t\n"
+			 "torchvision\t%s\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch==%s\tpypi\tscanned\tx\t\n"
+			 "torchaudio\t%s\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch==%s\tpypi\tscanned\tx\t\n", v, v, v, v, v);
+		CHECK(parse(big, &lb, FRESH(err)) == 0, "%s", err.msg);
+		struct ws_remedy_ctx lc = {.builds = &lb, .platform = "linux_x86_64"};
+		r = ws_remedy_choose("torch", &s90, &lc);
+		CHECK(r && r->npkgs == 3, "%s", r ? r->summary : "");
+		const char *line = r ? SH(r->install) : "";
+		CHECK(strlen(line) > 600 && strstr(line, "torchaudio==2.8.0.post1") &&
+		      line[strlen(line) - 1] == '1', "%zu bytes: %.80s...", strlen(line), line);
+		ws_remedy_free(r);
+		ws_builds_free(&lb);
+	}
 
 	/* the ranking: one entry per install, best first */
 	const struct ws_build *rank[8];
