@@ -48,7 +48,7 @@ done
 # the summary block, as the user reads it
 run -r "$t/e/ort12_torch13"
 has "WS401 load-missing-library: onnxruntime/capi/libonnxruntime_providers_cuda.so needs libcublasLt.so.12; this environment provides only libcublasLt.so.13 (nvidia-cublas 13.0.0.19): onnxruntime falls back to the CPU" "the CPU fallback named"
-has "pip install 'nvidia-cublas-cu12'" "the command that installs the CUDA 12 library"
+has "pip install nvidia-cublas-cu12" "the command that installs the CUDA 12 library"
 has "WS405 load-cuda-split: this environment needs two CUDA majors: CUDA 12 libraries for onnxruntime-gpu and CUDA 13 libraries for torch" "the major split"
 run -r "$t/e/ext_otherc10"
 has "import myext._C fails with ImportError: undefined symbol: _ZN3c104goneEv" "another torch's c10 named as the import error"

@@ -75,7 +75,7 @@ if [ -f "$t/ort_rt12.json" ]; then
 	python3 - "$t/ort_rt12.json" <<'PY' && ok || bad "onnxruntime-gpu beside the CUDA 12 runtime: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["loads"]; print(d["fix"], [i["id"] for i in d["issues"]])' "$t/ort_rt12.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))["loads"]
-want = "pip install 'nvidia-cublas-cu12' 'nvidia-curand-cu12' 'nvidia-cufft-cu12' 'nvidia-cudnn-cu12==9.*' 'nvidia-cuda-nvrtc-cu12'"
+want = "pip install nvidia-cublas-cu12 nvidia-curand-cu12 nvidia-cufft-cu12 'nvidia-cudnn-cu12==9.*' nvidia-cuda-nvrtc-cu12"
 cpu = any(i["id"] == "WS401" and "onnxruntime falls back to the CPU" in i["what"] for i in d["issues"])
 sys.exit(0 if d["fix"] == want and cpu else 1)
 PY
