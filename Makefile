@@ -1,13 +1,14 @@
-# wheelscan - plain Makefile. Targets: all deps deps-test fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test deps-wheel fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 O       ?= build
 
-# Only `make deps` and `make deps-test` install packages (apt, through scripts/install-deps).
-# `make run` does the first and `make test` the second (the build packages and the test
-# tools) and then run make again, so a fresh machine needs nothing else; every other target
-# just reports what is missing.
+# Only the deps targets install packages: `make deps` and `make deps-test` (apt, through
+# scripts/install-deps), `make deps-windows` and `make deps-wheel`; what comes from PyPI goes
+# into a venv of its own per purpose (scripts/py-venv). `make run` does the first, `make test`
+# the second, `make windows` and `make wheel` theirs, and then run make again, so a fresh
+# machine needs nothing else; every other target just reports what is missing.
 PKGS      := libzip libelf zlib liblz4 libzstd libcrypto libseccomp libarchive sqlite3
 PKG_CONFIG ?= pkg-config
 # WS_OS=win32: the Windows build of scripts/build-windows (`make windows`), cross-compiled with
@@ -161,7 +162,7 @@ test: deps-test fetch-corpus
 # glibc needs, size, licences, auditwheel, man). Not part of make test: a cold build fetches and
 # compiles twelve libraries from Debian's sources (about 10 minutes on two idle cores).
 test-wheel: wheel
-	WS_WHEEL=$$(ls -t dist/wheelscan-$(VERSION)-py3-none-manylinux_*_x86_64.whl | head -n 1) sh src/test/wheel.sh
+	PATH="$(WHEEL_PATH)" WS_WHEEL=$$(ls -t dist/wheelscan-$(VERSION)-py3-none-manylinux_*_x86_64.whl | head -n 1) sh src/test/wheel.sh
 
 # The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
 # of scripts/install-deps; without it this says so and fails, it does not pass quietly).
@@ -192,13 +193,13 @@ wheel-windows: windows
 # make wheel: dist/wheelscan-VERSION-py3-none-manylinux_2_28_x86_64.whl, for `pip install` /
 # `pipx install` on any glibc 2.28+ system. The binary is cross-built in build-manylinux with zig cc against glibc 2.28 and
 # linked statically with libraries rebuilt from Debian's source packages the same way
-# (scripts/build-linux-deps, cached in ~/.cache/wheelscan-deps); needs ziglang (pip), patchelf.
+# (scripts/build-linux-deps, cached in ~/.cache/wheelscan-deps). It installs what it needs
+# (make deps-wheel): the build tools from apt, ziglang and auditwheel into a venv.
 # The binary is relinked every time: a rebuilt library is not among its make prerequisites.
 VERSION := $(shell sed -n 's/^\#define WS_VERSION "\(.*\)"/\1/p' src/ws_cli.h)
 WHEEL_GLIBC ?= 2.28
-wheel:
-	@command -v patchelf >/dev/null || { echo "make wheel needs patchelf (make deps-test)"; exit 1; }
-	deps=$$(WS_GLIBC=$(WHEEL_GLIBC) scripts/build-linux-deps) && \
+wheel: deps-wheel
+	deps=$$(PATH="$(WHEEL_PATH)" WS_GLIBC=$(WHEEL_GLIBC) scripts/build-linux-deps) && \
 	rm -f build-manylinux/wheelscan && \
 	PKG_CONFIG_LIBDIR=$$deps/lib/pkgconfig $(MAKE) --no-print-directory O=build-manylinux CC=$$deps/bin/cc \
 	  PKG_CONFIG="pkg-config --static" build-manylinux/wheelscan && \
@@ -208,10 +209,24 @@ wheel:
 deps:
 	scripts/install-deps
 
+# what make wheel and make test-wheel need: the C build packages (make deps), the tools of
+# scripts/build-linux-deps and build-wheel (apt), and ziglang and auditwheel (a venv)
+deps-wheel: deps
+	WS_WITH_WHEEL_TOOLS=1 scripts/install-deps
+	scripts/py-venv venv-wheel scripts/requirements-wheel.txt >/dev/null
+
 # what `make test` needs beyond the build: clang (tsan), valgrind, patchelf (wheel),
-# python3-jsonschema, -venv, -pip and unzip
+# python3-venv, -pip, unzip, man-db... (apt), and the venv of scripts/requirements-test.txt
+# (a jsonschema with referencing, which Debian 12's lacks), which make check and check-fast
+# put first on PATH when it is there, so that the tests' python3 is its
 deps-test:
 	WS_WITH_TEST_TOOLS=1 scripts/install-deps
+	scripts/py-venv venv-test scripts/requirements-test.txt >/dev/null
+
+# The venvs of scripts/py-venv (PyPI's packages, pinned by sha256), under the user's cache
+PY_VENVS   := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wheelscan-deps
+TEST_PATH   = $(if $(wildcard $(PY_VENVS)/venv-test/bin/python3),$(PY_VENVS)/venv-test/bin:)$(PATH)
+WHEEL_PATH  = $(PY_VENVS)/venv-wheel/bin:$(PATH)
 
 # The real wheels of corpus.sh, sha256-pinned, torch 2.5.1 included (about 1.1 GB, fetched
 # once into corpus/, checked against the pins on every run). Without network their checks
@@ -222,13 +237,13 @@ fetch-corpus: deps-test
 	scripts/fetch-corpus --big || echo "make test: could not fetch the pinned corpus (no network?): its checks will say they were skipped"
 
 check: wheelscan $(TEST_BIN) $(O)/libws-core.a
-	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" src/test/run-all
+	PATH="$(TEST_PATH)" WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" src/test/run-all
 
 # make check-fast: the unit tests, the golden CLI cases, the layer rules and the byte facts
 # of doc/fatbin-format.md, in seconds (src/test/README says how to run one test alone).
 FAST_TESTS := unit golden layers doc_facts
 check-fast: wheelscan $(TEST_BIN) $(O)/libws-core.a
-	WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" WS_TESTS="$(FAST_TESTS)" src/test/run-all
+	PATH="$(TEST_PATH)" WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan WS_CORE_OBJ="$(CORE_OBJ)" WS_TESTS="$(FAST_TESTS)" src/test/run-all
 
 # The programs `make check` runs, built without running them (scripts/mutate builds first so
 # that a mutant that does not compile is told apart from one a test catches).
@@ -268,4 +283,4 @@ bench-costs: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: deps-windows test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean
+.PHONY: deps-windows deps-wheel test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean

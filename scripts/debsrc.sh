@@ -61,7 +61,7 @@ pc() {   # pc NAME LIBS [REQUIRES]: a pkg-config file for a library whose build 
 
 # debsrc_build NAME...: each named library (in the order given) fetched, built by the
 # caller's build_NAME in its source directory and installed into $P, once: a stamp per
-# version, so that a second run only checks the stamps. Its licence goes to $P/licenses/NAME:
+# version and recipe, so that a second run only checks the stamps. Its licence goes to $P/licenses/NAME:
 # upstream's file and Debian's copyright summary.
 debsrc_build() {
 	local want name ver dsc_sha orig orig_sha lic stamp t0 rc found
@@ -71,7 +71,8 @@ debsrc_build() {
 		while read -r name ver dsc_sha orig orig_sha lic; do
 			[ "$name" = "$want" ] || continue
 			found=1
-			stamp=$P/.built-$name-${ver#*:}
+			# the stamp names the recipe too: a changed build_NAME builds that library again
+			stamp=$P/.built-$name-${ver#*:}-$(declare -f "build_$name" | sha256sum | cut -c1-12)
 			[ -f "$stamp" ] && break
 			t0=$(date +%s)
 			debsrc_fetch "$name" "$ver" "$dsc_sha" "$orig" "$orig_sha"

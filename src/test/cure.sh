@@ -289,12 +289,13 @@ sys.exit(tk != {"12.8"})' "$t/out" && ok || bad "torchvision 0.23.0: every cubin
 else
 	skip=$((skip + 1)); echo "skipped: the corpus's torchvision 0.23.0 (scripts/fetch-corpus)"
 fi
-lib=${WS_LIB64:-/usr/local/cuda/lib64}/libcurand.so.10
+. src/test/cuda_lib64.inc
+lib=$cuda_lib64/libcurand.so.10
 if [ -f "$lib" ]; then
 	"$WS_BIN" --no-progress --gpu 'GTX 1080' "$lib" >"$t/out" 2>&1
 	has 'fix: built with CUDA 13.0, which dropped sm_61 (last in CUDA 12.9)' "the toolkit's libcurand (CUDA 13.0) on a GTX 1080"
 else
-	skip=$((skip + 1)); echo "skipped: $lib (the CUDA toolkit)"
+	skip=$((skip + 1)); echo "skipped: $lib (the CUDA toolkit; make fetch-corpus unpacks it)"
 	[ "${CI:-}" = true ] && bad "CI must have the CUDA toolkit's lib64"
 fi
 echo "$pass passed, $fail failed, $skip skipped"

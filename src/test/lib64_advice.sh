@@ -10,10 +10,10 @@ set -u
 cd "$(dirname "$0")/../.."
 . src/test/skip.inc
 : "${WS_BIN:=$PWD/build/wheelscan}"
-lib=${WS_CUDA_LIB64:-/usr/local/cuda/lib64}
-if [ ! -d "$lib" ] && command -v nvcc >/dev/null; then lib=$(dirname "$(dirname "$(command -v nvcc)")")/lib64; fi
+. src/test/cuda_lib64.inc
+lib=$cuda_lib64
 so=$(ls "$lib"/libcufft.so.[0-9]* 2>/dev/null | head -n 1)
-[ -n "$so" ] || skip_all "no libcufft.so under $lib (the CUDA toolkit's libraries)" yes
+[ -n "$so" ] || skip_all "no libcufft.so under $lib (the CUDA toolkit's libraries; make fetch-corpus unpacks them)" yes
 tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
 "$WS_BIN" --no-progress --no-kernels -vv --strict --gpu sm_50,sm_120 --json "$so" >"$tmp" 2>/dev/null
 python3 - "$tmp" "$so" <<'PY'

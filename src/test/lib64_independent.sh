@@ -6,9 +6,10 @@
 # .cask_resource, __nv_relfatbin). The reader's output is cached per file between runs.
 set -u
 cd "$(dirname "$0")/../.."
-lib=${WS_CUDA_LIB64:-/usr/local/cuda/lib64}
+. src/test/cuda_lib64.inc
+lib=$cuda_lib64
 if [ ! -d "$lib" ] || ! command -v python3 >/dev/null; then
-	. src/test/skip.inc; skip_all "no $lib (the CUDA toolkit's libraries) or no python3" yes
+	. src/test/skip.inc; skip_all "no $lib (the CUDA toolkit's libraries; make fetch-corpus unpacks them) or no python3" yes
 fi
 cache=${TMPDIR:-/tmp}/wheelscan-independent-cache
 mkdir -p "$cache"

@@ -8,9 +8,10 @@
 # toolkit is absent.
 set -u
 cd "$(dirname "$0")/../.."
-lib=${WS_CUDA_LIB64:-/usr/local/cuda/lib64}
+. src/test/cuda_lib64.inc
+lib=$cuda_lib64
 if [ ! -d "$lib" ] || ! command -v python3 >/dev/null; then
-	. src/test/skip.inc; skip_all "no $lib (the CUDA toolkit's libraries) or no python3" yes
+	. src/test/skip.inc; skip_all "no $lib (the CUDA toolkit's libraries; make fetch-corpus unpacks them) or no python3" yes
 fi
 runs=sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_103,sm_120,sm_121
 fails=sm_61,sm_52

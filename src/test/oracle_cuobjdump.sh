@@ -17,14 +17,15 @@
 # it is not already on the machine; when it cannot be installed the test says so and passes.
 #
 # Environment: WS_BIN (wheelscan binary), CUOBJDUMP (use this cuobjdump), WS_CUDA_LIB64 (default
-# /usr/local/cuda/lib64; "none" to skip the toolkit libraries), WS_ORACLE_CUOBJDUMP_ONLY=1 (only
+# as src/test/cuda_lib64.inc says; "none" to skip the toolkit libraries), WS_ORACLE_CUOBJDUMP_ONLY=1 (only
 # print what cuobjdump lists, for checking the oracle itself).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 CUOBJDUMP_VERSION=13.5.37
 CACHE=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/wheelscan
-LIB64=${WS_CUDA_LIB64:-/usr/local/cuda/lib64}
+. src/test/cuda_lib64.inc
+LIB64=$cuda_lib64
 : "${WS_BIN:=$PWD/build/wheelscan}"
 
 find_cuobjdump() {

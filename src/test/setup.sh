@@ -16,7 +16,18 @@ case " $pre " in *" deps-test "*) ok;; *) bad "make test does not install the te
 case " $pre " in *" fetch-corpus "*) ok;; *) bad "make test does not fetch the pinned corpus (test:$pre)";; esac
 make -n --no-print-directory deps-test 2>&1 | grep -q '^WS_WITH_TEST_TOOLS=1 scripts/install-deps$' && ok ||
 	bad "make deps-test does not run WS_WITH_TEST_TOOLS=1 scripts/install-deps: $(make -n deps-test 2>&1)"
-for tool in clang valgrind patchelf python3-jsonschema python3-venv; do
+# the PyPI tools: a pinned venv each, made by the deps target of the make target that needs it
+make -n --no-print-directory deps-test 2>&1 | grep -q '^scripts/py-venv venv-test scripts/requirements-test.txt' && ok ||
+	bad "make deps-test does not make the venv of scripts/requirements-test.txt (jsonschema)"
+case " $(sed -n 's/^wheel:\(.*\)$/\1/p' Makefile) " in *" deps-wheel "*) ok;; *) bad "make wheel does not install its tools (deps-wheel)";; esac
+make -n --no-print-directory deps-wheel 2>&1 | grep -q '^scripts/py-venv venv-wheel scripts/requirements-wheel.txt' && ok ||
+	bad "make deps-wheel does not make the venv of scripts/requirements-wheel.txt (ziglang, auditwheel)"
+for r in scripts/requirements-test.txt scripts/requirements-wheel.txt; do
+	# every requirement pinned (==) and hashed: pip --require-hashes refuses anything less
+	n=$(grep -c '^[A-Za-z]' "$r"); p=$(grep -c '^[A-Za-z][A-Za-z0-9_.-]*==[0-9][^ ]* \\$' "$r")
+	[ "$n" -gt 0 ] && [ "$n" = "$p" ] && ok || bad "$r: $p of $n requirements pinned as NAME==VERSION with hashes"
+done
+for tool in clang valgrind patchelf python3-jsonschema python3-venv man-db ca-certificates; do
 	grep -q "WS_WITH_TEST_TOOLS.*$tool" scripts/install-deps && ok || bad "install-deps' test tools lack $tool"
 done
 # .ci/run: the README's two commands and its Windows test, nothing else (comments, set, cd
