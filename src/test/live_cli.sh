@@ -31,7 +31,7 @@ has "$tmp/o" "sm_86"
 "$WS_BIN" --live --gpu sm_90 "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--live --gpu sm_90 without a driver"
 # a bare run without a driver: a coverage map, silently; --gpu auto never passes silently
 "$WS_BIN" "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 0 "bare run without a driver"
-has "$tmp/o" "runs on      8.0-9.0 (Ampere-Hopper), 12.0-12.1 (Blackwell)"
+has "$tmp/o" "runs on      8.0-8.6 (Ampere), 8.9-9.0 (Ada Lovelace-Hopper), 12.0-12.1 (Blackwell)"
 has "$tmp/o" "No GPU was named, and none was found here."
 if [ -s "$tmp/e" ]; then bad "bare run without a driver wrote to stderr: $(cat "$tmp/e")"; else ok; fi
 "$WS_BIN" --gpu auto "$FX/multi.so" > "$tmp/o" 2> "$tmp/e"; rc_is $? 5 "--gpu auto without a driver"
