@@ -13,7 +13,6 @@
 #include "ws_quote.h"
 #include "ws_util.h"
 #include "ws_report.h"
-#include "ws_suggest.h"
 
 enum {
 	OPT_JSON = 256, OPT_JSONL, OPT_FORMAT, OPT_FILES_FROM, OPT_GPU, OPT_DRIVER, OPT_LIST_GPUS,
@@ -557,6 +556,26 @@ static int parse_gpus(struct ws_config *cfg, const char *gpu)
 	return 0;
 }
 
+/* Whether --suggest's list names a package in each of its comma-separated items: not '',
+ * ',' or 'torch,,xformers', which a script's empty variable gives (a usage error, not an
+ * empty answer that passes). */
+static bool suggest_list_ok(const char *pkgs)
+{
+	/* every item between commas holds a non-blank character */
+	bool item = false;
+	for (const char *p = pkgs;; p++) {
+		if (*p == ',' || !*p) {
+			if (!item)
+				return false;
+			if (!*p)
+				return true;
+			item = false;
+		} else if (*p != ' ' && *p != '\t') {
+			item = true;
+		}
+	}
+}
+
 /* Options that cannot go together, or that need another. */
 static int check_conflicts(const struct ws_config *cfg)
 {
@@ -578,7 +597,7 @@ static int check_conflicts(const struct ws_config *cfg)
 		return usage_error("%s", "--db and --baseline cannot be combined");
 	if (cfg->suggest && (cfg->npaths || cfg->ndirs || cfg->files_from || cfg->python || cfg->db || cfg->baseline))
 		return usage_error("%s", "--suggest takes no inputs: it answers from the build table alone");
-	if (cfg->suggest && !ws_suggest_list_ok(cfg->suggest))
+	if (cfg->suggest && !suggest_list_ok(cfg->suggest))
 		return usage_error("--suggest '%s': name a package in each comma-separated item (torch,xformers)",
 				   ws_q_text(cfg->suggest));
 	if (cfg->suggest && cfg->ntargets == 0 && !cfg->gpu_auto)

@@ -130,23 +130,6 @@ static void json_one(struct ws_buf *b, const char *pkg, const struct ws_target *
 	ws_json_close(b, '}');
 }
 
-bool ws_suggest_list_ok(const char *pkgs)
-{
-	/* every item between commas holds a non-blank character */
-	bool item = false;
-	for (const char *p = pkgs;; p++) {
-		if (*p == ',' || !*p) {
-			if (!item)
-				return false;
-			if (!*p)
-				return true;
-			item = false;
-		} else if (*p != ' ' && *p != '\t') {
-			item = true;
-		}
-	}
-}
-
 int ws_suggest_command(struct ws_config *cfg)
 {
 	struct ws_builds builds;

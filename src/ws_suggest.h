@@ -2,18 +2,11 @@
 #ifndef WS_SUGGEST_H
 #define WS_SUGGEST_H
 
-#include <stdbool.h>
-
 struct ws_config;
 
 /* Prints the builds of cfg->suggest's packages that run on each target; returns the exit
  * status: 0, 1 when some package has no build that runs there now, 2 for a package the
  * table does not know, 5 when --gpu auto finds no device. */
 int ws_suggest_command(struct ws_config *cfg);
-
-/* Whether --suggest's list names a package in each of its comma-separated items: false for
- * '', ',' or 'torch,,xformers', which a script's empty variable gives (a usage error, not
- * an empty answer that passes). */
-bool ws_suggest_list_ok(const char *pkgs);
 
 #endif

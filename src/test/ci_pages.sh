@@ -191,5 +191,21 @@ hits = re.findall(r"(?i)[a-z]+://|www\.|[\w.+-]@[\w-]+\.", text)
 sys.exit("linkable: %r" % hits if hits else 0)
 PY
 
+# ---- a store inside the tree it records -------------------------------------------------
+mkdir -p "$t/tree/sub"; cp "$LIB" "$t/tree/sub/lib.so"
+st() { (cd "$t/tree" && "$WS_BIN" --no-progress --no-config --gpu sm_90 "$@" 2>&1 >/dev/null | grep '^wheelscan: store'); }
+st --db s.db -r . >/dev/null
+got=$(st --db s.db -r .)
+[ "$got" = "wheelscan: store s.db: 0 files read, 0 scanned, 1 from the store, 0 added, 0 changed, 0 removed" ] && ok ||
+	bad "a store inside its tree, second run: $got"
+# the same store under another spelling, and a link to it in the tree: its files all the same
+ln -s s.db "$t/tree/link.db"
+got=$(st --db sub/../s.db -r .)
+[ "$got" = "wheelscan: store sub/../s.db: 0 files read, 0 scanned, 1 from the store, 0 added, 0 changed, 0 removed" ] && ok ||
+	bad "the store under another spelling: $got"
+(cd "$t/tree" && "$WS_BIN" --no-progress --no-config --gpu sm_90 --db s.db s.db sub/lib.so >/dev/null 2>"$t/e"); rc=$?
+grep -q "'s.db' is the store itself (--db): not scanned" "$t/e" && ok || bad "the store named as an operand: exit $rc, $(cat "$t/e")"
+sqlite3 "$t/tree/s.db" "select path from artifact" 2>/dev/null | grep -q 's\.db' && bad "the store recorded its own files" || ok
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
