@@ -11,8 +11,9 @@
  *             A backslash stays a backslash: text escaping is idempotent (escaping
  *             escaped text changes nothing), and the exact bytes are JSON's to carry.
  *   markdown  text, then every character Markdown or GitHub gives a meaning mid-line
- *             (\ ` * _ < > | [ ] ~ & $) escaped with a backslash: for table cells and
- *             paragraphs. A code span is written whole, fenced by more backticks than
+ *             (\ ` * _ < > | [ ] ~ & $ @, and for GFM's extended autolinks the ':' of
+ *             "://" and the '.' of "www.") escaped with a backslash: for table cells and
+ *             paragraphs; a URL or e-mail address in a name is shown, never linked. A code span is written whole, fenced by more backticks than
  *             the content holds; in a table a '|' inside it is written \|.
  *   json      a JSON string (RFC 8259) with its quotes: valid UTF-8 as is, controls and
  *             the invisible characters as \u escapes, and each byte that is not part of
@@ -21,8 +22,9 @@
  *             original bytes back. Defined in man/wheelscan.schema.json and the man page.
  *
  *   sarif     a SARIF plain-text message (SARIF 2.1.0 3.11): the text form, with [ and ]
- *             escaped by a backslash so that no name makes an embedded link; the writer
- *             then writes it as a JSON string.
+ *             escaped by a backslash so that no name makes an embedded link, and { and }
+ *             doubled (3.11.5) so that none is a placeholder; the writer then writes it
+ *             as a JSON string.
  *   gha       data of a GitHub Actions workflow command (::error ...::DATA): the text
  *             form (so no CR or LF is left), then % CR LF as %25 %0D %0A, as the runner
  *             reads them back. gha-prop, a property value (file=, title=): also : and ,
@@ -81,6 +83,10 @@ const char *ws_q_md(const char *s);
 const char *ws_q_html(const char *s);
 const char *ws_q_md_code(const char *s, bool in_table);
 const char *ws_q_gha(const char *s, bool property);
+/* Under GITHUB_ACTIONS=true (set once, before any thread starts): text, JSON and the kinds
+ * built on them escape the characters by which a name could make a line of the runner's
+ * log a workflow command: a name's leading "::" and any "##[" (src/core/quote.c). */
+void ws_quote_ci_log(bool on);
 /* Frees this thread's buffers. */
 void ws_quote_release(void);
 

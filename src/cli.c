@@ -572,6 +572,26 @@ static int parse_gpus(struct ws_config *cfg, const char *gpu)
 	return 0;
 }
 
+/* Whether --suggest's list names a package in each of its comma-separated items: not '',
+ * ',' or 'torch,,xformers', which a script's empty variable gives (a usage error, not an
+ * empty answer that passes). */
+static bool suggest_list_ok(const char *pkgs)
+{
+	/* every item between commas holds a non-blank character */
+	bool item = false;
+	for (const char *p = pkgs;; p++) {
+		if (*p == ',' || !*p) {
+			if (!item)
+				return false;
+			if (!*p)
+				return true;
+			item = false;
+		} else if (*p != ' ' && *p != '\t') {
+			item = true;
+		}
+	}
+}
+
 /* Options that cannot go together, or that need another. */
 static int check_conflicts(const struct ws_config *cfg)
 {
@@ -593,6 +613,9 @@ static int check_conflicts(const struct ws_config *cfg)
 		return usage_error("%s", "--db and --baseline cannot be combined");
 	if (cfg->suggest && (cfg->npaths || cfg->ndirs || cfg->files_from || cfg->python || cfg->db || cfg->baseline))
 		return usage_error("%s", "--suggest takes no inputs: it answers from the build table alone");
+	if (cfg->suggest && !suggest_list_ok(cfg->suggest))
+		return usage_error("--suggest '%s': name a package in each comma-separated item (torch,xformers)",
+				   ws_q_text(cfg->suggest));
 	if (cfg->suggest && cfg->ntargets == 0 && !cfg->gpu_auto)
 		return usage_error("%s", "--suggest needs --gpu (a name, sm_XY, X.Y or auto)");
 	/* the pip guard: its inputs are pip's (src/guard.c) */
@@ -633,6 +656,9 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	char shorts[3 * NOPTIONS + 2];
 	getopt_tables(lo, shorts);
 
+	/* a GitHub Actions step: no name may make a line of its log a workflow command */
+	if (getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true"))
+		ws_quote_ci_log(true);
 	memset(cfg, 0, sizeof *cfg);
 	argc = pip_split(argc, argv, cfg);
 	if (abbreviated(argc, argv))
@@ -689,7 +715,11 @@ int ws_cli_parse(int argc, char **argv, struct ws_config *cfg)
 	if (!p.no_config && !cfg->env && !cfg->suggest && !cfg->db_merge &&
 	    ws_config_read(cfg, p.config, p.require != NULL, &err) < 0)
 		return usage_error("%s", err.msg);
-	if (cfg->config_path && cfg->verbose)
+	/* a gate another file steered is named, always (a passing gate says whose rules it ran) */
+	if (cfg->config_path && cfg->config_applied[0])
+		fprintf(stderr, "wheelscan: gates from [tool.wheelscan] of '%s': %s\n", ws_q_text(cfg->config_path),
+			cfg->config_applied);
+	else if (cfg->config_path && cfg->verbose)
 		fprintf(stderr, "wheelscan: settings from [tool.wheelscan] of '%s'\n", ws_q_text(cfg->config_path));
 	int rc = check_conflicts(cfg);
 	if (rc)

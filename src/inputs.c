@@ -648,3 +648,15 @@ void ws_inputs_free(struct ws_inputs *in)
 	free(in->links_out);
 	memset(in, 0, sizeof *in);
 }
+
+void ws_inputs_drop(struct ws_inputs *in, size_t i)
+{
+	if (i >= in->n)
+		return;
+	input_clear(&in->v[i]);
+	memmove(&in->v[i], &in->v[i + 1], (in->n - i - 1) * sizeof *in->v);
+	in->n--;
+	if (in->nlisted)
+		in->nlisted--;
+}
+

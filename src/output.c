@@ -20,10 +20,12 @@ static ssize_t out_write(void *cookie, const char *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
+			/* kept here, and the bytes claimed written: glibc's fwrite of more than the
+			 * buffer holds crashed (a memcpy through a broken buffer) when this hook
+			 * answered -1. ws_out_check turns the kept error into exit 4. */
 			if (!out_errno)
 				out_errno = w < 0 ? errno : EIO;
-			errno = out_errno;
-			return done ? (ssize_t)done : -1;
+			return (ssize_t)n;
 		}
 		done += (size_t)w;
 	}
@@ -45,7 +47,8 @@ void ws_out_check(FILE *f)
 	errno = 0;
 	int r = fflush(f);
 	int e = out_errno ? out_errno : errno;
-	if (r == 0 && !ferror(f))
+	/* a write that failed earlier counts though this flush worked: the report has a hole */
+	if (r == 0 && !ferror(f) && !out_errno)
 		return;
 	fprintf(stderr, "wheelscan: write error: %s\n", strerror(e ? e : EIO));
 	_exit(WS_EXIT_WRITE);

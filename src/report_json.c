@@ -559,6 +559,30 @@ static void findings_errors_json(struct ws_buf *b, const struct ws_result *res)
 	ws_json_close(b, ']');
 }
 
+/* The [tool.wheelscan] table that changed the gates, and the keys that did: a gate
+ * whose rules came from a file says which file (absent when none did). */
+static void config_json(struct ws_buf *b, const struct ws_config *cfg)
+{
+	if (!cfg->config_path || !cfg->config_applied[0])
+		return;
+	ws_json_key(b, "config");
+	ws_buf_add(b, "{", 1);
+	ws_json_kv_str(b, "path", cfg->config_path);
+	ws_json_key(b, "applied");
+	ws_buf_add(b, "[", 1);
+	for (const char *k = cfg->config_applied; *k;) {
+		size_t n = strcspn(k, ",");
+		char key[32];
+		snprintf(key, sizeof key, "%.*s", (int)n, k);
+		ws_json_str(b, key);
+		ws_buf_add(b, ",", 1);
+		k += n;
+		k += strspn(k, ", ");
+	}
+	ws_json_close(b, ']');
+	ws_json_close(b, '}');
+}
+
 static void header_json(struct ws_buf *b, const struct ws_report *r)
 {
 	ws_json_kv_u64(b, "schema_version", WS_SCHEMA_VERSION);
@@ -579,6 +603,7 @@ static void header_json(struct ws_buf *b, const struct ws_report *r)
 	ws_json_kv_str(b, "driver", r->driver_cuda ? ws_cuda_str(r->driver_cuda, v, sizeof v) : NULL);
 	ws_json_kv_bool(b, "driver_assumed", r->driver_cuda == 0);
 	ws_json_kv_str(b, "detail", ws_detail_name(r->cfg->detail ? r->cfg->detail : WS_DETAIL_ENTRY));
+	config_json(b, r->cfg);
 	if (r->live) {
 		ws_json_kv_str(b, "live_note", r->live->note);
 		ws_json_key(b, "devices");

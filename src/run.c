@@ -367,6 +367,8 @@ int ws_run(struct ws_config *cfg)
 		ws_builds_free(&R.builds);
 		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
 	}
+	if (R.db)
+		ws_run_store_drop_own(&R, &in);
 	if (!cfg->quiet)
 		ws_inputs_name_interpreters(&in, stderr);
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and

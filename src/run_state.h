@@ -90,6 +90,7 @@ void ws_run_live_container(void *ctx, struct ws_object *o, struct ws_fatbin *f, 
  * status is returned: WS_EXIT_INPUT when the store failed). A store error is said once. */
 bool ws_run_store_begin(struct runner *R, bool coverage_mode);
 void ws_run_store_prepare(struct runner *R, struct job *j);
+void ws_run_store_drop_own(struct runner *R, struct ws_inputs *in);
 bool ws_run_store_still_good(struct runner *R, struct job *j);
 void ws_run_store_result(struct runner *R, struct job *j);
 int ws_run_store_end(struct runner *R, const struct ws_inputs *in, int status);

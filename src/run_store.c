@@ -131,6 +131,38 @@ int ws_run_store_end(struct runner *R, const struct ws_inputs *in, int status)
 	return status;
 }
 
+/* The store's own files (the database, its -wal and -shm) left out of the inputs: a store
+ * inside the tree it records would otherwise scan itself and find it "changed" on every
+ * run. Known by identity (device and inode of the descriptors SQLite holds, and of the
+ * path), not by name: a link or another spelling of the path is the same file. */
+void ws_run_store_drop_own(struct runner *R, struct ws_inputs *in)
+{
+	struct { dev_t dev; ino_t ino; } own[8];
+	size_t nown = 0;
+	int fds[8];
+	size_t nfd = ws_db_descriptors(R->db, fds, 7);
+	struct stat st;
+	for (size_t k = 0; k < nfd; k++)
+		if (fstat(fds[k], &st) == 0 && S_ISREG(st.st_mode))
+			own[nown].dev = st.st_dev, own[nown++].ino = st.st_ino;
+	if (stat(R->cfg->db, &st) == 0)      /* where /proc cannot be read */
+		own[nown].dev = st.st_dev, own[nown++].ino = st.st_ino;
+	for (size_t i = 0; i < in->n;) {
+		const struct ws_input *v = &in->v[i];
+		bool mine = false;
+		if (v->kind == WS_INPUT_FILE && !v->error && strcmp(v->path, "-") && stat(v->path, &st) == 0)
+			for (size_t k = 0; k < nown && !mine; k++)
+				mine = own[k].dev == st.st_dev && own[k].ino == st.st_ino;
+		if (!mine) {
+			i++;
+			continue;
+		}
+		if (!v->from_tree)               /* named, not found: say why it is not in the report */
+			fprintf(stderr, "wheelscan: '%s' is the store itself (--db): not scanned\n", ws_q_text(v->path));
+		ws_inputs_drop(in, i);
+	}
+}
+
 /* The store opened and its run begun; false (said on stderr) when it cannot be. */
 bool ws_run_store_begin(struct runner *R, bool coverage_mode)
 {

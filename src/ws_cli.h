@@ -46,6 +46,7 @@ struct ws_config {
 	bool require_ptx;
 	struct ws_check_rules rules;   /* --ignore, --select and the configuration's */
 	char *config_path;             /* the configuration read (--config, or a pyproject.toml), or NULL */
+	char config_applied[64];       /* its keys that changed a setting ("require, ignore"), or "" */
 	bool annotate;                 /* GITHUB_ACTIONS=true, no format named: text on stdout and
 					* workflow commands on stderr */
 	/* comparison */

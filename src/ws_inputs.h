@@ -50,6 +50,8 @@ struct ws_inputs {
  * --files-from (an input that cannot be read); both reported on stderr. */
 int ws_inputs_collect(const struct ws_config *cfg, struct ws_inputs *in);
 void ws_inputs_free(struct ws_inputs *in);
+/* Removes input i (freed), keeping the others' order. */
+void ws_inputs_drop(struct ws_inputs *in, size_t i);
 /* Whether --shard keeps an input whose key (path below its root) is key. */
 bool ws_inputs_in_shard(const struct ws_config *cfg, const char *key);
 

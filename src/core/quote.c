@@ -121,10 +121,31 @@ static size_t unit(const unsigned char *s, size_t n, char out[16], size_t *olen,
 }
 
 /* Characters Markdown (CommonMark and GitHub's extensions) reads mid-line: emphasis, code,
- * raw HTML and autolinks, table cells, links and images, strikethrough, entities, math. */
+ * raw HTML and autolinks, table cells, links and images, strikethrough, entities, math, and
+ * the '@' of GFM's extended e-mail, mailto: and xmpp: autolinks. */
 static bool md_special(char c)
 {
-	return c && strchr("\\`*_<>|[]~&$", c) != NULL;
+	return c && strchr("\\`*_<>|[]~&$@", c) != NULL;
+}
+
+/* Whether s[i] (of n) needs a backslash in Markdown text: a special character; or what
+ * GFM's extended autolinks need and no '<' marks (doc/markdown-autolinks.md): the ':' of
+ * "://" after a scheme, and the '.' of "www." (any case). */
+static bool md_escape_at(const unsigned char *s, size_t i, size_t n)
+{
+	if (md_special((char)s[i]))
+		return true;
+	if (s[i] == ':')
+		return i + 1 < n && s[i + 1] == '/';
+	return s[i] == '.' && i >= 3 && (s[i - 3] | 0x20) == 'w' && (s[i - 2] | 0x20) == 'w' && (s[i - 1] | 0x20) == 'w';
+}
+
+static bool ci_log;                     /* ws_quote_ci_log: names go to a CI's log */
+static bool ci_escape_at(const unsigned char *s, size_t i);
+
+static bool raw_escape(const unsigned char *s, size_t i, size_t n, bool md, bool cell)
+{
+	return (md && md_escape_at(s, i, n)) || (cell && s[i] == '|');
 }
 
 static void text(struct ws_buf *b, const unsigned char *s, size_t n, bool md, bool cell)
@@ -134,16 +155,22 @@ static void text(struct ws_buf *b, const unsigned char *s, size_t n, bool md, bo
 	bool raw;
 	for (size_t i = 0; i < n;) {
 		size_t run = 0;                         /* plain ASCII goes out in one piece */
-		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && !(md && md_special((char)s[i + run])) &&
-		       !(cell && s[i + run] == '|'))
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && !raw_escape(s, i + run, n, md, cell) &&
+		       !(ci_log && ci_escape_at(s, i + run)))
 			run++;
 		if (run) {
 			ws_buf_add(b, (const char *)s + i, run);
 			i += run;
 			continue;
 		}
+		if (ci_log && ci_escape_at(s, i)) {      /* shown as text shows a control */
+			snprintf(u, sizeof u, "\\x%02x", s[i++]);
+			ws_buf_add(b, u, 4);
+			continue;
+		}
+		bool esc = raw_escape(s, i, n, md, cell);
 		i += unit(s + i, n - i, u, &ol, &raw);
-		if (raw && ol == 1 && ((md && md_special(u[0])) || (cell && u[0] == '|')))
+		if (raw && ol == 1 && esc)
 			ws_buf_add(b, "\\", 1);
 		ws_buf_add(b, u, ol);
 	}
@@ -185,11 +212,17 @@ static void json(struct ws_buf *b, const unsigned char *s, size_t n)
 	ws_buf_add(b, "\"", 1);
 	for (size_t i = 0; i < n;) {
 		size_t run = 0;                         /* plain ASCII goes out in one piece */
-		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && s[i + run] != '"' && s[i + run] != '\\')
+		while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7f && s[i + run] != '"' && s[i + run] != '\\' &&
+		       !(ci_log && ci_escape_at(s, i + run)))
 			run++;
 		if (run) {
 			ws_buf_add(b, (const char *)s + i, run);
 			i += run;
+			continue;
+		}
+		if (ci_log && ci_escape_at(s, i)) {      /* the same character, as a JSON escape */
+			snprintf(u, sizeof u, "\\u%04x", s[i++]);
+			ws_buf_add(b, u, 6);
 			continue;
 		}
 		uint32_t cp;
@@ -280,11 +313,12 @@ static void uri(struct ws_buf *b, const unsigned char *s, size_t n)
 
 void ws_quote(struct ws_buf *b, enum ws_qkind k, const char *s, size_t n)
 {
-	static const char *const sarif_with[] = {"\\[", "\\]"};
+	/* SARIF 2.1.0 3.11.5: literal braces doubled, so that "{0}" in a name is no placeholder */
+	static const char *const sarif_with[] = {"\\[", "\\]", "{{", "}}"};
 	static const char *const gha_with[] = {"%25", "%0D", "%0A", "%3A", "%2C"};
 	const unsigned char *p = (const unsigned char *)s;
 	switch (k) {
-	case WS_Q_SARIF: text_then(b, p, n, "[]", sarif_with); break;
+	case WS_Q_SARIF: text_then(b, p, n, "[]{}", sarif_with); break;
 	case WS_Q_GHA: text_then(b, p, n, "%\r\n", gha_with); break;
 	case WS_Q_GHA_PROP: text_then(b, p, n, "%\r\n:,", gha_with); break;
 	case WS_Q_URI: uri(b, p, n); break;
@@ -375,3 +409,37 @@ char *ws_strdup_field(const char *s, size_t max)
 	char *r = realloc(b.p, b.len + 1);    /* an entry holds several: no slack kept */
 	return r ? r : b.p;
 }
+
+/* ---- names in a CI's log ----------------------------------------------------------------
+ * GitHub's runner reads every line a step writes, stdout and stderr alike: a line that
+ * begins with "::" after leading white space is a workflow command (::error, ::add-mask,
+ * ::stop-commands), and so is "##[command]" anywhere in a line (the legacy form). Under
+ * GITHUB_ACTIONS=true no name may make one: in text (and Markdown, HTML, SARIF and
+ * workflow-command data, which build on it) a ':' that begins a name (after white space)
+ * or follows a ':' is shown as \x3a, and the '[' of "##[" as \x5b; in JSON the same
+ * characters are written as \u003a and \u005b, the same string once decoded.
+ * doc/ci-outputs.md has the runner's rules and their sources. */
+
+/* Whether s[i] is such a character: the ':' that starts a name (all before it blanks or
+ * non-ASCII, which .NET's TrimStart may take for white space) or follows a ':', or the
+ * '[' of "##[". */
+static bool ci_escape_at(const unsigned char *s, size_t i)
+{
+	if (s[i] == '[')
+		return i >= 2 && s[i - 1] == '#' && s[i - 2] == '#';
+	if (s[i] != ':')
+		return false;
+	for (size_t k = i; k-- > 0;) {
+		if (s[k] == ':')
+			return k == i - 1;
+		if (s[k] != ' ' && s[k] != '\t' && s[k] < 0x80)
+			return false;
+	}
+	return true;
+}
+
+void ws_quote_ci_log(bool on)
+{
+	ci_log = on;
+}
+

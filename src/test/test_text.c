@@ -85,6 +85,14 @@ static void test_md_kind(void)
 	CHECK_EQ_STR(QS(WS_Q_MD, "a|b`c*<x>[l](u)~~&amp;$m$\\"), "a\\|b\\`c\\*\\<x\\>\\[l\\](u)\\~\\~\\&amp;\\$m\\$\\\\");
 	CHECK_EQ_STR(QS(WS_Q_MD, "x\n| forged | row |"), "x\\n\\| forged \\| row \\|");
 	CHECK_EQ_STR(QS(WS_Q_MD, "\x1b[31m"), "\\x1b\\[31m");
+	/* GFM's extended autolinks (scheme ://, www., mailto:, an e-mail address) are broken */
+	CHECK_EQ_STR(QS(WS_Q_MD, "see https://evil.example/x"), "see https\\://evil.example/x");
+	CHECK_EQ_STR(QS(WS_Q_MD, "WWW.evil.example and www.x"), "WWW\\.evil.example and www\\.x");
+	CHECK_EQ_STR(QS(WS_Q_MD, "mailto:a@b.example x: y"), "mailto:a\\@b.example x: y");
+	CHECK_EQ_STR(QS(WS_Q_MD, "ftp://h x:/"), "ftp\\://h x\\:/");
+	CHECK_EQ_STR(QS(WS_Q_MD, "ww.x w.w.w.x"), "ww.x w.w.w.x");
+	/* SARIF: braces doubled (3.11.5), brackets escaped */
+	CHECK_EQ_STR(QS(WS_Q_SARIF, "lib/{0}{1}.so [x]"), "lib/{{0}}{{1}}.so \\[x\\]");
 	/* HTML: the text form, then markup characters as entities, in text and attributes alike */
 	CHECK_EQ_STR(QS(WS_Q_HTML, "<script>alert('x')</script>"), "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
 	CHECK_EQ_STR(QS(WS_Q_HTML, "a\" onload=\"x&amp;"), "a&quot; onload=&quot;x&amp;amp;");

@@ -7,7 +7,12 @@
  *   eintr   fails once with EINTR: a signal arrived before anything was written
  * WS_FAULT_COUNT, a file name: the number of calls on standard output is written there at
  * exit (so that the test knows how many there are to fault; the sandbox refuses that
- * file, so the counting run is made with --no-sandbox). */
+ * file, so the counting run is made with --no-sandbox).
+ * WS_FAULT_BUF, a number of bytes: every stream wheelscan gives a buffer (setvbuf: standard
+ * output's) gets one of that size instead, fully buffered, so that every report, however
+ * short, drains stdio's buffer in several writes: a write that fails is then followed by
+ * writes and a final flush that succeed, and a program that looks only at the last flush
+ * forgets the hole in its output. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +76,22 @@ ssize_t writev(int fd, const struct iovec *v, int cnt)
 		}
 	}
 	return real(fd, v, cnt);
+}
+
+int setvbuf(FILE *f, char *buf, int mode, size_t size)
+{
+	static int (*real)(FILE *, char *, int, size_t);
+	if (!real)
+		real = (int (*)(FILE *, char *, int, size_t))dlsym(RTLD_NEXT, "setvbuf");
+	const char *b = getenv("WS_FAULT_BUF");
+	long want = b ? atol(b) : 0;
+	if (want > 0 && want < (1L << 20) && mode != _IONBF) {
+		/* glibc ignores the size when no buffer is given: give one (kept until exit) */
+		char *own = malloc((size_t)want);
+		if (own)
+			return real(f, own, _IOFBF, (size_t)want);
+	}
+	return real(f, buf, mode, size);
 }
 
 __attribute__((destructor)) static void count_out(void)

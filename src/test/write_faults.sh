@@ -2,10 +2,14 @@
 # write_faults.sh - write errors that happen once, for every output kind: build/write_fault.so
 # (LD_PRELOAD) makes the Nth write to standard output short, interrupted (EINTR), refused
 # once (EAGAIN) or failed once with ENOSPC, for the first, a middle and the last write of
-# each kind's report. A short or interrupted write must change nothing (the rest is written);
-# a write that failed must end in status 4 with one "write error" line, even when every
-# later write succeeds; EAGAIN may be either (written after a retry, or status 4), never a
-# report cut short under a status that says it is whole. /dev/full (cli.sh) fails every write.
+# each kind's report. stdio's buffer is made 64 bytes (WS_FAULT_BUF), so that every report
+# drains it in several writes: the failed write is one inside the report, and the writes
+# after it and the final flush succeed. A short or interrupted write must change nothing
+# (the rest is written); a write that failed must end in status 4 with one "write error"
+# line, though every later write and the last flush succeed (a program that forgets the
+# failure once a later flush works leaves a hole in a report that exits 0 or 1); EAGAIN may
+# be either (written after a retry, or status 4), never a report cut short under a status
+# that says it is whole. /dev/full (cli.sh) fails every write.
 set -u
 cd "$(dirname "$0")/../.."
 . src/test/skip.inc
@@ -22,6 +26,15 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 FX=testdata/fixtures
 # a store for the --report kind
 "$bin" --no-progress --db "$tmp/s.db" "$FX/multi.so" "$FX/old-only.so" >/dev/null 2>&1
+# stdio's buffer, small: every report is written in several writes (write_fault.c)
+WS_FAULT_BUF=64; export WS_FAULT_BUF
+# a BOM for --sbom-in: one component matched by its SHA-256
+python3 - "$FX/multi.so" "$tmp/in.cdx" <<'PY'
+import hashlib, json, sys
+sha = hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()
+json.dump({"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1, "components": [
+    {"type": "file", "name": "multi.so", "hashes": [{"alg": "SHA-256", "content": sha}]}]}, open(sys.argv[2], "w"))
+PY
 
 # kind NAME ARGS...: every fault at the first, a middle and the last write of that report
 kind() {
@@ -32,7 +45,11 @@ kind() {
 	LD_PRELOAD=$pre "$bin" --no-progress "$@" >"$tmp/ref" 2>"$tmp/referr"
 	refrc=$?
 	calls=$(cat "$tmp/count" 2>/dev/null || echo 0)
+	# a streamed report drains the 64-byte buffer in many writes, so the middle one has writes
+	# and the final flush after it; a report written in one block (fwrite of more than the
+	# buffer: stdio writes it at once) has one, and the flush after it has nothing to write
 	if [ "$calls" -lt 1 ]; then bad "$name: no write to standard output counted (exit $refrc)"; return; fi
+	echo "$name: $calls writes" >>"$tmp/calls"
 	for at in $(printf '%s\n' 1 $(( (calls + 1) / 2 )) "$calls" | sort -un); do
 		for f in short eintr eagain enospc; do
 			LD_PRELOAD=$pre WS_FAULT=$f WS_FAULT_AT=$at "$bin" --no-progress "$@" >"$tmp/out" 2>"$tmp/err"
@@ -66,5 +83,17 @@ kind baseline-json --json --baseline "$FX/old-only.so" "$FX/multi.so"
 kind report --db "$tmp/s.db" --report
 kind report-json --db "$tmp/s.db" --report --json
 kind suggest --suggest torch --gpu sm_120
+kind suggest-json --suggest torch,xformers --gpu sm_120 --json
+kind sarif --format sarif --require sm_120 -r "$FX" --jobs 1
+kind github --format github --require sm_120 -r "$FX" --jobs 1
+kind html --format html -r "$FX" --jobs 1
+kind cyclonedx --format cyclonedx --gpu sm_90 -r "$FX" --jobs 1
+kind sbom-in --sbom-in "$tmp/in.cdx" --gpu sm_90 "$FX/multi.so" "$FX/old-only.so"
+kind report-md --db "$tmp/s.db" --report --format markdown
+kind report-html --db "$tmp/s.db" --report --format html
+kind annotations --require sm_120 "$FX/old-only.so"
+kind no-regress --no-regress --baseline "$FX/old-only.so" "$FX/multi.so"
+kind completion-bash --completion bash
+kind completion-fish --completion fish
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
