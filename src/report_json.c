@@ -705,62 +705,6 @@ static void env_set_json(struct ws_buf *b, const struct ws_report *r)
 	ws_json_close(b, '}');
 }
 
-/* "loads": will each library load (src/core/loadres.c), when any shared object was read */
-static void loads_json(struct ws_buf *b, const struct ws_report *r)
-{
-	const struct ws_envset *s = &r->env;
-	const struct ws_loadres *l = &s->load;
-	if (!s->load_judged || !l->nlibs)
-		return;
-	ws_json_key(b, "loads");
-	ws_buf_add(b, "{", 1);
-	ws_json_kv_u64(b, "libraries", l->nlibs);
-	ws_json_kv_u64(b, "lookups", l->lookups);
-	ws_json_key(b, "assumed");
-	ws_buf_add(b, "[", 1);
-	for (size_t i = 0; i < l->nassumed; i++) {
-		if (i)
-			ws_buf_add(b, ",", 1);
-		ws_json_str(b, l->assumed[i]);
-	}
-	ws_json_close(b, ']');
-	ws_json_key(b, "issues");
-	ws_buf_add(b, "[", 1);
-	for (size_t i = 0; i < l->nissues; i++) {
-		const struct ws_load_issue *e = &l->issues[i];
-		ws_buf_add(b, "{", 1);
-		ws_json_kv_str(b, "id", ws_check_def(e->check)->id);
-		ws_json_kv_str(b, "name", ws_check_def(e->check)->name);
-		ws_json_kv_str(b, "package", e->dist < s->n ? s->pkgs[e->dist].name : NULL);   /* null: the set's */
-		ws_json_kv_str(b, "object", e->object);
-		ws_json_kv_str(b, "what", e->what);
-		ws_json_close(b, '}');
-	}
-	ws_json_close(b, ']');
-	ws_json_key(b, "objects");
-	ws_buf_add(b, "[", 1);
-	for (size_t i = 0; i < l->nobjects; i++) {
-		const struct ws_load_object *o = &l->objects[i];
-		ws_buf_add(b, "{", 1);
-		ws_json_kv_str(b, "package", o->dist < s->n ? s->pkgs[o->dist].name : NULL);
-		ws_json_kv_str(b, "object", o->member);
-		ws_json_kv_str(b, "loads", o->fails ? "fails" : o->alone ? "alone" : "after-preload");
-		ws_json_key(b, "preload");
-		ws_buf_add(b, "[", 1);
-		for (size_t k = 0; k < o->npreload; k++) {
-			if (k)
-				ws_buf_add(b, ",", 1);
-			ws_json_str(b, o->preload[k]);
-		}
-		ws_json_close(b, ']');
-		ws_json_kv_str(b, "why", o->why);
-		ws_json_close(b, '}');
-	}
-	ws_json_close(b, ']');
-	ws_json_kv_str(b, "fix", s->load_fix);
-	ws_json_close(b, '}');
-}
-
 void ws_json_end(struct ws_report *r)
 {
 	struct ws_buf b = {0};
@@ -792,7 +736,7 @@ void ws_json_end(struct ws_report *r)
 	}
 	ws_json_close(&b, ']');
 	env_set_json(&b, r);
-	loads_json(&b, r);
+	ws_json_loads(&b, r);
 	if (ws_report_gates(r)) {
 		char line[256];
 		bool passed = ws_gate_line(r, line, sizeof line);

@@ -185,6 +185,9 @@ void ws_json_command_members(struct ws_buf *b, const struct ws_cmd *install, con
 			     const struct ws_cmd *offline, const struct ws_cmds *list, const enum ws_shell *shells,
 			     size_t n);
 
+/* The "loads" member of the document, when any shared object was read (report_json_loads.c). */
+void ws_json_loads(struct ws_buf *b, const struct ws_report *r);
+
 /* A remedy (ws_builds.h) as a JSON object, and its comma. */
 struct ws_remedy;
 struct ws_buf;
