@@ -7,7 +7,7 @@
  * the containers it loads there, and libraries differ: most build every unit for one arch
  * list (PyTorch, most extensions); NVIDIA's math libraries, CUTLASS code, NCCL and ONNX
  * Runtime build some units for a subset of GPUs and pick kernels by compute capability at
- * run time (census in the README, "How verdicts are decided"). The rule:
+ * run time (census in doc/guide.md, "How verdicts are decided"). The rule:
  *   1. Link inputs (relocatable; LTO-IR or nothing loadable) and containers that provably
  *      hold no kernels are never required.
  *   2. If no loadable container with kernels has an image for the target, the object will
