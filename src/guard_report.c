@@ -147,6 +147,21 @@ void guard_report_json(const struct guard *g, FILE *f)
 		ws_json_close(&b, '}');
 	}
 	ws_json_close(&b, ']');
+	/* pip install takes away only what it replaces: the old version of each upgrade,
+	 * downgrade and reinstall, uninstalled before the new one goes in */
+	ws_json_key(&b, "removes");
+	ws_buf_puts(&b, "[");
+	for (size_t i = 0; i < g->ninst; i++) {
+		const struct guard_installed *x = &g->inst[i];
+		if (!x->replaced)
+			continue;
+		ws_buf_puts(&b, "{");
+		ws_json_kv_str(&b, "name", x->name);
+		ws_json_kv_str(&b, "version", x->version);
+		ws_json_kv_str(&b, "path", x->a ? x->a->path : NULL);
+		ws_json_close(&b, '}');
+	}
+	ws_json_close(&b, ']');
 	ws_json_key(&b, "breaks");
 	ws_buf_puts(&b, "[");
 	for (size_t r = 0; r < g->nreasons; r++) {

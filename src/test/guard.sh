@@ -122,6 +122,11 @@ d = json.load(open(sys.argv[1]))["guard"]
 site = sys.argv[2]
 assert d["decision"] == "runs" and d["installed"] and not d["breaks"], d
 assert d["changes"], "nothing to install"
+# what pip uninstalls is exactly what it replaces: one removal per change with a from_version
+norm = lambda s: s.lower().replace("_", "-").replace(".", "-")
+rem = sorted((norm(r["name"]), r["version"]) for r in d["removes"])
+rep = sorted((norm(c["name"]), c["from_version"]) for c in d["changes"] if c["from_version"] is not None)
+assert rem == rep, ("removes", rem, "replaced", rep)
 for c in d["changes"]:
     data = open(c["file"], "rb").read()
     assert hashlib.sha256(data).hexdigest() == c["sha256"], c["file"]
