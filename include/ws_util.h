@@ -43,9 +43,15 @@ bool ws_strv_push(char ***v, size_t *n, const char *s);
  * absolute, or with a ".." component. windows also takes '\\' for a separator and a
  * drive letter ("C:") for absolute (zip names come from Windows tools too). */
 bool ws_path_escapes(const char *s, bool windows);
-/* Two Python distribution names compared as PEP 503 normalizes them: '-', '_' and '.' alike,
- * ASCII case folded. Lengths bound both (no NUL needed). */
+/* Two Python distribution names compared as PEP 503 normalizes them: a run of '-', '_' and
+ * '.' is one '-', ASCII case folded. Lengths bound both (no NUL needed). _cmp orders them
+ * (names it calls equal are adjacent in a sort by it); _eq is _cmp() == 0. The one place
+ * the project compares package names. */
+int ws_pypi_name_cmp(const char *a, size_t al, const char *b, size_t bl);
 bool ws_pypi_name_eq(const char *a, size_t al, const char *b, size_t bl);
+/* torch, torchvision or torchaudio (PEP 503 names): released together, in lockstep, so
+ * advice and the set judge treat them as one family. */
+bool ws_pypi_torch_family(const char *name);
 /* A 64-bit hash of p[0..n) keyed once per process (SipHash-1-3, key from getrandom):
  * names from a file cannot be chosen to collide in a hash table, and equal hashes of
  * two names are as unlikely as chance makes them. Not stable across runs: use it for

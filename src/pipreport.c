@@ -327,23 +327,7 @@ bool ws_pip_url_file(const char *url, char *buf, size_t len)
 
 bool ws_pip_same_name(const char *a, const char *b)
 {
-	for (;;) {
-		bool sa = *a && strchr("-_.", *a), sb = *b && strchr("-_.", *b);
-		if (sa || sb) {
-			if (!(sa && sb))
-				return false;
-			while (*a && strchr("-_.", *a))
-				a++;
-			while (*b && strchr("-_.", *b))
-				b++;
-			continue;
-		}
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-		if (!*a)
-			return true;
-		a++, b++;
-	}
+	return ws_pypi_name_eq(a, strlen(a), b, strlen(b));
 }
 
 /* One version cut into what PEP 440 orders by. */

@@ -138,23 +138,10 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_
 	return 0;
 }
 
-/* PyPI names ordered so that the names ws_pypi_name_eq calls equal are adjacent: by
- * length, then by character with case and '-', '_', '.' folded. */
+/* PyPI names ordered so that the names ws_pypi_name_eq calls equal are adjacent */
 static int name_cmp(const char *a, const char *b)
 {
-	size_t al = strlen(a), bl = strlen(b);
-	if (al != bl)
-		return al < bl ? -1 : 1;
-	for (size_t i = 0; i < al; i++) {
-		char x = a[i] == '-' || a[i] == '.' ? '_' : a[i], y = b[i] == '-' || b[i] == '.' ? '_' : b[i];
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return (unsigned char)x < (unsigned char)y ? -1 : 1;
-	}
-	return 0;
+	return ws_pypi_name_cmp(a, strlen(a), b, strlen(b));
 }
 
 struct named_row {

@@ -185,29 +185,10 @@ static bool fails(const struct ws_env_pkg *p, size_t k)
 	return p->verdicts && ws_verdict_fails(p->verdicts[k]);
 }
 
-static bool torch_family(const char *name)
-{
-	return !strcasecmp(name, "torch") || !strcasecmp(name, "torchvision") || !strcasecmp(name, "torchaudio");
-}
-
 /* Package names as pip compares them (PEP 503: case and runs of - _ . do not matter). */
 static int name_cmp(const char *a, const char *b)
 {
-	for (;;) {
-		bool sa = *a == '-' || *a == '_' || *a == '.', sb = *b == '-' || *b == '_' || *b == '.';
-		if (sa && sb) {
-			while (*a == '-' || *a == '_' || *a == '.')
-				a++;
-			while (*b == '-' || *b == '_' || *b == '.')
-				b++;
-			continue;
-		}
-		int ca = sa ? '-' : (unsigned char)(*a >= 'A' && *a <= 'Z' ? *a | 0x20 : *a);
-		int cb = sb ? '-' : (unsigned char)(*b >= 'A' && *b <= 'Z' ? *b | 0x20 : *b);
-		if (ca != cb || !ca)
-			return ca - cb;
-		a++, b++;
-	}
+	return ws_pypi_name_cmp(a, strlen(a), b, strlen(b));
 }
 
 static _Thread_local const struct ws_envset *sort_set;   /* qsort has no context argument in C11 */
@@ -283,7 +264,7 @@ static int fix_for(struct ws_envset *s, size_t k, const struct ws_target *t, con
 				have = q;             /* a wheel of it in this scan that runs here */
 			}
 		}
-		if (!p || (torch_family(p->name) && rt))
+		if (!p || (ws_pypi_torch_family(p->name) && rt))
 			continue;                          /* nothing fails; or the torch remedy brings them */
 		if ((why & MISMATCHED) && !rt && torch) {
 			/* keep the torch that runs: the companion made for it */
@@ -432,7 +413,7 @@ int ws_envset_judge(struct ws_envset *s, const struct ws_target *t, size_t nt, c
 		for (size_t i = 0; i < s->n; i++)
 			if (fails(&s->pkgs[i], k)) {
 				any = true;
-				torch_change |= torch_family(s->pkgs[i].name);
+				torch_change |= ws_pypi_torch_family(s->pkgs[i].name);
 			}
 		if (any && fix_for(s, k, &t[k], ctx, torch_change && torch, order, flags) < 0)
 			rc = -1;

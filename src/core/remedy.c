@@ -181,11 +181,6 @@ static const struct ws_build *find_build(const struct ws_builds *b, const char *
 	return NULL;
 }
 
-static bool torch_family(const char *p)
-{
-	return same_name(p, "torch") || same_name(p, "torchvision") || same_name(p, "torchaudio");
-}
-
 struct text {
 	char buf[2048];
 	size_t pos;
@@ -445,7 +440,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 		else
 			put(&note, "it needs torch %s, which the table does not list", torch_v);
 	}
-	if (torch_v && torch_family(package)) {
+	if (torch_v && ws_pypi_torch_family(package)) {
 		static const char *const comp[] = {"torchvision", "torchaudio"};
 		for (size_t i = 0; i < 2; i++) {
 			if (same_name(package, comp[i]))

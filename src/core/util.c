@@ -259,19 +259,42 @@ uint64_t ws_hash64(const void *data, size_t n)
 	return v0 ^ v1 ^ v2 ^ v3;
 }
 
+/* the next character of a normalized name at *i: a run of separators is '-', letters lowered;
+ * 0 at the end */
+static int pypi_next(const char *s, size_t n, size_t *i)
+{
+	if (*i >= n)
+		return 0;
+	char c = s[*i];
+	if (c == '-' || c == '_' || c == '.') {
+		while (*i < n && (s[*i] == '-' || s[*i] == '_' || s[*i] == '.'))
+			(*i)++;
+		return '-';
+	}
+	(*i)++;
+	return (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+int ws_pypi_name_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	size_t i = 0, j = 0;
+	for (;;) {
+		int x = pypi_next(a, al, &i), y = pypi_next(b, bl, &j);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+}
+
 bool ws_pypi_name_eq(const char *a, size_t al, const char *b, size_t bl)
 {
-	size_t i = 0;
-	if (al != bl)
-		return false;
-	for (; i < al; i++) {
-		char x = a[i] == '-' || a[i] == '.' ? '_' : a[i], y = b[i] == '-' || b[i] == '.' ? '_' : b[i];
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return false;
-	}
-	return true;
+	return ws_pypi_name_cmp(a, al, b, bl) == 0;
+}
+
+bool ws_pypi_torch_family(const char *name)
+{
+	size_t n = strlen(name);
+	return ws_pypi_name_eq(name, n, "torch", 5) || ws_pypi_name_eq(name, n, "torchvision", 11) ||
+	       ws_pypi_name_eq(name, n, "torchaudio", 10);
 }

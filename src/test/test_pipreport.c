@@ -6,6 +6,7 @@
 #include "tap.h"
 #include "wheelscan.h"
 #include "ws_pipreport.h"
+#include "ws_util.h"
 
 static int parse(struct ws_pip_report *r, const char *s)
 {
@@ -80,6 +81,14 @@ static void test_names(void)
 	      "longer than the buffer");
 	CHECK(ws_pip_same_name("Flash_Attn", "flash-attn") && ws_pip_same_name("a.-_b", "A-b"), "PEP 503");
 	CHECK(!ws_pip_same_name("torch", "torchvision") && !ws_pip_same_name("ab", "a-b"), "different names");
+	/* one comparer for the whole project: runs of separators are one, the order agrees
+	 * with equality, and the torch family is named by it */
+	CHECK(ws_pypi_name_eq("a--b", 4, "A_b", 3) && ws_pypi_name_cmp("a-b", 3, "a-c", 3) < 0 &&
+	      ws_pypi_name_cmp("a-c", 3, "a__b", 4) > 0 && ws_pypi_name_cmp("ab", 2, "a", 1) > 0 &&
+	      ws_pypi_name_cmp("a", 1, "ab", 2) < 0, "PEP 503 order");
+	CHECK(ws_pypi_torch_family("Torch") && ws_pypi_torch_family("TORCHVISION") && !ws_pypi_torch_family("torch.vision") &&
+	      ws_pypi_torch_family("TorchAudio") && !ws_pypi_torch_family("torch_audio") &&
+	      !ws_pypi_torch_family("torchao"), "the torch family");
 }
 
 static void test_versions(void)
