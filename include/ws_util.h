@@ -49,6 +49,10 @@ bool ws_path_escapes(const char *s, bool windows);
  * the project compares package names. */
 int ws_pypi_name_cmp(const char *a, size_t al, const char *b, size_t bl);
 bool ws_pypi_name_eq(const char *a, size_t al, const char *b, size_t bl);
+/* s ends with suffix: byte for byte, or with ASCII case folded (file names on
+ * case-insensitive file systems: "TORCH.WHL", "x.DLL") */
+bool ws_ends_with(const char *s, const char *suffix);
+bool ws_ends_with_nocase(const char *s, const char *suffix);
 /* torch, torchvision or torchaudio (PEP 503 names): released together, in lockstep, so
  * advice and the set judge treat them as one family. */
 bool ws_pypi_torch_family(const char *name);

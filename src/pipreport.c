@@ -182,12 +182,6 @@ static bool item_member(struct ws_jp *j, const char *key, void *ctx)
 	return ws_jp_skip_value(j);
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-	return n >= t && !strcmp(s + n - t, tail);
-}
-
 static bool install_item(struct ws_jp *j, void *ctx)
 {
 	struct parse *P = ctx;
@@ -219,7 +213,7 @@ static bool install_item(struct ws_jp *j, void *ctx)
 		char file[512];
 		if (!ws_pip_url_file(it->url, file, sizeof file))
 			return ws_jp_fail(j, "an archive URL that does not end in a file name");
-		it->wheel = ends_with(file, ".whl");
+		it->wheel = ws_ends_with(file, ".whl");
 	}
 	return true;
 }

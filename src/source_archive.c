@@ -418,10 +418,10 @@ enum ws_pack ws_pack_sniff(const uint8_t *p, size_t n)
 	return WS_PACK_NONE;
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* a name that is more than its extension: ".deb" alone names no package */
+static bool has_ext(const char *s, const char *ext)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcasecmp(s + n - k, suffix) == 0;
+	return strlen(s) > strlen(ext) && ws_ends_with_nocase(s, ext);
 }
 
 enum ws_pack ws_pack_by_name(const char *path)
@@ -431,11 +431,11 @@ enum ws_pack ws_pack_by_name(const char *path)
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < sizeof tars / sizeof *tars; i++)
-		if (ends_with(base, tars[i]))
+		if (has_ext(base, tars[i]))
 			return WS_PACK_TAR;
-	if (ends_with(base, ".deb"))
+	if (has_ext(base, ".deb"))
 		return WS_PACK_DEB;
-	if (ends_with(base, ".conda"))
+	if (has_ext(base, ".conda"))
 		return WS_PACK_CONDA;
 	return WS_PACK_NONE;
 }

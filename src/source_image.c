@@ -38,12 +38,6 @@ struct ws_imgcheck *ws_imgcheck_new(void)
 	return c;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 static bool hex64(const char *s, size_t n)
 {
 	if (n != 64)
@@ -56,13 +50,13 @@ static bool hex64(const char *s, size_t n)
 
 bool ws_imgcheck_layer(const struct ws_imgcheck *c, const char *name)
 {
-	return c && (!strncmp(name, BLOBS, sizeof BLOBS - 1) || ends_with(name, "/layer.tar"));
+	return c && (!strncmp(name, BLOBS, sizeof BLOBS - 1) || ws_ends_with(name, "/layer.tar"));
 }
 
 bool ws_imgcheck_hash(const struct ws_imgcheck *c, const char *name)
 {
 	/* docker's legacy config: "<64 hex>.json" at the top */
-	return ws_imgcheck_layer(c, name) || (c && ends_with(name, ".json") && hex64(name, strlen(name) - 5));
+	return ws_imgcheck_layer(c, name) || (c && ws_ends_with(name, ".json") && hex64(name, strlen(name) - 5));
 }
 
 size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, const uint8_t *head, size_t nhead)
@@ -439,7 +433,7 @@ static void digest_of_path(const char *path, char out[72])
 	size_t n = strlen(path);
 	if (!strncmp(path, BLOBS, sizeof BLOBS - 1) && hex64(path + sizeof BLOBS - 1, n - (sizeof BLOBS - 1)))
 		ws_fmt(out, 72, "sha256:%s", path + sizeof BLOBS - 1);
-	else if (ends_with(path, ".json") && hex64(path, n - 5))
+	else if (ws_ends_with(path, ".json") && hex64(path, n - 5))
 		ws_fmt(out, 72, "sha256:%.64s", path);
 }
 
@@ -487,7 +481,7 @@ static void docker_images(struct ws_imgcheck *c, uint32_t *cap)
 			}
 			struct blob *lb = find_blob(c, lp);
 			add_layer(c, im, lb, lp, -1);
-			if (diff_ids && lb && lb->hex[0] && ends_with(lp, "/layer.tar") &&
+			if (diff_ids && lb && lb->hex[0] && ws_ends_with(lp, "/layer.tar") &&
 			    (strncmp(cfg->diff_ids[k], "sha256:", 7) != 0 || strcmp(cfg->diff_ids[k] + 7, lb->hex) != 0))
 				image_fail(c, im, lb->name, WS_E_INTEGRITY, "layer's sha256 is %.12s..., not the diff_id %.19s... its config gives",
 					   lb->hex, san(sb, sizeof sb, cfg->diff_ids[k]));

@@ -140,12 +140,6 @@ enum ws_content ws_sniff(const uint8_t *p, size_t n)
 
 /* ---- what a name claims ------------------------------------------------------ */
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcasecmp(s + n - m, suffix) == 0;
-}
-
 /* "libx.so", "libx.so.12", "libx.so.12.4.1" */
 static bool shared_object_name(const char *base)
 {
@@ -174,20 +168,20 @@ const char *ws_name_claim(const char *path, enum ws_content c, const uint8_t *he
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (ends_with(base, ".whl"))
+	if (ws_ends_with_nocase(base, ".whl"))
 		return c == WS_CONTENT_ZIP ? NULL : n ? "not a wheel: not a zip archive" : "not a wheel: empty file";
-	if (ends_with(base, ".zip"))
+	if (ws_ends_with_nocase(base, ".zip"))
 		return c == WS_CONTENT_ZIP ? NULL : n ? "not a zip archive" : "empty file named as a zip archive";
-	if (ends_with(base, ".dll") || ends_with(base, ".pyd"))
+	if (ws_ends_with_nocase(base, ".dll") || ws_ends_with_nocase(base, ".pyd"))
 		return c == WS_CONTENT_PE ? NULL : n ? "not a PE image (a .dll or .pyd must be one)" : "empty file named as a PE image";
-	if (shared_object_name(base) || ends_with(base, ".o"))
+	if (shared_object_name(base) || ws_ends_with_nocase(base, ".o"))
 		return c == WS_CONTENT_ELF || c == WS_CONTENT_CUBIN || (c == WS_CONTENT_OTHER && ld_script(head, n)) ? NULL :
 		       n ? "not an ELF file (nor a linker script)" : "empty file named as an ELF object";
-	if (ends_with(base, ".a"))
+	if (ws_ends_with_nocase(base, ".a"))
 		return c == WS_CONTENT_AR ? NULL : n ? "not an ar archive" : "empty file named as an ar archive";
-	if (ends_with(base, ".cubin"))
+	if (ws_ends_with_nocase(base, ".cubin"))
 		return c == WS_CONTENT_CUBIN ? NULL : n ? "not a cubin (an ELF file for EM_CUDA)" : "empty cubin";
-	if (ends_with(base, ".fatbin"))
+	if (ws_ends_with_nocase(base, ".fatbin"))
 		return c == WS_CONTENT_FATBIN ? NULL : n ? "not a fatbin container" : "empty fatbin";
 	return NULL;
 }
@@ -204,7 +198,7 @@ enum ws_artifact_type ws_name_type(const char *path)
 		{".tar.zst", WS_ART_TAR},
 	};
 	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++)
-		if (ends_with(base, by_name[i].suffix))
+		if (ws_ends_with_nocase(base, by_name[i].suffix))
 			return by_name[i].type;
 	return shared_object_name(base) ? WS_ART_ELF : WS_ART_UNKNOWN;
 }

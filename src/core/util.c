@@ -292,6 +292,25 @@ bool ws_pypi_name_eq(const char *a, size_t al, const char *b, size_t bl)
 	return ws_pypi_name_cmp(a, al, b, bl) == 0;
 }
 
+bool ws_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+bool ws_ends_with_nocase(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	if (n < k)
+		return false;
+	for (size_t i = 0; i < k; i++) {
+		unsigned char x = (unsigned char)s[n - k + i], y = (unsigned char)suffix[i];
+		if ((x >= 'A' && x <= 'Z' ? x | 0x20 : x) != (y >= 'A' && y <= 'Z' ? y | 0x20 : y))
+			return false;
+	}
+	return true;
+}
+
 bool ws_pypi_torch_family(const char *name)
 {
 	size_t n = strlen(name);
