@@ -320,6 +320,8 @@ int ws_run(struct ws_config *cfg)
 			   .driver_cuda = cfg->driver_cuda};
 	struct ws_target *auto_targets = NULL;
 	size_t nauto = 0;
+	struct ws_inputs in = {0};
+	bool mutex = false;
 	int status = 0;
 
 	/* Without --gpu the answer is for this machine's GPUs when a driver finds any, else a
@@ -332,9 +334,8 @@ int ws_run(struct ws_config *cfg)
 		ws_run_start_live(&R, bare, &auto_targets, &nauto);
 	bool auto_failed = cfg->gpu_auto_asked && (!R.live || R.live_info.ndevices == 0);
 	if (ws_remedy_setup(&R.builds, &R.remedy, cfg) < 0) {
-		ws_live_close(R.live);
-		free(auto_targets);
-		return WS_EXIT_USAGE;
+		status = WS_EXIT_USAGE;
+		goto done;
 	}
 	R.remedy.driver_cuda = R.driver_cuda;     /* the live driver's, when one was found */
 	/* --live that can measure nothing (no driver, or no device of any target) never passes */
@@ -349,23 +350,14 @@ int ws_run(struct ws_config *cfg)
 
 	/* The store is opened (and its -wal and -shm files created) before the sandbox,
 	 * which refuses to create files; writing to the open descriptors stays allowed. */
-	if (cfg->db) {
-		if (!ws_run_store_begin(&R, coverage_mode)) {
-			ws_db_close(R.db);
-			ws_live_close(R.live);
-			free(auto_targets);
-			ws_builds_free(&R.builds);
-			return WS_EXIT_INPUT;
-		}
+	if (cfg->db && !ws_run_store_begin(&R, coverage_mode)) {
+		status = WS_EXIT_INPUT;
+		goto done;
 	}
-	struct ws_inputs in;
 	int irc = ws_inputs_collect(cfg, &in);
 	if (irc < 0) {
-		ws_db_close(R.db);
-		ws_live_close(R.live);
-		free(auto_targets);
-		ws_builds_free(&R.builds);
-		return irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
+		status = irc == -2 ? WS_EXIT_INPUT : WS_EXIT_USAGE;
+		goto done;
 	}
 	if (R.db)
 		ws_run_store_drop_own(&R, &in);
@@ -374,15 +366,8 @@ int ws_run(struct ws_config *cfg)
 	/* Strangers' bytes are decoded in the sandbox, entered once the inputs are listed and
 	 * before the pool's threads start. The live check's spawner and workers were forked
 	 * above and stay outside it: the driver needs its devices. */
-	int prc = prepare_sandbox(&R, &in);
-	if (prc != 0) {
-		ws_inputs_free(&in);
-		ws_db_close(R.db);
-		ws_live_close(R.live);
-		free(auto_targets);
-		ws_builds_free(&R.builds);
-		return prc;
-	}
+	if ((status = prepare_sandbox(&R, &in)) != 0)
+		goto done;
 	if (getenv("WHEELSCAN_SANDBOX_TEST"))
 		ws_sandbox_selftest(in.n ? in.v[0].path : NULL);
 	for (size_t i = 0; i < in.nskipped; i++)
@@ -390,11 +375,11 @@ int ws_run(struct ws_config *cfg)
 
 	if (!make_jobs(&R, &in)) {
 		fprintf(stderr, "wheelscan: out of memory\n");
-		ws_inputs_free(&in);
-		ws_builds_free(&R.builds);
-		return 3;
+		status = WS_EXIT_INPUT;
+		goto done;
 	}
 	pthread_mutex_init(&R.live_mu, NULL);
+	mutex = true;
 	R.conclude = (struct ws_conclude){.cfg = cfg, .targets = R.targets, .nt = R.nt, .coverage = R.coverage,
 					  .driver_cuda = R.driver_cuda, .live = R.live != NULL,
 					  .remedy = R.remedy.builds && !R.coverage ? &R.remedy : NULL};
@@ -422,14 +407,21 @@ int ws_run(struct ws_config *cfg)
 		status = nothing_judged(cfg, &in, status);
 	if ((auto_failed || live_failed) && status != WS_EXIT_INPUT)
 		status = WS_EXIT_NO_GPU;         /* --gpu auto or --live never passes without a GPU to judge */
-	if (R.db)
-		status = ws_run_store_end(&R, &in, status);
+	if (R.db) {
+		status = ws_run_store_end(&R, &in, status);      /* closes the store */
+		R.db = NULL;
+	}
 	ws_report_free(&rep);
+
+done:
+	/* one way out: every path closes the store and the live workers and frees the rest */
+	ws_db_close(R.db);
 	free_jobs(&R);
 	free(auto_targets);
 	ws_live_close(R.live);
 	ws_inputs_free(&in);
-	pthread_mutex_destroy(&R.live_mu);
+	if (mutex)
+		pthread_mutex_destroy(&R.live_mu);
 	ws_builds_free(&R.builds);
 	return status;
 }
