@@ -430,11 +430,6 @@ void ws_kernel_names_over(const struct ws_entry *e, const struct ws_limits *lim,
 void ws_fatbin_clear(struct ws_fatbin *f);
 void ws_object_clear(struct ws_object *o);
 void ws_artifact_free(struct ws_artifact *a);
-void ws_image_clear(struct ws_image *im);
-/* Drops what ws_judge wrote (verdicts, roles, judgements, alternatives). */
-void ws_judgement_clear(struct ws_judgement *j);
-void ws_fatbin_unjudge(struct ws_fatbin *f);
-void ws_object_unjudge(struct ws_object *o);
 void ws_artifact_unjudge(struct ws_artifact *a);
 
 /* Appends an empty object / fatbin / entry; NULL on allocation failure. */

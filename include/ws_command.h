@@ -51,10 +51,6 @@ void ws_cmd_add_path(struct ws_cmd *c, const char *path);
 /* Sets NAME=VALUE for this command only (name must be a valid variable name: else failed). */
 void ws_cmd_setenv(struct ws_cmd *c, const char *name, const char *value);
 bool ws_cmd_empty(const struct ws_cmd *c);
-/* Whether a and b are the same words and environment. */
-bool ws_cmd_equal(const struct ws_cmd *a, const struct ws_cmd *b);
-/* Deep copy of src into dst (dst's old contents are not freed). */
-void ws_cmd_copy(struct ws_cmd *dst, const struct ws_cmd *src);
 void ws_cmd_free(struct ws_cmd *c);
 
 /* Appends a copy of c to the list, unless an equal command is in it already. */

@@ -13,9 +13,6 @@
 #include "wheelscan.h"
 #include "ws_vocab.h"
 
-/* The distinct compute capabilities of the GPU table, in CC order, as targets (name
- * "sm_XY", no label), at most max; returns how many. */
-size_t ws_table_ccs(struct ws_target *out, size_t max);
 /* The targets of a coverage map (no GPU named, none found): every CC of the table, then
  * "newer GPUs", a CC past the newest (what PTX buys). out holds WS_MAX_TARGETS; returns
  * how many. */
@@ -147,7 +144,5 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 /* A wheel local tag "cu124" / "cu92" / "cu12" -> CUDA version (12040), *major_only for
  * "cuNN" with NN in 10..19; 0 if not such a tag. */
 int ws_cuda_tag_parse(const char *tag, bool *major_only);
-/* The tag of a CUDA version: "cu128", or "cu13" for a major-only style. */
-void ws_cuda_tag(int cuda, bool major_only, char *buf, size_t len);
 
 #endif

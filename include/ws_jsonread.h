@@ -21,7 +21,6 @@ struct ws_jp {
 void ws_jp_skip_ws(struct ws_jp *j);
 /* Records what failed (the first failure wins); returns false. */
 bool ws_jp_fail(struct ws_jp *j, const char *what);
-bool ws_jp_expect(struct ws_jp *j, char c);
 /* A string into out (at most cap-1 bytes; longer is an error), UTF-8: \u escapes are
  * decoded (a surrogate pair to one character, a lone \udc80-\udcff to the byte 80-ff as
  * Python's surrogateescape writes it); raw bytes that are not UTF-8, other lone

@@ -65,9 +65,6 @@ bool ws_utf8_valid(const char *s, size_t n);
 /* Writes cp (at most U+10FFFF) as UTF-8 into out, returns its length (1-4); 0 for a
  * surrogate or a value past U+10FFFF. */
 size_t ws_utf8_put(uint32_t cp, char out[4]);
-/* Whether code point cp is one that text shows escaped: a control or an invisible
- * format character (see above). */
-bool ws_cp_hidden(uint32_t cp);
 
 /* Appends s[0..n) (NULs included) to b, escaped for kind k. */
 void ws_quote(struct ws_buf *b, enum ws_qkind k, const char *s, size_t n);

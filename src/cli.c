@@ -82,7 +82,7 @@ static const struct ws_option options[] = {
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
-void ws_cli_help(FILE *f)
+static void cli_help(FILE *f)
 {
 	fprintf(f, "usage: wheelscan [OPTION]... [FILE]...\n"
 		   "       wheelscan [OPTION]... pip install PIP-ARGS...   (judge, then install what runs)\n"
@@ -504,7 +504,7 @@ static int take_value(int c, int argc, char **argv, struct ws_config *cfg, struc
 		cfg->lim.max_total_bytes = sz;
 		break;
 	case 'h':
-		ws_cli_help(stdout);
+		cli_help(stdout);
 		return 1;
 	case OPT_IGNORE:
 		if (ws_check_rules_ignore(&cfg->rules, optarg, &err) < 0)

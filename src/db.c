@@ -420,7 +420,9 @@ void ws_db_now_iso(char *buf, size_t len)
 	snprintf(buf, len, "%.19s.%06dZ", day, (int)(ts.tv_nsec / 1000 % 1000000));
 }
 
-void ws_db_scan_opts(const struct ws_config *cfg, char *buf, size_t len)
+/* The options that change what a scan stores ("k1 v1 e268435456 ..."): a stored row
+ * scanned with other options is read again. */
+static void db_scan_opts(const struct ws_config *cfg, char *buf, size_t len)
 {
 	const struct ws_limits *l = &cfg->lim;
 	snprintf(buf, len, "k%d v%d e%llu m%llu t%llu n%u c%u K%u s%u M%u", cfg->want_kernels, cfg->verify,
@@ -538,7 +540,7 @@ int ws_db_run_begin(struct ws_db *db, const struct ws_config *cfg, const struct 
 {
 	char started[40], shard[32] = "", targets[1024] = "";
 	ws_db_now_iso(started, sizeof started);
-	ws_db_scan_opts(cfg, db->scan_opts, sizeof db->scan_opts);
+	db_scan_opts(cfg, db->scan_opts, sizeof db->scan_opts);
 	/* a coverage map's CCs are not targets anyone named: no verdict rows for them */
 	db->targets = coverage ? NULL : t;
 	db->nt = coverage ? 0 : nt;

@@ -39,7 +39,10 @@ static void decode(void *arg)
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 }
 
-struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent, struct ws_decoders *decoders,
+/* Tasks go to pool in a group below parent (NULL: top level) and borrow a decoder from
+ * decoders for each payload; kernel names are kept as hashes only when hash_only. NULL
+ * on out of memory. */
+static struct ws_decodeq *decodeq_new(struct ws_pool *pool, struct ws_group *parent, struct ws_decoders *decoders,
 				  const struct ws_limits *lim, bool hash_only)
 {
 	struct ws_decodeq *q = calloc(1, sizeof *q);
@@ -53,7 +56,9 @@ struct ws_decodeq *ws_decodeq_new(struct ws_pool *pool, struct ws_group *parent,
 	return q;
 }
 
-int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const struct ws_entry *hdr,
+/* Queues a copy of the payload, or decodes it here when the pool's byte budget is spent
+ * or its queue is full (the result is kept the same way). -1 on out of memory. */
+static int decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const struct ws_entry *hdr,
 		    const uint8_t *p, size_t n)
 {
 	struct ws_decode_task *t = calloc(1, sizeof *t);
@@ -87,7 +92,10 @@ int ws_decodeq_push(struct ws_decodeq *q, uint32_t fatbin, uint32_t entry, const
 	return 0;
 }
 
-struct ws_decode_task *ws_decodeq_next(struct ws_decodeq *q, bool wait)
+/* The oldest task not yet taken, in push order: NULL when there is none, or when it is
+ * still being decoded and wait is false. The caller frees it with decode_task_free.
+ * Taking finished tasks as the scan goes keeps what they hold from piling up. */
+static struct ws_decode_task *decodeq_next(struct ws_decodeq *q, bool wait)
 {
 	if (q->head == q->n)
 		return NULL;
@@ -101,7 +109,7 @@ struct ws_decode_task *ws_decodeq_next(struct ws_decodeq *q, bool wait)
 	return t;
 }
 
-void ws_decode_task_free(struct ws_decode_task *t)
+static void decode_task_free(struct ws_decode_task *t)
 {
 	if (!t)
 		return;
@@ -118,7 +126,7 @@ void ws_decodeq_free(struct ws_decodeq *q)
 		return;
 	ws_group_wait(q->pool, &q->g);
 	for (uint32_t i = q->head; i < q->n; i++)
-		ws_decode_task_free(q->tasks[i]);
+		decode_task_free(q->tasks[i]);
 	free(q->tasks);
 	free(q);
 }
@@ -127,14 +135,14 @@ static struct ws_decodeq *offload_open(const struct ws_scan_opts *opt, const str
 {
 	if (!opt->pool || ws_pool_width(opt->pool) < 2)
 		return NULL;                      /* one CPU: the scanning thread decodes */
-	return ws_decodeq_new(opt->pool, opt->group, opt->decoders, lim, !opt->list_kernels);
+	return decodeq_new(opt->pool, opt->group, opt->decoders, lim, !opt->list_kernels);
 }
 
 const struct ws_offload ws_pool_offload = {
 	.open = offload_open,
-	.push = ws_decodeq_push,
-	.next = ws_decodeq_next,
-	.task_free = ws_decode_task_free,
+	.push = decodeq_push,
+	.next = decodeq_next,
+	.task_free = decode_task_free,
 	.close = ws_decodeq_free,
 	.take = ws_decoder_take,
 	.give = ws_decoder_give,

@@ -53,13 +53,15 @@ bool ws_imgcheck_layer(const struct ws_imgcheck *c, const char *name)
 	return c && (!strncmp(name, BLOBS, sizeof BLOBS - 1) || ws_ends_with(name, "/layer.tar"));
 }
 
-bool ws_imgcheck_hash(const struct ws_imgcheck *c, const char *name)
+/* A member whose sha256 is wanted: a blob, a legacy layer.tar, a config "<hex>.json". */
+static bool imgcheck_hash(const struct ws_imgcheck *c, const char *name)
 {
 	/* docker's legacy config: "<64 hex>.json" at the top */
 	return ws_imgcheck_layer(c, name) || (c && ws_ends_with(name, ".json") && hex64(name, strlen(name) - 5));
 }
 
-size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, const uint8_t *head, size_t nhead)
+/* The most bytes of this member to keep as JSON, once its first bytes are known. */
+static size_t imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, const uint8_t *head, size_t nhead)
 {
 	if (!c)
 		return 0;
@@ -69,7 +71,7 @@ size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, con
 		return LAYOUT_MAX;
 	/* a blob, or a legacy "<hex>.json" config (a legacy layer.tar is never JSON) */
 	bool blob = !strncmp(name, BLOBS, sizeof BLOBS - 1);
-	if (!blob && (!ws_imgcheck_hash(c, name) || ws_imgcheck_layer(c, name)))
+	if (!blob && (!imgcheck_hash(c, name) || ws_imgcheck_layer(c, name)))
 		return 0;
 	size_t i = 0;
 	while (i < nhead && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
@@ -117,7 +119,7 @@ void ws_imgcheck_member(struct ws_imgcheck *c, struct ws_artifact *a, const char
 				fail_at(a, label, name, err.code, err.msg);
 		}
 	}
-	if (ws_imgcheck_hash(c, name) && ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
+	if (imgcheck_hash(c, name) && ws_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
 		struct blob *b = &c->v[c->n];
 		memset(b, 0, sizeof *b);
 		if ((b->name = ws_strdup(name))) {
@@ -578,12 +580,12 @@ static struct ws_imgcheck *img_of(struct ws_drive_check *c)
 
 static const char *img_algo(struct ws_drive_check *c, const char *name)
 {
-	return ws_imgcheck_hash(img_of(c), name) ? "sha256" : NULL;
+	return imgcheck_hash(img_of(c), name) ? "sha256" : NULL;
 }
 
 static size_t img_wants_text(struct ws_drive_check *c, const char *name, const uint8_t *head, size_t nhead)
 {
-	return ws_imgcheck_wants_text(img_of(c), name, head, nhead);
+	return imgcheck_wants_text(img_of(c), name, head, nhead);
 }
 
 /* A member known: read to its end (its digest, and its JSON when it asked for it), or not

@@ -87,7 +87,6 @@ struct ws_config {
  * (already reported on stderr). */
 int ws_cli_parse(int argc, char **argv, struct ws_config *cfg);
 void ws_cli_free(struct ws_config *cfg);
-void ws_cli_help(FILE *f);
 /* Adds a directory to scan recursively, as -r does (dir must outlive cfg). */
 bool ws_cli_add_dir(struct ws_config *cfg, const char *dir);
 

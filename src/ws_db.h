@@ -47,9 +47,6 @@ size_t ws_db_descriptors(struct ws_db *db, int *fds, size_t max);
 /* The last error, one line, "" when none. */
 const char *ws_db_error(const struct ws_db *db);
 
-/* The options that change what a scan stores ("k1 v1 e268435456 ..."): a stored row
- * scanned with other options is read again. */
-void ws_db_scan_opts(const struct ws_config *cfg, char *buf, size_t len);
 
 /* Starts this run's history row. Returns 0, or -1 (see ws_db_error). */
 int ws_db_run_begin(struct ws_db *db, const struct ws_config *cfg, const struct ws_target *t, size_t nt,

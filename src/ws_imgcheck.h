@@ -13,12 +13,8 @@
 
 struct ws_imgcheck;
 struct ws_imgcheck *ws_imgcheck_new(void);
-/* A member whose sha256 is wanted: a blob, a legacy layer.tar, a config "<hex>.json". */
-bool ws_imgcheck_hash(const struct ws_imgcheck *c, const char *name);
 /* A member that is a layer's wrapper, not a level of nesting: blobs and layer.tar. */
 bool ws_imgcheck_layer(const struct ws_imgcheck *c, const char *name);
-/* The most bytes of this member to keep as JSON, once its first bytes are known. */
-size_t ws_imgcheck_wants_text(const struct ws_imgcheck *c, const char *name, const uint8_t *head, size_t nhead);
 /* A member read to its end: hex its sha256 ("" when not hashed), its size, whether it was
  * opened as an archive, and its JSON text (malloc'd, taken over; NULL when none, or too
  * large: over set). */

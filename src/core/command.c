@@ -91,7 +91,8 @@ bool ws_cmd_empty(const struct ws_cmd *c)
 	return !c || c->argc == 0;
 }
 
-bool ws_cmd_equal(const struct ws_cmd *a, const struct ws_cmd *b)
+/* Whether a and b are the same words and environment. */
+static bool cmd_equal(const struct ws_cmd *a, const struct ws_cmd *b)
 {
 	if (a->argc != b->argc || a->nenv != b->nenv)
 		return false;
@@ -104,7 +105,8 @@ bool ws_cmd_equal(const struct ws_cmd *a, const struct ws_cmd *b)
 	return true;
 }
 
-void ws_cmd_copy(struct ws_cmd *dst, const struct ws_cmd *src)
+/* Deep copy of src into dst (dst's old contents are not freed). */
+static void cmd_copy(struct ws_cmd *dst, const struct ws_cmd *src)
 {
 	memset(dst, 0, sizeof *dst);
 	dst->failed = src->failed;
@@ -135,14 +137,14 @@ void ws_cmds_add(struct ws_cmds *l, const struct ws_cmd *c)
 		return;
 	}
 	for (size_t i = 0; i < l->n; i++)          /* one entry per distinct command */
-		if (ws_cmd_equal(&l->v[i], c))
+		if (cmd_equal(&l->v[i], c))
 			return;
 	if (!(nv = ws_reallocarray(l->v, l->n + 1, sizeof *nv))) {
 		l->failed = true;
 		return;
 	}
 	l->v = nv;
-	ws_cmd_copy(&l->v[l->n], c);
+	cmd_copy(&l->v[l->n], c);
 	l->failed |= l->v[l->n].failed;
 	l->n++;
 }

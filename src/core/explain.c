@@ -228,7 +228,8 @@ int ws_cuda_tag_parse(const char *tag, bool *major_only)
 }
 
 /* The local tag of a CUDA version: "cu128", or "cu13" for a major-only style. */
-void ws_cuda_tag(int cuda, bool major_only, char *buf, size_t len)
+/* The tag of a CUDA version: "cu128", or "cu13" for a major-only style. */
+static void cuda_tag(int cuda, bool major_only, char *buf, size_t len)
 {
 	if (major_only)
 		snprintf(buf, len, "cu%d", cuda / 1000);
@@ -263,12 +264,12 @@ int ws_advise(const struct ws_target *t, const char *local_tag, char *buf, size_
 
 	if (local_tag && (tag = ws_cuda_tag_parse(local_tag, &major_only)) != 0) {
 		int tag_hi = major_only ? tag + 990 : tag;
-		ws_cuda_tag(tag, major_only, have, sizeof have);
+		cuda_tag(tag, major_only, have, sizeof have);
 		if (tag_hi < first) {
-			ws_cuda_tag(first, major_only, want, sizeof want);
+			cuda_tag(first, major_only, want, sizeof want);
 			append(buf, len, &pos, ", e.g. +%s instead of +%s", want, have);
 		} else if (last && tag > last) {
-			ws_cuda_tag(last, major_only, want, sizeof want);
+			cuda_tag(last, major_only, want, sizeof want);
 			append(buf, len, &pos, ", e.g. +%s instead of +%s", want, have);
 		} else if (major_only && tag < first) {
 			append(buf, len, &pos, "; a +%s build qualifies only if made with CUDA >= %s", have,
@@ -313,7 +314,7 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 		append(buf, len, &pos, "built with CUDA %s, which %s %s (CUDA %s+): ", bw,
 		       build_hi < first ? "predates" : "may predate", t->name, ws_cuda_str(first, c1, sizeof c1));
 		if (tag) {
-			ws_cuda_tag(first, tag_major, want, sizeof want);
+			cuda_tag(first, tag_major, want, sizeof want);
 			append(buf, len, &pos, "use a +%s build", want);
 		} else {
 			append(buf, len, &pos, "use a build made with CUDA >= %s", c1);
@@ -325,7 +326,7 @@ uint32_t ws_advise_build(const struct ws_target *t, int build_cuda, bool major_o
 		append(buf, len, &pos, "built with CUDA %s, which dropped %s (last in CUDA %s): use a build made with "
 		       "CUDA %s to %s", bw, t->name, ws_cuda_str(last, c2, sizeof c2), ws_cuda_str(first, c1, sizeof c1), c2);
 		if (tag) {
-			ws_cuda_tag(last, tag_major, want, sizeof want);
+			cuda_tag(last, tag_major, want, sizeof want);
 			append(buf, len, &pos, ", e.g. +%s", want);
 		}
 		return WS_R_DROPPED;

@@ -191,7 +191,9 @@ const struct ws_gpu *ws_gpu_at(size_t i)
 	return i < ws_gpu_count() ? &gpus[i] : NULL;
 }
 
-size_t ws_table_ccs(struct ws_target *out, size_t max)
+/* The distinct compute capabilities of the GPU table, in CC order, as targets (name
+ * "sm_XY", no label), at most max; returns how many. */
+static size_t table_ccs(struct ws_target *out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < ws_gpu_count(); i++) {
@@ -208,7 +210,7 @@ size_t ws_table_ccs(struct ws_target *out, size_t max)
 
 size_t ws_coverage_targets(struct ws_target *out)
 {
-	size_t n = ws_table_ccs(out, WS_MAX_TARGETS - 1);
+	size_t n = table_ccs(out, WS_MAX_TARGETS - 1);
 	unsigned newest = n ? out[n - 1].cc : 120;
 	ws_target_set(&out[n], (newest / 10 + 1) * 10, "newer GPUs");
 	return n + 1;

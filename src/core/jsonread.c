@@ -28,7 +28,7 @@ bool ws_jp_fail(struct ws_jp *j, const char *what)
 	return false;
 }
 
-bool ws_jp_expect(struct ws_jp *j, char c)
+static bool jp_expect(struct ws_jp *j, char c)
 {
 	ws_jp_skip_ws(j);
 	if (j->p >= j->end || *j->p != c) {
@@ -323,7 +323,7 @@ static bool skip_container(struct ws_jp *j, char open, char close)
 		return true;
 	}
 	for (;;) {
-		if (open == '{' && (!read_key(j, &ks, NULL, 0) || !ws_jp_expect(j, ':')))
+		if (open == '{' && (!read_key(j, &ks, NULL, 0) || !jp_expect(j, ':')))
 			break;
 		if (!ws_jp_skip_value(j))
 			break;
@@ -332,7 +332,7 @@ static bool skip_container(struct ws_jp *j, char open, char close)
 			j->p++;
 			continue;
 		}
-		if (ws_jp_expect(j, close)) {
+		if (jp_expect(j, close)) {
 			j->depth--;
 			ok = true;
 		}
@@ -373,7 +373,7 @@ bool ws_jp_object(struct ws_jp *j, bool (*member)(struct ws_jp *, const char *, 
 	char key[64];
 	struct keyset ks = { .n = 0 };
 	bool ok = false;
-	if (!ws_jp_expect(j, '{'))
+	if (!jp_expect(j, '{'))
 		return false;
 	if (++j->depth > DEPTH_MAX)
 		return ws_jp_fail(j, "nested too deep");
@@ -384,14 +384,14 @@ bool ws_jp_object(struct ws_jp *j, bool (*member)(struct ws_jp *, const char *, 
 		return true;
 	}
 	for (;;) {
-		if (!read_key(j, &ks, key, sizeof key) || !ws_jp_expect(j, ':') || !member(j, key, ctx))
+		if (!read_key(j, &ks, key, sizeof key) || !jp_expect(j, ':') || !member(j, key, ctx))
 			break;
 		ws_jp_skip_ws(j);
 		if (j->p < j->end && *j->p == ',') {
 			j->p++;
 			continue;
 		}
-		if (ws_jp_expect(j, '}')) {
+		if (jp_expect(j, '}')) {
 			j->depth--;
 			ok = true;
 		}
@@ -404,7 +404,7 @@ bool ws_jp_object(struct ws_jp *j, bool (*member)(struct ws_jp *, const char *, 
 /* Walks the items of an array, calling item() for each; item consumes the value. */
 bool ws_jp_array(struct ws_jp *j, bool (*item)(struct ws_jp *, void *), void *ctx)
 {
-	if (!ws_jp_expect(j, '['))
+	if (!jp_expect(j, '['))
 		return false;
 	if (++j->depth > DEPTH_MAX)
 		return ws_jp_fail(j, "nested too deep");
@@ -422,7 +422,7 @@ bool ws_jp_array(struct ws_jp *j, bool (*item)(struct ws_jp *, void *), void *ct
 			j->p++;
 			continue;
 		}
-		if (!ws_jp_expect(j, ']'))
+		if (!jp_expect(j, ']'))
 			return false;
 		j->depth--;
 		return true;

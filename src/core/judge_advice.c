@@ -85,7 +85,8 @@ int ws_judge_object_runtime(const struct ws_object *o, const struct ws_wheel_inf
 	return 0;
 }
 
-int ws_judge_describe_runtime(struct ws_judgement *j, const struct ws_target *t, int runtime, const char *source,
+/* Why and advice when the driver's CUDA major is older than the runtime's (judge_advice.c). */
+static int judge_describe_runtime(struct ws_judgement *j, const struct ws_target *t, int runtime, const char *source,
 			      int driver_cuda)
 {
 	char why[384], adv[384], c1[16], c2[16], c3[16];
@@ -249,7 +250,7 @@ int ws_judge_describe_object(struct ws_object *o, size_t k, const struct ws_targ
 	if (j->reasons & WS_R_DRIVER_RUNTIME) {
 		const char *source = NULL;
 		int runtime = ws_judge_object_runtime(o, wheel, build_hint, &source);
-		return ws_judge_describe_runtime(j, t, runtime, source ? source : "", opt->driver_cuda);
+		return judge_describe_runtime(j, t, runtime, source ? source : "", opt->driver_cuda);
 	}
 	if (!ws_verdict_fails(v) && v != WS_V_JIT)
 		return 0;

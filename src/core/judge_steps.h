@@ -50,9 +50,6 @@ int ws_judge_describe_object(struct ws_object *o, size_t k, const struct ws_targ
  * the one used. 0 when nothing says (judge_advice.c). */
 int ws_judge_object_runtime(const struct ws_object *o, const struct ws_wheel_info *wheel, int build_hint,
 			     const char **source);
-/* Why and advice when the driver's CUDA major is older than the runtime's (judge_advice.c). */
-int ws_judge_describe_runtime(struct ws_judgement *j, const struct ws_target *t, int runtime, const char *source,
-			      int driver_cuda);
 /* The sentence for an object of link inputs only (judge_advice.c). */
 int ws_judge_describe_link_only(struct ws_object *o, size_t k);
 /* The sentence when only a helper serves t (judge_advice.c). */

@@ -167,6 +167,9 @@ void ws_entry_clear(struct ws_entry *e)
 	memset(e, 0, sizeof *e);
 }
 
+static void fatbin_unjudge(struct ws_fatbin *f);
+static void object_unjudge(struct ws_object *o);
+
 void ws_fatbin_clear(struct ws_fatbin *f)
 {
 	if (!f)
@@ -174,7 +177,7 @@ void ws_fatbin_clear(struct ws_fatbin *f)
 	for (uint32_t i = 0; i < f->nentries; i++)
 		ws_entry_clear(&f->entries[i]);
 	free(f->entries);
-	ws_fatbin_unjudge(f);
+	fatbin_unjudge(f);
 	free(f->live);
 	free(f->live_nojit);
 	free(f->error);
@@ -185,7 +188,7 @@ void ws_object_clear(struct ws_object *o)
 {
 	if (!o)
 		return;
-	ws_object_unjudge(o);
+	object_unjudge(o);
 	for (uint32_t i = 0; i < o->nfatbins; i++)
 		ws_fatbin_clear(&o->fatbins[i]);
 	free(o->fatbins);
@@ -194,7 +197,8 @@ void ws_object_clear(struct ws_object *o)
 	memset(o, 0, sizeof *o);
 }
 
-void ws_judgement_clear(struct ws_judgement *j)
+/* Drops what ws_judge wrote (verdicts, roles, judgements, alternatives). */
+static void judgement_clear(struct ws_judgement *j)
 {
 	free(j->why);
 	free(j->advice);
@@ -203,7 +207,7 @@ void ws_judgement_clear(struct ws_judgement *j)
 	memset(j, 0, sizeof *j);
 }
 
-void ws_fatbin_unjudge(struct ws_fatbin *f)
+static void fatbin_unjudge(struct ws_fatbin *f)
 {
 	for (uint32_t k = 0; f->gaps && k < f->njudged; k++)
 		free(f->gaps[k].kernels);
@@ -216,12 +220,12 @@ void ws_fatbin_unjudge(struct ws_fatbin *f)
 	f->njudged = 0;
 }
 
-void ws_object_unjudge(struct ws_object *o)
+static void object_unjudge(struct ws_object *o)
 {
 	for (uint32_t i = 0; i < o->nfatbins; i++)
-		ws_fatbin_unjudge(&o->fatbins[i]);
+		fatbin_unjudge(&o->fatbins[i]);
 	for (uint32_t k = 0; o->judged && k < o->njudged; k++)
-		ws_judgement_clear(&o->judged[k]);
+		judgement_clear(&o->judged[k]);
 	free(o->judged);
 	free(o->verdicts);
 	o->judged = NULL;
@@ -233,9 +237,9 @@ void ws_object_unjudge(struct ws_object *o)
 void ws_artifact_unjudge(struct ws_artifact *a)
 {
 	for (uint32_t i = 0; i < a->nobjects; i++)
-		ws_object_unjudge(&a->objects[i]);
+		object_unjudge(&a->objects[i]);
 	for (uint32_t k = 0; a->judged && k < a->njudged; k++)
-		ws_judgement_clear(&a->judged[k]);
+		judgement_clear(&a->judged[k]);
 	for (uint32_t g = 0; g < a->nalts; g++) {
 		free(a->alts[g].pattern);
 		free(a->alts[g].objects);
@@ -260,7 +264,7 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
-void ws_image_clear(struct ws_image *im)
+static void image_clear(struct ws_image *im)
 {
 	free_list(im->names, im->nnames);
 	for (uint32_t i = 0; i < im->nlayers; i++)
@@ -285,7 +289,7 @@ void ws_artifact_free(struct ws_artifact *a)
 	ws_wheel_info_free(a->wheel);
 	free(a->origin);
 	for (uint32_t i = 0; i < a->nimages; i++)
-		ws_image_clear(&a->images[i]);
+		image_clear(&a->images[i]);
 	free(a->images);
 	free_list(a->record.mismatched, a->record.nmismatched);
 	free_list(a->record.missing, a->record.nmissing);

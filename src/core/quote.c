@@ -78,7 +78,9 @@ size_t ws_utf8_put(uint32_t cp, char out[4])
 	return 4;
 }
 
-bool ws_cp_hidden(uint32_t cp)
+/* Whether code point cp is one that text shows escaped: a control or an invisible
+ * format character (see above). */
+static bool cp_hidden(uint32_t cp)
 {
 	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||   /* C0, DEL, C1 */
 	       cp == 0xad || cp == 0x61c ||                                  /* soft hyphen, ALM */
@@ -100,7 +102,7 @@ static size_t unit(const unsigned char *s, size_t n, char out[16], size_t *olen,
 		*olen = (size_t)snprintf(out, 16, "\\x%02x", s[0]);
 		return 1;
 	}
-	if (!ws_cp_hidden(cp)) {
+	if (!cp_hidden(cp)) {
 		memcpy(out, s, l);
 		*olen = l;
 		*raw = true;
@@ -240,7 +242,7 @@ static void json(struct ws_buf *b, const unsigned char *s, size_t n)
 			u[0] = '\\';
 			u[1] = cp == '\n' ? 'n' : cp == '\t' ? 't' : cp == '\r' ? 'r' : cp == '\b' ? 'b' : 'f';
 			ws_buf_add(b, u, 2);
-		} else if (!ws_cp_hidden(cp)) {
+		} else if (!cp_hidden(cp)) {
 			ws_buf_add(b, (const char *)s + i, l);
 		} else if (cp <= 0xffff) {
 			snprintf(u, sizeof u, "\\u%04x", (unsigned)cp);
