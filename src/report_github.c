@@ -40,7 +40,7 @@ void ws_github_end(struct ws_report *r, FILE *f)
 	const struct ws_envset *s = &r->env;
 	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++) {
 		const struct ws_load_issue *e = &s->load.issues[i];
-		if (e->minor && !r->cfg->verbose)
+		if (!ws_report_shows_load(r, e))
 			continue;
 		command(f, e->check, e->dist < s->n && s->pkgs[e->dist].path ? s->pkgs[e->dist].path : ".", e->object,
 			e->what);

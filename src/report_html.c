@@ -253,15 +253,12 @@ static void history(struct ws_report *r, const size_t *order, size_t n)
 static void load_section(struct ws_report *r)
 {
 	const struct ws_envset *s = &r->env;
-	size_t shown = 0;
-	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++)
-		shown += !s->load.issues[i].minor || r->cfg->verbose;
-	if (!shown)
+	if (!ws_report_loads_shown(r))
 		return;
 	fputs("<h2>Will it load</h2>\n<ul id=\"loads\">\n", r->out);
 	for (size_t i = 0; i < s->load.nissues; i++) {
 		const struct ws_load_issue *e = &s->load.issues[i];
-		if (e->minor && !r->cfg->verbose)
+		if (!ws_report_shows_load(r, e))
 			continue;
 		fprintf(r->out, "<li data-check=\"%s\"><b>%s</b> %s: %s</li>\n", ws_check_def(e->check)->id,
 			ws_check_def(e->check)->id, ws_check_def(e->check)->name, H(e->what));

@@ -138,15 +138,12 @@ void ws_md_artifact(struct ws_report *r, const struct ws_result *res)
 static void md_loads(struct ws_report *r)
 {
 	const struct ws_envset *s = &r->env;
-	size_t shown = 0;
-	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++)
-		shown += !s->load.issues[i].minor || r->cfg->verbose;
-	if (!shown)
+	if (!ws_report_loads_shown(r))
 		return;
 	fputs("\n### Will it load\n\n", r->out);
 	for (size_t i = 0; i < s->load.nissues; i++) {
 		const struct ws_load_issue *e = &s->load.issues[i];
-		if (e->minor && !r->cfg->verbose)
+		if (!ws_report_shows_load(r, e))
 			continue;
 		fprintf(r->out, "- %s: %s %s: ", ws_q_md_code(e->object ? e->object : "(the environment)", false),
 			ws_check_def(e->check)->id, ws_check_def(e->check)->name);

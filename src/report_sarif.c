@@ -123,6 +123,20 @@ void ws_sarif_begin(struct ws_report *r)
 	ws_buf_free(&b);
 }
 
+/* Writes the results b holds, each closed with a comma: the last one's goes, and a comma
+ * parts them from the results written before; b is freed. */
+static void flush_results(struct ws_report *r, struct ws_buf *b)
+{
+	if (b->len && !b->failed) {
+		b->len--;
+		if (r->sarif_results)
+			fputs(",\n", r->out);
+		fwrite(b->p, 1, b->len, r->out);
+		r->sarif_results = true;
+	}
+	ws_buf_free(b);
+}
+
 void ws_sarif_artifact(struct ws_report *r, const struct ws_result *res)
 {
 	const struct ws_artifact *a = res->a;
@@ -133,16 +147,7 @@ void ws_sarif_artifact(struct ws_report *r, const struct ws_result *res)
 	}
 	for (uint32_t i = 0; i < a->nerrors; i++)
 		result(&b, ws_check_of_error(a->errors[i].code), a->path, a->errors[i].where, a->errors[i].message);
-	if (b.len && !b.failed) {
-		/* each result closed with a comma: the last one's goes, and a comma parts these
-		 * from the results of the artifacts before */
-		b.len--;
-		if (r->sarif_results)
-			fputs(",\n", r->out);
-		fwrite(b.p, 1, b.len, r->out);
-		r->sarif_results = true;
-	}
-	ws_buf_free(&b);
+	flush_results(r, &b);
 }
 
 /* the load resolution's issues (src/core/loadres.c), each at its distribution's artifact */
@@ -155,14 +160,7 @@ static void load_results(struct ws_report *r)
 		const char *path = e->dist < s->n && s->pkgs[e->dist].path ? s->pkgs[e->dist].path : ".";
 		result(&b, e->check, path, e->object, e->what);
 	}
-	if (b.len && !b.failed) {
-		b.len--;
-		if (r->sarif_results)
-			fputs(",\n", r->out);
-		fwrite(b.p, 1, b.len, r->out);
-		r->sarif_results = true;
-	}
-	ws_buf_free(&b);
+	flush_results(r, &b);
 }
 
 void ws_sarif_end(struct ws_report *r)

@@ -119,17 +119,14 @@ static void load_lines(struct ws_report *r)
 {
 	const struct ws_envset *s = &r->env;
 	const struct ws_loadres *l = &s->load;
-	size_t shown = 0;
-	for (size_t i = 0; s->load_judged && i < l->nissues; i++)
-		shown += !l->issues[i].minor || r->cfg->verbose;
-	if (!shown)
+	if (!ws_report_loads_shown(r))
 		return;
 	fprintf(r->out, "\n%swill it load%s (%zu shared librar%s resolved as the loader does):\n", col(r, BOLD),
 		col(r, RESET), l->nlibs, l->nlibs == 1 ? "y" : "ies");
 	for (size_t i = 0; i < l->nissues; i++) {
 		const struct ws_load_issue *e = &l->issues[i];
 		const struct ws_checkdef *d = ws_check_def(e->check);
-		if (e->minor && !r->cfg->verbose)
+		if (!ws_report_shows_load(r, e))
 			continue;
 		fprintf(r->out, "  %s%s%s %s: %s\n", e->check == WS_CHECK_LOAD_ELSEWHERE ? "" : col(r, RED), d->id,
 			e->check == WS_CHECK_LOAD_ELSEWHERE ? "" : col(r, RESET), d->name, Q(e->what));

@@ -145,3 +145,17 @@ void ws_text_command_release(void)
 {
 	ws_buf_free(&text_cmd_buf);
 }
+
+bool ws_report_shows_load(const struct ws_report *r, const struct ws_load_issue *e)
+{
+	return !e->minor || r->cfg->verbose;
+}
+
+size_t ws_report_loads_shown(const struct ws_report *r)
+{
+	const struct ws_envset *s = &r->env;
+	size_t shown = 0;
+	for (size_t i = 0; s->load_judged && i < s->load.nissues; i++)
+		shown += ws_report_shows_load(r, &s->load.issues[i]);
+	return shown;
+}

@@ -155,6 +155,11 @@ int ws_coverage_class(enum ws_verdict v);
 /* The table CCs (all targets but the last) whose verdict in v is of class cls, as ranges
  * of neighbours in table order with their architecture names: "7.5-10.3 (Turing-Blackwell),
  * 12.0-12.1 (Blackwell)". Returns how many CCs. */
+/* The load issues a report for people shows (text, Markdown, HTML, workflow commands): a
+ * minor one (said, not a failure: WS406) only with -v. Machine formats (JSON, SARIF) carry
+ * every issue, minor ones marked. _shown counts them; 0 when loads were not judged. */
+bool ws_report_shows_load(const struct ws_report *r, const struct ws_load_issue *e);
+size_t ws_report_loads_shown(const struct ws_report *r);
 size_t ws_coverage_ranges(const struct ws_report *r, const enum ws_verdict *v, int cls, char *buf, size_t len);
 
 /* Where a finding or error is, named from the artifact down, as every finding line of the
