@@ -193,6 +193,8 @@ struct ws_judgement {
 	uint16_t jit_from;            /* jit: the newest PTX arch the driver compiles from (120) */
 	uint32_t minority;            /* artifacts: containers whose verdict is weaker than the headline's */
 	char *minority_where;         /* artifacts: "1 container in x.so only through PTX JIT", or NULL */
+	char compatible_lo[24];       /* artifacts judged compatible: the lowest and highest older */
+	char compatible_hi[24];       /* SASS of the GPU's major that serve it ("sm_86"), or "" */
 	char *why;                    /* one line on what decides the verdict, or NULL */
 	char *advice;                 /* what would make it run, or NULL */
 	struct ws_remedy *remedy;     /* artifacts: the build to install instead (ws_builds.h), or NULL */

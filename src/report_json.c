@@ -157,6 +157,17 @@ static void judgement_json(struct ws_buf *b, const struct ws_report *r, const st
 			ws_json_kv_u64(b, "objects_failing", j[t].objects_failing);
 			ws_json_kv_u64(b, "minority_containers", j[t].minority);
 			ws_json_kv_str(b, "minority", j[t].minority_where);
+			if (j[t].compatible_hi[0]) {
+				ws_json_key(b, "compatible_sass");
+				ws_buf_puts(b, "[");
+				ws_json_str(b, j[t].compatible_lo);
+				ws_buf_puts(b, ",");
+				if (strcmp(j[t].compatible_lo, j[t].compatible_hi)) {
+					ws_json_str(b, j[t].compatible_hi);
+					ws_buf_puts(b, ",");
+				}
+				ws_json_close(b, ']');
+			}
 		}
 		ws_json_kv_u64(b, "containers_with_kernels", j[t].with_kernels);
 		ws_json_kv_u64(b, "containers_serving", j[t].serving);

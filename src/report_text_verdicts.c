@@ -132,32 +132,16 @@ static void set_aside_lines(struct ws_report *r, const struct ws_artifact *a, si
 	}
 }
 
-/* " (sm_86 serves sm_89)": the older SASS of the target's major that the driver loads
- * (plain sm_XY, or family sm_XYf; an arch-specific sm_XYa runs on its own GPU alone). */
-static void compatible_from(struct ws_report *r, const struct ws_artifact *a, const struct ws_target *tg)
+/* " (sm_86 serves sm_89)": the older SASS of the target's major that the driver loads, as
+ * the judgement found them */
+static void compatible_from(struct ws_report *r, const struct ws_judgement *j, const struct ws_target *tg)
 {
-	const struct ws_entry *lo = NULL, *hi = NULL;
-	for (uint32_t o = 0; o < a->nobjects; o++)
-		for (uint32_t f = 0; f < a->objects[o].nfatbins; f++) {
-			const struct ws_fatbin *fb = &a->objects[o].fatbins[f];
-			for (uint32_t e = 0; e < fb->nentries; e++) {
-				const struct ws_entry *en = &fb->entries[e];
-				char plain[24], family[24];
-				snprintf(plain, sizeof plain, "sm_%u", (unsigned)en->arch);
-				snprintf(family, sizeof family, "sm_%uf", (unsigned)en->arch);
-				if (en->kind != WS_KIND_SASS || (strcmp(en->name, plain) && strcmp(en->name, family)) ||
-				    en->arch / 10 != tg->cc / 10 || en->arch >= tg->cc)
-					continue;
-				if (!lo || en->arch < lo->arch)
-					lo = en;
-				if (!hi || en->arch > hi->arch)
-					hi = en;
-			}
-		}
-	if (hi && lo->arch == hi->arch)
-		fprintf(r->out, " (%s serves sm_%u)", hi->name, (unsigned)tg->cc);
-	else if (hi)
-		fprintf(r->out, " (%s to %s serve sm_%u)", lo->name, hi->name, (unsigned)tg->cc);
+	if (!j->compatible_hi[0])
+		return;
+	if (!strcmp(j->compatible_lo, j->compatible_hi))
+		fprintf(r->out, " (%s serves sm_%u)", j->compatible_hi, (unsigned)tg->cc);
+	else
+		fprintf(r->out, " (%s to %s serve sm_%u)", j->compatible_lo, j->compatible_hi, (unsigned)tg->cc);
 }
 
 /* --live: a verdict whose loads did not all answer (timeout, crash, the budget spent) was
@@ -224,7 +208,7 @@ void ws_text_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			break;
 		case WS_V_COMPATIBLE:
 			fprintf(r->out, "%sruns%s: compatible SASS", col(r, GREEN), col(r, RESET));
-			compatible_from(r, a, tg);
+			compatible_from(r, j, tg);
 			break;
 		case WS_V_JIT:
 			if ((j->reasons & WS_R_JIT_COMPILER) && !j->objects) {

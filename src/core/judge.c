@@ -649,6 +649,7 @@ static int judge_artifact(struct ws_artifact *a, const struct ws_target *t, size
 		}
 		if (headline(a, k, used, nused) < 0 || judge_jitc(a, k, &t[k]) < 0)
 			goto fail;
+		ws_judge_compatible_sass(a, k, &t[k]);
 	}
 	free(used);
 	return 0;

@@ -373,3 +373,35 @@ int ws_judge_describe_helper(struct ws_judgement *j, const struct ws_target *t, 
 	j->why = w;
 	return 0;
 }
+
+/* The older SASS of the target's major that the driver loads: plain sm_XY, or family
+ * sm_XYf; an arch-specific sm_XYa runs on its own GPU alone, so it never serves another. */
+void ws_judge_compatible_sass(struct ws_artifact *a, size_t k, const struct ws_target *t)
+{
+	struct ws_judgement *j = &a->judged[k];
+	const struct ws_entry *lo = NULL, *hi = NULL;
+	j->compatible_lo[0] = j->compatible_hi[0] = 0;
+	if (a->verdicts[k] != WS_V_COMPATIBLE)
+		return;
+	for (uint32_t o = 0; o < a->nobjects; o++)
+		for (uint32_t f = 0; f < a->objects[o].nfatbins; f++) {
+			const struct ws_fatbin *fb = &a->objects[o].fatbins[f];
+			for (uint32_t e = 0; e < fb->nentries; e++) {
+				const struct ws_entry *en = &fb->entries[e];
+				char plain[24], family[24];
+				snprintf(plain, sizeof plain, "sm_%u", (unsigned)en->arch);
+				snprintf(family, sizeof family, "sm_%uf", (unsigned)en->arch);
+				if (en->kind != WS_KIND_SASS || (strcmp(en->name, plain) && strcmp(en->name, family)) ||
+				    en->arch / 10 != t->cc / 10 || en->arch >= t->cc)
+					continue;
+				if (!lo || en->arch < lo->arch)
+					lo = en;
+				if (!hi || en->arch > hi->arch)
+					hi = en;
+			}
+		}
+	if (!hi)
+		return;
+	snprintf(j->compatible_lo, sizeof j->compatible_lo, "%s", lo->name);
+	snprintf(j->compatible_hi, sizeof j->compatible_hi, "%s", hi->name);
+}

@@ -56,6 +56,8 @@ int ws_judge_describe_link_only(struct ws_object *o, size_t k);
 int ws_judge_describe_helper(struct ws_judgement *j, const struct ws_target *t, const struct helper *h);
 /* Groups the objects whose names differ by a CUDA version token (alternatives.c). */
 int ws_judge_find_alternatives(struct ws_artifact *a);
+/* An artifact judged compatible on t: which older SASS of t's major serve it (judge_advice.c) */
+void ws_judge_compatible_sass(struct ws_artifact *a, size_t k, const struct ws_target *t);
 /* The verdict of a group of alternatives: the best variant's (alternatives.c). */
 enum ws_verdict ws_judge_group_verdict(const struct ws_artifact *a, const struct ws_altgroup *g, size_t k, int driver_cuda, uint32_t *best_obj);
 
