@@ -134,4 +134,8 @@ guard pip install --no-index --find-links "$widx" torchvision==0.23.0+cpu
 guard pip install --no-index --find-links "$widx" no-such-project==1.0
 [ "$(cat "$tmp/rc")" = 1 ] && grep -q 'No matching distribution' "$tmp/err" && tree | cmp -s - "$tmp/tree.good" && ok ||
 	bad "pip's failure: rc $(cat "$tmp/rc"), $(head -c 300 "$tmp/err")"
+# a scan of a Windows wheel shows its remedy for cmd.exe, and says JSON also has PowerShell's
+"$WINE" "$exe" --no-progress --gpu sm_120 "$(winpath "$idx"/torch-2.7.1+cu126-*.whl)" >"$tmp/out" 2>&1
+grep -qxF '     for cmd.exe (--json: also PowerShell):' "$tmp/out" && ok ||
+	bad "the remedy of a Windows wheel: $(grep -F 'for cmd.exe' "$tmp/out" || head -n 3 "$tmp/out")"
 done_counts
