@@ -173,7 +173,11 @@ tsan:
 
 # make windows: build/win/wheelscan.exe, one static file for 64-bit Windows, cross-built with
 # MinGW-w64 against Debian's sources of the libraries (scripts/build-windows; they are cached
-# in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows/windows.sh).
+# in ~/.cache/wheelscan/windows-*). make test-windows runs it under Wine (src/test/windows/windows.sh),
+# the cmd.exe round trip of the command renderer (src/test/windows/cmd_roundtrip.sh) and the
+# pip guard with a stand-in python.exe (src/test/windows/guard_wine.sh) and the load
+# resolution against Wine's LoadLibraryExW (src/test/windows/loads_wine.sh); each script
+# runs even when the one before failed.
 windows: deps-windows
 	scripts/build-windows
 
@@ -181,8 +185,13 @@ windows: deps-windows
 deps-windows:
 	WS_WITH_WINDOWS_TOOLS=$(if $(filter test-windows,$(MAKECMDGOALS)),test,1) scripts/install-deps
 
-test-windows: deps-windows wheel-windows wheelscan
-	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows/windows.sh
+test-windows: deps-windows wheel-windows wheelscan $(O)/test_command
+	rc=0; \
+	WS_WIN_WHEEL=dist/wheelscan-$(VERSION)-py3-none-win_amd64.whl sh src/test/windows/windows.sh || rc=1; \
+	WS_BUILD=$(O) sh src/test/windows/cmd_roundtrip.sh || rc=1; \
+	sh src/test/windows/guard_wine.sh || rc=1; \
+	sh src/test/windows/loads_wine.sh || rc=1; \
+	exit $$rc
 
 # make wheel-windows: dist/wheelscan-VERSION-py3-none-win_amd64.whl, whose wheelscan.exe pip
 # installs into the environment's Scripts folder (scripts/build-wheel-windows).

@@ -25,6 +25,11 @@
 #include "ws_readfile.h"
 #include "ws_util.h"
 
+#ifdef _WIN32
+#define WS_WINDOWS 1
+#else
+#define WS_WINDOWS 0
+#endif
 #define PIP_TIMEOUT_DEFAULT_S 1800     /* resolution, downloads and builds of one step */
 #define MAX_PIP_ARGS 4096
 
@@ -152,13 +157,24 @@ static void choose_python(struct guard *g)
 		return;
 	}
 	if (ws_self_dir(dir, sizeof dir)) {
+		/* a venv's bin (or Scripts), then an embedded Python's folder above its Scripts */
 		static const char *const names[] = {"python", "python3", "python.exe", "../python.exe"};
-		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-			if (snprintf(g->python, sizeof g->python, "%s/%s", dir, names[i]) < (int)sizeof g->python &&
-			    is_file(g->python, true)) {
+		char *up = strrchr(dir, '/');
+		for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+			bool parent = !strncmp(names[i], "../", 3);
+			if (parent && !up)
+				continue;
+			int n = parent ? snprintf(g->python, sizeof g->python, "%.*s/%s", (int)(up - dir), dir, names[i] + 3)
+				       : snprintf(g->python, sizeof g->python, "%s/%s", dir, names[i]);
+			if (n > 0 && n < (int)sizeof g->python && is_file(g->python, true)) {
+				/* Windows spelling, as the cure for cmd.exe shows it */
+				for (char *p = g->python; WS_WINDOWS && *p; p++)
+					if (*p == '/')
+						*p = '\\';
 				g->python_why = "the Python beside this wheelscan";
 				return;
 			}
+		}
 	}
 	const char *path = getenv("PATH");
 	snprintf(g->python, sizeof g->python, "python3");
@@ -230,30 +246,37 @@ static int list_dir(const char *dir, char ***names, size_t *n)
 	return rc;
 }
 
+/* Each folder of path, made where missing. A folder above that cannot be made ("C:" of a
+ * Windows path, a parent the user may not write but that exists) is stepped over: only the
+ * last one must exist in the end. */
 static bool mkdirs(char *path)
 {
 	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
+		char sep = *p;
+		if (sep != '/' && !(sep == '\\' && WS_WINDOWS))
 			continue;
 		*p = 0;
-		int rc = mkdir(path, 0700);
-		*p = '/';
-		if (rc && errno != EEXIST)
-			return false;
+		mkdir(path, 0700);
+		*p = sep;
 	}
-	return mkdir(path, 0700) == 0 || errno == EEXIST;
+	struct stat st;
+	return (mkdir(path, 0700) == 0 || errno == EEXIST) && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* $WHEELSCAN_CACHE_DIR, else $XDG_CACHE_HOME/wheelscan/wheels, else ~/.cache/wheelscan/wheels. */
+/* $WHEELSCAN_CACHE_DIR, else $XDG_CACHE_HOME/wheelscan/wheels, else ~/.cache/wheelscan/wheels
+ * (on Windows %LOCALAPPDATA%\wheelscan\wheels, where HOME is not set). */
 static bool choose_cache(struct guard *g)
 {
 	const char *c = getenv("WHEELSCAN_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	const char *l = WS_WINDOWS ? getenv("LOCALAPPDATA") : NULL;
 	int n;
-	if (c && c[0] == '/')
+	if (c && ws_path_absolute(c))
 		n = snprintf(g->cache, sizeof g->cache, "%s", c);
-	else if (x && x[0] == '/')
+	else if (x && ws_path_absolute(x))
 		n = snprintf(g->cache, sizeof g->cache, "%s/wheelscan/wheels", x);
-	else if (h && h[0] == '/')
+	else if (l && ws_path_absolute(l))
+		n = snprintf(g->cache, sizeof g->cache, "%s/wheelscan/wheels", l);
+	else if (h && ws_path_absolute(h))
 		n = snprintf(g->cache, sizeof g->cache, "%s/.cache/wheelscan/wheels", h);
 	else
 		n = snprintf(g->cache, sizeof g->cache, "%s/cache", g->tmp);

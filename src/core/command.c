@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws_command.h"
+#include "ws_quote.h"
 
 static void push(char ***v, size_t *n, bool *failed, const char *s, size_t len)
 {
@@ -313,6 +314,18 @@ static void cmd_arg(struct ws_buf *b, const char *w)
 	ws_buf_free(&q);
 }
 
+/* A Windows command line is UTF-16: a word that is not UTF-8 (a stray byte from a name)
+ * has no characters to become, and would reach the program as U+FFFD or a code page's
+ * guess (found by the cmd.exe round trip under Wine, src/test/windows/cmd_roundtrip.sh). */
+static bool windows_text_ok(const char *w, const char **why)
+{
+	if (!ws_utf8_valid(w, strlen(w))) {
+		*why = "a word is not UTF-8 text, which a Windows command line cannot carry";
+		return false;
+	}
+	return true;
+}
+
 /* % and ! are expanded by cmd.exe before ^ and quotes are read (% always at the prompt,
  * ! with delayed expansion on): no quoting makes a word that holds them safe in all
  * cases, so such a command is refused. A line break ends the command. */
@@ -326,7 +339,7 @@ static bool cmd_word_ok(const char *w, const char **why)
 		*why = "a word holds a line break or another control character, which ends a cmd.exe line";
 		return false;
 	}
-	return true;
+	return windows_text_ok(w, why);
 }
 
 static bool render_cmd(struct ws_buf *b, const struct ws_cmd *c, const char **why)
@@ -426,7 +439,7 @@ static bool ps_word_ok(const char *w, const char **why)
 		*why = "a word holds a line break or another control character";
 		return false;
 	}
-	return true;
+	return windows_text_ok(w, why);
 }
 
 static bool render_ps(struct ws_buf *b, const struct ws_cmd *c, const char **why)
@@ -437,6 +450,8 @@ static bool render_ps(struct ws_buf *b, const struct ws_cmd *c, const char **why
 	for (size_t i = 0; i < c->nenv; i++)
 		if (has_control(c->env[i])) {
 			*why = "a variable's value holds a control character";
+			return false;
+		} else if (!windows_text_ok(c->env[i], why)) {
 			return false;
 		}
 	for (size_t i = 0; i < c->nenv; i++) {

@@ -7,7 +7,7 @@
 # expands history with !), with a stand-in pip (src/test/argv_stub.c) that writes its argv.
 # The argv must equal the words, and no shell may have made a file (a > or a $(touch ...)
 # that ran). argv[0] is "pip" and a --python path full of the same characters. cmd.exe is
-# checked the same way under Wine by src/test/windows/windows.sh (make test-windows).
+# checked the same way under Wine by src/test/windows/cmd_roundtrip.sh (make test-windows).
 set -u
 cd "$(dirname "$0")/../.."
 . src/test/skip.inc
@@ -21,13 +21,8 @@ fi
 python3 - "$R" "$tmp" <<'PY'
 import os, shutil, subprocess, sys
 render, tmp = sys.argv[1], sys.argv[2]
-corpus = [b"'", b'"', b"$(touch PWNED)", b"`touch PWNED`", b"%PATH%", b"^", b"&", b"|", b"!", b"!!", b"!$",
-          b"!-1", b"<", b">", b">PWNED", b"~", b"~/x", b"~root", b"*", b"?", b"[a]", b"a b", b"a\tb", b"a\nb",
-          b"\n", b"-rreq", b"--index-url=x", b"\xc3\xbcmlaut-\xe6\x97\xa5\xe6\x9c\xac", b"\xff", b"", b"$HOME",
-          b"${HOME}", b"\\", b'a\\"b', b"a b\\", b"{a,b}", b"#x", b";", b"x;touch PWNED", b"a'b\"c", b"=x",
-          b"x=y", b"\\\\server\\share", b"$'x'", b"@a", b"(x)", b"\xe2\x80\x99curly\xe2\x80\x98", b"%%",
-          b"^%PATH^%", b"a&&b", b"a||b", b" ", b"  lead", b"trail ", b"\r", b"https://example.org/simple>~/.bashrc",
-          b"torch==2.8.0+cu128", b"'\\''", b"\\n", b"$((1+1))", b"a\\\nb"]
+sys.path.insert(0, "src/test")
+from hostile_words import CORPUS as corpus
 bindir = os.path.join(tmp, "bin")
 os.makedirs(bindir)
 shutil.copy(os.path.join(tmp, "stub"), os.path.join(bindir, "pip"))

@@ -96,6 +96,11 @@ static void test_cmd(void)
 	CHECK_EQ_STR(R(WS_SHELL_CMD, "p", "a!b"), "(refused)");
 	CHECK_EQ_STR(R(WS_SHELL_CMD, "p", "a\nb"), "(refused)");
 	CHECK_EQ_STR(R(WS_SHELL_CMD, "C:\\100%\\python.exe"), "(refused)");
+	/* a Windows command line is UTF-16: a stray byte has no character to become */
+	CHECK_EQ_STR(R(WS_SHELL_CMD, "p", "a\xff" "b"), "(refused)");
+	CHECK_EQ_STR(R(WS_SHELL_POWERSHELL, "p", "a\xff" "b"), "(refused)");
+	CHECK_EQ_STR(R(WS_SHELL_CMD, "p", "\xc3\xbc"), "p \xc3\xbc");
+	CHECK_EQ_STR(R(WS_SHELL_SH, "p", "a\xff" "b"), "p 'a\xff" "b'");
 	const char *why = NULL;
 	struct ws_cmd c = {0};
 	ws_cmd_add(&c, "p");
