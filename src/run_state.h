@@ -38,8 +38,8 @@ struct job {
 
 struct runner {
 	struct ws_config *cfg;
-	struct job *jobs;
-	size_t njobs;
+	struct job *jobs;                  /* a ring: input i's job is jobs[i % nslots] */
+	size_t nslots, njobs;
 	struct ws_pool *pool;
 	struct ws_decoders *decoders;      /* lent to every scan and payload task */
 	const struct ws_target *targets;

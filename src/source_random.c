@@ -19,27 +19,53 @@
 
 #define RUNNERS_MAX 64
 
-/* What one member's task left, merged into the artifact in member order. */
 /* What each member leaves until the merge: held for every member of an archive at once,
- * so kept small (56 bytes on 64-bit systems; the limit on members bounds the array): a
- * digest of up to 32 bytes in place (SHA-256, MD5), a longer one (RECORD's sha384/sha512)
- * on the heap. */
+ * so kept small (16 bytes on 64-bit systems; the limit on members bounds the array). A
+ * member that leaves nothing but counts (most of them) gives its artifact back at once and
+ * keeps its inflated bytes in its place; its digest, where a check asked for one, is in
+ * the job's digest slots, allocated only when the archive has a check. */
 #define MD_INLINE 32
 struct rres {
-	struct ws_artifact *tmp;       /* its objects and errors */
-	uint64_t got;                  /* bytes read (inflated) */
 	union {
-		uint8_t in[MD_INLINE];
-		uint8_t *heap;
-	} md;
-	uint32_t scanned;              /* tmp's count, once an empty tmp is freed (saturated) */
+		struct ws_artifact *tmp;       /* kept: its objects and errors */
+		uint64_t got;                  /* else: the bytes it read (inflated) */
+	} u;
+	uint32_t scanned;              /* the given-back tmp's count (saturated) */
 	uint8_t state;                 /* enum ws_member_state */
 	uint8_t dl;                    /* digest bytes; 0: none */
+	bool kept;                     /* u.tmp, not u.got */
 };
 
-static const uint8_t *rres_md(const struct rres *r)
+/* A member's slot: a digest of up to 32 bytes in place (SHA-256, MD5), a pointer to a
+ * longer one (RECORD's sha384/sha512) on the heap. */
+typedef uint8_t md_slot[MD_INLINE];
+
+static const uint8_t *rres_md(const md_slot *slots, const struct rres *r, uint32_t i)
 {
-	return r->dl > MD_INLINE ? r->md.heap : r->md.in;
+	if (!r->dl)
+		return NULL;
+	if (r->dl <= MD_INLINE)
+		return slots[i];
+	const uint8_t *heap;
+	memcpy(&heap, slots[i], sizeof heap);
+	return heap;
+}
+
+/* What a member read: its artifact's count while it is kept, else what was left. */
+static uint64_t rres_got(const struct rres *r)
+{
+	return r->kept ? r->u.tmp->bytes_inflated : r->u.got;
+}
+
+/* Gives a member's artifact back, keeping its counts in its place. */
+static void rres_give_back(struct rres *r)
+{
+	struct ws_artifact *t = r->u.tmp;
+	r->scanned = t->members_scanned < UINT32_MAX ? (uint32_t)t->members_scanned : UINT32_MAX;
+	r->u.got = t->bytes_inflated;
+	r->kept = false;
+	t->path = NULL;
+	ws_artifact_free(t);
 }
 
 struct rjob {
@@ -48,6 +74,7 @@ struct rjob {
 	struct ws_pool *pool;
 	struct ws_group runners;       /* the runners, and under them what their scans spawn */
 	struct rres *res;
+	md_slot *md;                   /* a slot per member when a check wants digests, else NULL */
 	uint32_t *task;                /* member indices, largest first */
 	uint32_t ntask, next;
 	struct ws_group beside;        /* the source's steps beside the members, as fillers */
@@ -68,9 +95,11 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 	char nb[WS_NAME_SHOWN], where[WS_NAME_SHOWN + 512];
 	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED))
 		return;                                /* the total limit: the rest is skipped */
-	struct ws_artifact *t = r->tmp = ws_calloc(1, sizeof *r->tmp);
+	struct ws_artifact *t = ws_calloc(1, sizeof *t);
 	if (!t)
 		return;
+	r->u.tmp = t;
+	r->kept = true;
 	t->path = d->a->path;                  /* borrowed: the scanner names errors with it */
 	t->budget = d->scan.budget;            /* members together hold one artifact's errors */
 	t->max_errors = d->lim.max_artifact_errors;
@@ -132,17 +161,20 @@ static void run_member(struct rjob *j, void *h, const struct ws_err *herr, uint3
 		r->state = WS_MEMBER_READ;
 		uint8_t digest[WS_DIGEST_MAX];
 		size_t dl = dg ? ws_digest_final(dg, digest) : 0;
-		if (dl > MD_INLINE && (r->md.heap = ws_malloc(dl)))
-			memcpy(r->md.heap, digest, dl);
-		else if (dl > 0 && dl <= MD_INLINE)
-			memcpy(r->md.in, digest, dl);
+		uint8_t *heap;
+		if (!j->md)
+			dl = 0;                        /* no check asked (nor could one have) */
+		else if (dl > MD_INLINE && (heap = ws_malloc(dl))) {
+			memcpy(heap, digest, dl);
+			memcpy(j->md[i], &heap, sizeof heap);
+		} else if (dl > 0 && dl <= MD_INLINE)
+			memcpy(j->md[i], digest, dl);
 		else
 			dl = 0;
 		r->dl = (uint8_t)dl;
 		if (dg && !dl)
 			r->state = WS_MEMBER_UNREAD;
 	}
-	r->got = t->bytes_inflated;
 	ws_digest_free(dg);
 }
 
@@ -179,12 +211,8 @@ static void run_tasks(void *arg)
 		/* most members leave nothing to merge but counts: their 300-byte artifact goes
 		 * now, not after the last member (100,000 members held 30 MB of them) */
 		struct rres *r = &j->res[i];
-		if (r->tmp && !r->tmp->nobjects && !r->tmp->nerrors && !r->tmp->nlibs) {
-			r->scanned = r->tmp->members_scanned < UINT32_MAX ? (uint32_t)r->tmp->members_scanned : UINT32_MAX;
-			r->tmp->path = NULL;
-			ws_artifact_free(r->tmp);
-			r->tmp = NULL;
-		}
+		if (r->kept && !r->u.tmp->nobjects && !r->u.tmp->nerrors && !r->u.tmp->nlibs)
+			rres_give_back(r);
 	}
 	if (h)
 		s->ops->runner_close(s, h);
@@ -213,14 +241,14 @@ static void beside_steps(void *arg)
 }
 
 /* Moves a member's objects and errors into the artifact, then tells the checks. */
-static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *res, uint32_t i)
+static void merge_member(struct ws_drive *d, struct ws_rsource *s, const struct rjob *j, uint32_t i)
 {
 	struct ws_artifact *a = d->a;
-	struct rres *r = &res[i];
+	struct rres *res = j->res, *r = &res[i];
 	if (s->skip && s->skip[i])
 		return;
-	if (r->tmp) {
-		struct ws_artifact *t = r->tmp;
+	if (r->kept) {
+		struct ws_artifact *t = r->u.tmp;
 		for (uint32_t k = 0; k < t->nobjects; k++) {
 			struct ws_object *o = ws_artifact_add_object(a);
 			if (!o) {
@@ -242,17 +270,16 @@ static void merge_member(struct ws_drive *d, struct ws_rsource *s, struct rres *
 			t->members_scanned = 1;
 		a->members_scanned += t->members_scanned;
 		a->bytes_inflated += t->bytes_inflated;
-		t->path = NULL;
-		ws_artifact_free(t);
-		r->tmp = NULL;
+		rres_give_back(r);                     /* a same_as member may ask its size later */
 	} else {
 		a->members_scanned += s->zip_style && r->scanned > 1 ? 1 : r->scanned;
-		a->bytes_inflated += r->got;           /* what tmp counted, as run_member left it */
+		a->bytes_inflated += r->u.got;         /* what tmp counted, as run_member left it */
 	}
-	const struct rres *v = s->same_as && s->same_as[i] != UINT32_MAX ? &res[s->same_as[i]] : r;
+	uint32_t vi = s->same_as && s->same_as[i] != UINT32_MAX ? s->same_as[i] : i;
+	const struct rres *v = &res[vi];
 	/* told to every check: a member's digest is the first check's that asked (one a source) */
-	struct ws_told t = { .name = s->names[i], .state = (enum ws_member_state)v->state, .md = rres_md(v), .dl = v->dl,
-			     .size = v->got };
+	struct ws_told t = { .name = s->names[i], .state = (enum ws_member_state)v->state,
+			     .md = j->md ? rres_md(j->md, v, vi) : NULL, .dl = j->md ? v->dl : 0, .size = rres_got(v) };
 	ws_drive_tell(d, &t, NULL);
 }
 
@@ -268,10 +295,13 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 	}
 	j.res = s->n ? ws_calloc(s->n, sizeof *j.res) : NULL;
 	j.task = ws_calloc((size_t)s->n + 1, sizeof *j.task);
-	if ((s->n && !j.res) || !j.task) {
+	/* digests only where a check can ask for one (ws_drive_algo asks the checks) */
+	j.md = d->nchecks && s->n ? ws_calloc(s->n, sizeof *j.md) : NULL;
+	if ((s->n && !j.res) || !j.task || (d->nchecks && s->n && !j.md)) {
 		ws_artifact_fail(a, d->label, WS_E_MEMORY, "out of memory");
 		free(j.res);
 		free(j.task);
+		free(j.md);
 		return -1;
 	}
 	if (!j.pool)
@@ -320,7 +350,7 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 	ws_group_wait(j.pool, &j.beside);
 	/* merged in member order: the output does not depend on --jobs */
 	for (uint32_t i = 0; i < s->n; i++)
-		merge_member(d, s, j.res, i);
+		merge_member(d, s, &j, i);
 	if (__atomic_load_n(&d->root->stopped, __ATOMIC_RELAXED)) {
 		d->stopped = true;
 		if (s->zip_style) {
@@ -330,14 +360,15 @@ int ws_drive_random(struct ws_drive *d, struct ws_rsource *s)
 		}
 	}
 	for (uint32_t i = 0; i < s->n; i++) {
-		if (j.res[i].tmp) {
-			j.res[i].tmp->path = NULL;
-			ws_artifact_free(j.res[i].tmp);
+		if (j.res[i].kept) {
+			j.res[i].u.tmp->path = NULL;
+			ws_artifact_free(j.res[i].u.tmp);
 		}
-		if (j.res[i].dl > MD_INLINE)
-			free(j.res[i].md.heap);
+		if (j.md && j.res[i].dl > MD_INLINE)
+			free((void *)rres_md(j.md, &j.res[i], i));
 	}
 	free(j.res);
+	free(j.md);
 	free(j.task);
 	return a->nerrors > nerr0 ? -1 : 0;
 }
