@@ -124,7 +124,7 @@ check(("torch", "2.14.0", "cu130", "linux_x86_64") in got and
       "verify: count: declared: citation names the variant: 1" in text, "a declared row its citation names stays")
 check("verify: count: declared: citation not recorded: 1" in text and
       ("torch", "2.14.0", "cu126", "linux_x86_64") in got, "a citation not recorded is counted, the row kept")
-check("missing: newer release on PyPI: torch 2.16.0 - linux_x86_64" in text, "a newer release on PyPI is reported")
+check("missing: release on PyPI not in the table: torch 2.16.0 - linux_x86_64" in text, "a release on PyPI the table lacks is reported")
 check(re.search(r"verify: 7 rows, 3 dropped, 1 corrected, against PyPI on \d{4}-\d\d-\d\d", text) is not None,
       "the summary counts rows, drops and corrections, with the date")
 # a wrong local tag: the wheel's version.py wins
