@@ -76,6 +76,7 @@ rows = [
     ["torch", "2.14.0", "cu129", "linux_x86_64", "12.9", "80", "", "", "https://i/cu129", "declared", "org/repo#1 said so", ""],
     ["torch", "2.14.0", "cu130", "linux_x86_64", "13.0", "80", "", "", "https://i/cu130", "declared", "org/repo#1 said so", ""],
     ["torch", "2.14.0", "cu126", "linux_x86_64", "12.6", "80", "", "", "https://i/cu126", "declared", "org/other:f@v1", ""],
+    ["torchvision", "0.29.2", "cu126", "linux_x86_64", "12.6", "80", "", "torch==2.15.0", "https://i/cu126", "declared", "org/other:f@v1", ""],
 ]
 table = os.path.join(tmp, "t.tsv")
 with open(table, "w") as f:
@@ -122,10 +123,13 @@ check("dropped: citation does not name the variant: torch 2.14.0 cu129" in text 
       "a declared row whose recorded citation does not name its variant is dropped (2.13.0/cu129 is not 2.14.0)")
 check(("torch", "2.14.0", "cu130", "linux_x86_64") in got and
       "verify: count: declared: citation names the variant: 1" in text, "a declared row its citation names stays")
-check("verify: count: declared: citation not recorded: 1" in text and
+check("verify: count: declared: citation not recorded: 2" in text and
       ("torch", "2.14.0", "cu126", "linux_x86_64") in got, "a citation not recorded is counted, the row kept")
 check("missing: release on PyPI not in the table: torch 2.16.0 - linux_x86_64" in text, "a release on PyPI the table lacks is reported")
-check(re.search(r"verify: 7 rows, 3 dropped, 1 corrected, against PyPI on \d{4}-\d\d-\d\d", text) is not None,
+check("corrected: declared requires (PyPI METADATA): torchvision 0.29.2 cu126 linux_x86_64: row 'torch==2.15.0'" in text
+      and got.get(("torchvision", "0.29.2", "cu126", "linux_x86_64"), [""] * 12)[7] == "torch>=2.14.0",
+      "a declared companion's requires is PyPI's METADATA of its release")
+check(re.search(r"verify: 8 rows, 3 dropped, 2 corrected, against PyPI on \d{4}-\d\d-\d\d", text) is not None,
       "the summary counts rows, drops and corrections, with the date")
 # a wrong local tag: the wheel's version.py wins
 with open(table, "w") as f:
