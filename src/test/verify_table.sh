@@ -77,13 +77,16 @@ rows = [
     ["torch", "2.14.0", "cu130", "linux_x86_64", "13.0", "80", "", "", "https://i/cu130", "declared", "org/repo#1 said so", ""],
     ["torch", "2.14.0", "cu126", "linux_x86_64", "12.6", "80", "", "", "https://i/cu126", "declared", "org/other:f@v1", ""],
     ["torchvision", "0.29.2", "cu126", "linux_x86_64", "12.6", "80", "", "torch==2.15.0", "https://i/cu126", "declared", "org/other:f@v1", ""],
+    ["torch", "2.14.0", "cu121", "win_amd64", "12.1", "80", "", "", "https://i/cu121", "declared", "org/x:w.yml@v1.post1", ""],
+    ["torch", "2.14.0", "cu121", "linux_x86_64", "12.1", "80", "", "", "https://i/cu121", "declared", "org/x:w.yml@v1.post1", ""],
 ]
 table = os.path.join(tmp, "t.tsv")
 with open(table, "w") as f:
     f.write("# made: 2026-01-01\n" + "\t".join(H_) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
 cites = os.path.join(tmp, "c.tsv")
 with open(cites, "w") as f:
-    f.write("source\tnames\tquote\norg/repo#1\tcu130,2.13.0/cu129\t\"13.0 only\"\n")
+    f.write("source\tnames\tquote\norg/repo#1\tcu130,2.13.0/cu129\t\"13.0 only\"\n"
+            "org/x:w.yml@v1\tcu121\tv1 names cu121\norg/x:w.yml@v1.post1\tcu121@linux_x86_64\tv1.post1 on Linux only\n")
 out = os.path.join(tmp, "out.tsv")
 env = dict(os.environ, WS_PYPI_SIMPLE=base + "/simple/")
 r = subprocess.run(["scripts/build-table", "--verify", "--table", table, "--bytes", "/nonexistent",
@@ -122,14 +125,18 @@ check("dropped: citation does not name the variant: torch 2.14.0 cu129" in text 
       ("torch", "2.14.0", "cu129", "linux_x86_64") not in got,
       "a declared row whose recorded citation does not name its variant is dropped (2.13.0/cu129 is not 2.14.0)")
 check(("torch", "2.14.0", "cu130", "linux_x86_64") in got and
-      "verify: count: declared: citation names the variant: 1" in text, "a declared row its citation names stays")
+      "verify: count: declared: citation names the variant: 2" in text, "a declared row its citation names stays")
+check("dropped: citation does not name the variant: torch 2.14.0 cu121 win_amd64" in text and
+      ("torch", "2.14.0", "cu121", "linux_x86_64") in got,
+      "a citation naming a variant for one platform (cu121@linux_x86_64) keeps that platform's row only, "
+      "and @v1's names do not count for @v1.post1")
 check("verify: count: declared: citation not recorded: 2" in text and
       ("torch", "2.14.0", "cu126", "linux_x86_64") in got, "a citation not recorded is counted, the row kept")
 check("missing: release on PyPI not in the table: torch 2.16.0 - linux_x86_64" in text, "a release on PyPI the table lacks is reported")
 check("corrected: declared requires (PyPI METADATA): torchvision 0.29.2 cu126 linux_x86_64: row 'torch==2.15.0'" in text
       and got.get(("torchvision", "0.29.2", "cu126", "linux_x86_64"), [""] * 12)[7] == "torch>=2.14.0",
       "a declared companion's requires is PyPI's METADATA of its release")
-check(re.search(r"verify: 8 rows, 3 dropped, 2 corrected, against PyPI on \d{4}-\d\d-\d\d", text) is not None,
+check(re.search(r"verify: 10 rows, 4 dropped, 2 corrected, against PyPI on \d{4}-\d\d-\d\d", text) is not None,
       "the summary counts rows, drops and corrections, with the date")
 # a wrong local tag: the wheel's version.py wins
 with open(table, "w") as f:
