@@ -164,6 +164,13 @@ test: deps-test fetch-corpus
 test-wheel: wheel
 	PATH="$(WHEEL_PATH)" WS_WHEEL=$$(ls -t dist/wheelscan-$(VERSION)-py3-none-manylinux_*_x86_64.whl | head -n 1) sh src/test/wheel.sh
 
+# make verify-table: share/builds.tsv checked against PyPI (the release, platform tag and
+# Requires-Dist of every PyPI row, torch's version.py), the corpus wheels' bytes and the
+# recorded citations of declared rows (scripts/verify-table; doc/builds.md). Not part of make
+# test: it needs PyPI. Exit 1 names each row it would drop or correct.
+verify-table: $(O)/wheelscan
+	WHEELSCAN=$(O)/wheelscan scripts/build-table --verify --table share/builds.tsv --bytes corpus
+
 # The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
 # of scripts/install-deps; without it this says so and fails, it does not pass quietly).
 tsan:
@@ -292,4 +299,4 @@ bench-costs: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: deps-windows deps-wheel test-wheel all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean
+.PHONY: deps-windows deps-wheel test-wheel verify-table all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean
