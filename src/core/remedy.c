@@ -545,6 +545,8 @@ struct ws_remedy *ws_remedy_for_build(const struct ws_build *b, const struct ws_
 {
 	if (!b || !t || !ctx || !ctx->builds)
 		return NULL;
+	if (ws_build_is_asset(b))
+		return ws_asset_remedy_for_build(b, t, ctx);
 	return remedy_of_build(b, WS_REMEDY_INSTALL, t, ctx);
 }
 
@@ -562,6 +564,8 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 	platform = ctx->platform ? ctx->platform : "linux_x86_64";
 	if (!(newest = newest_release(ctx->builds, package, platform)))
 		return NULL;                              /* the table does not know it */
+	if (ws_build_is_asset(newest))
+		return ws_asset_remedy_choose(package, t, ctx);
 	/* a GPU whose family's driver support ended runs no newer CUDA than its last branch's
 	 * (§4b): with no driver given, advice stays within it */
 	int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
@@ -664,6 +668,7 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
 		c.platform = ws_builds_platform_of_tag(a->wheel->platform_tag);
 	if (!c.python_version)
 		c.python_version = ws_python_version_of_tag(a->wheel->python_tag, py, sizeof py);
+	c.artifact_local = a->wheel->local;
 	for (size_t k = 0; k < nt && k < a->njudged; k++) {
 		struct ws_judgement *j = &a->judged[k];
 		if (!ws_verdict_fails(a->verdicts[k]) && !(j->reasons & WS_R_DRIVER_GPU))
