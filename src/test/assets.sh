@@ -1,0 +1,132 @@
+#!/bin/sh
+# assets.sh - builds published as release assets (flash-attn; doc/builds.md "Release assets"):
+#  1. the bundled table: no flash-attn row names an index (a release page is none); with the
+#     torch the table advises for an RTX 5090 (2.15.0, CUDA 13) no asset fits: the remedy says
+#     "no prebuilt wheel for this combination", and prints no command;
+#  2. a flash-attn wheel made for torch 2.8 (its local tag) that does not run on an H100: the
+#     remedy is "pip install <URL>", whose file name is the one the release workflow makes
+#     (publish.yml's own sed recipe, run here), and pip (the one on PATH) accepts the three
+#     commands: the online one and the offline pair run against a stub wheel of that name
+#     (the URL's file, read from a local folder: GitHub is not reachable from tests);
+#  3. a malformed asset row is refused naming its line.
+set -u
+cd "$(dirname "$0")/../.."
+. src/test/skip.inc
+command -v python3 >/dev/null || skip_all "python3 missing" yes
+pass=0 fail=0 skip=0
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+has() { grep -qF -- "$1" "$t/out" && ok || { bad "$2: no '$1' in:"; sed 's/^/    /' "$t/out" | head -n 20; }; }
+hasnt() { grep -qF -- "$1" "$t/out" && { bad "$2: '$1' in:"; sed 's/^/    /' "$t/out" | head -n 20; } || ok; }
+DL=https://github.com/Dao-AILab/flash-attention/releases/download
+
+# ---- 1. the bundled table -------------------------------------------------------------
+n=$(grep -c '^flash-attn	' share/builds.tsv)
+[ "$n" -gt 0 ] && ok || bad "the bundled table has no flash-attn row"
+awk -F'\t' '$1 == "flash-attn" && $9 !~ /^asset:https:\/\/github\.com\/Dao-AILab\/flash-attention\/releases\/download\/v[0-9.a-z]+\/$/' \
+	share/builds.tsv >"$t/out"
+[ ! -s "$t/out" ] && ok || bad "flash-attn rows that are not release-asset rows: $(cut -f1-3,9 "$t/out" | head -n 3)"
+"$WS_BIN" --suggest flash-attn --gpu 'RTX 5090' >"$t/out" 2>&1; rc=$?
+has 'no prebuilt flash-attn wheel for this combination (torch 2.15.0, CUDA 13.2' "RTX 5090: the advised torch has no asset"
+has 'pip install flash-attn --no-build-isolation' "the source build flash-attn's README documents"
+hasnt 'index-url' "no index for a release asset"
+hasnt 'releases/tag' "no release page"
+hasnt '+cu129' "no local tag an asset does not have"
+[ $rc = 1 ] && ok || bad "--suggest with no prebuilt wheel: exit $rc, want 1"
+
+# ---- 2. a wheel made for torch 2.8 that does not run on H100 ----------------------------
+python3 - "$t" testdata/fixtures/old-only.so <<'PY'
+import sys, zipfile
+t, so = sys.argv[1], open(sys.argv[2], "rb").read()
+ver = "2.8.3+cu12torch2.8cxx11abiTRUE"
+z = zipfile.ZipFile("%s/flash_attn-%s-cp311-cp311-linux_x86_64.whl" % (t, ver), "w")
+di = "flash_attn-%s.dist-info/" % ver
+z.writestr("flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so", so)
+z.writestr(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n")
+z.writestr(di + "METADATA", "Metadata-Version: 2.1\nName: flash_attn\nVersion: %s\n" % ver)
+z.writestr(di + "RECORD", "")
+z.close()
+PY
+whl="$t/flash_attn-2.8.3+cu12torch2.8cxx11abiTRUE-cp311-cp311-linux_x86_64.whl"
+"$WS_BIN" --no-progress --no-verify --gpu H100 --json "$whl" >"$t/j.json" 2>"$t/err"
+python3 - "$t/j.json" "$t" <<'PY' || bad "H100: the remedy's commands: $(head -c 400 "$t/j.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))["artifacts"][0]["judgement"]["sm_90"]["remedy"]
+argv = r["argv"]
+for k in ("command", "download_command", "offline_command"):
+    open("%s/%s.argv" % (sys.argv[2], k), "w").write("\n".join(argv[k]) + "\n")
+sys.exit(0 if r["kind"] == "install" and argv["command"][:2] == ["pip", "install"] and len(argv["command"]) == 3 else 1)
+PY
+url=$(sed -n 3p "$t/command.argv")
+# the workflow's name: bdist_wheel's file, then  sed "s/-/+$tmpname-/2"  (publish.yml@v2.8.3.post1)
+want=$(echo flash_attn-2.8.3.post1-cp311-cp311-linux_x86_64.whl | sed "s/-/+cu12torch2.8cxx11abiTRUE-/2")
+[ "$url" = "$DL/v2.8.3.post1/$want" ] && ok || bad "the asset URL: $url, want $DL/v2.8.3.post1/$want"
+# pip accepts them: the stub of the URL's file in a folder of its own
+if python3 -m pip --version >/dev/null 2>&1; then
+	name=${url##*/}
+	mkdir -p "$t/site" "$t/w"
+	python3 - "$t/site/$name" <<'PY'
+import sys, zipfile, os
+fn = sys.argv[1]
+ver = os.path.basename(fn).split("-")[1]
+z = zipfile.ZipFile(fn, "w")
+di = "flash_attn-%s.dist-info/" % ver
+z.writestr("flash_attn/__init__.py", "")
+z.writestr(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n")
+z.writestr(di + "METADATA", "Metadata-Version: 2.1\nName: flash_attn\nVersion: %s\nRequires-Dist: torch\nRequires-Dist: einops\n" % ver)
+z.writestr(di + "RECORD", "")
+z.close()
+# flash-attn's two requirements: torch (installed already: the one it was chosen for) and einops
+for dep, v, d in (("torch", "2.8.0", "/../torch"), ("einops", "0.8.1", "")):
+    d = os.path.dirname(fn) + d
+    os.makedirs(d, exist_ok=True)
+    z = zipfile.ZipFile("%s/%s-%s-py3-none-any.whl" % (d, dep, v), "w")
+    di = "%s-%s.dist-info/" % (dep, v)
+    z.writestr(dep + "/__init__.py", "")
+    z.writestr(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+    z.writestr(di + "METADATA", "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (dep, v))
+    z.writestr(di + "RECORD", "")
+    z.close()
+PY
+	# the user's environment: torch 2.8.0 installed (a venv of its own, pip from this Python)
+	{ python3 -m venv "$t/venv" && "$t/venv/bin/python" -m pip install --quiet --no-index --no-deps \
+		"$t/torch/torch-2.8.0-py3-none-any.whl"; } >"$t/pip.log" 2>&1 || bad "a venv with a stub torch: $(tail -n 3 "$t/pip.log")"
+	# every printed word, the URL replaced by the local file of the same name
+	resolved() {   # ARGV-FILE -> "name==version" of what pip would install
+		sed "s|^$DL/.*|$t/site/$name|" "$1" | sed 1d >"$t/args"
+		set --
+		while IFS= read -r w; do set -- "$@" "$w"; done <"$t/args"
+		(cd "$t/w" && "$t/venv/bin/python" -m pip "$@" --dry-run --quiet --report "$t/rep.json" --no-index \
+			${links:+--find-links "$links"} >"$t/pip.log" 2>&1) &&
+			python3 -c 'import json,sys; print(" ".join(sorted(i["metadata"]["name"] + "==" + i["metadata"]["version"] for i in json.load(open(sys.argv[1]))["install"])))' "$t/rep.json"
+	}
+	links=$t/site got=$(resolved "$t/command.argv")
+	[ "$got" = "einops==0.8.1 flash_attn==2.8.3.post1+cu12torch2.8cxx11abiTRUE" ] && ok || bad "pip install <URL> resolves to '$got': $(tail -n 3 "$t/pip.log")"
+	# the download, as printed (it names the target's Python, ABI and platform)
+	sed "s|^$DL/.*|$t/site/$name|" "$t/download_command.argv" | sed 1d >"$t/args"
+	set --
+	while IFS= read -r w; do set -- "$@" "$w"; done <"$t/args"
+	(cd "$t/w" && "$t/venv/bin/python" -m pip "$@" --no-index --quiet >"$t/pip.log" 2>&1) && [ -f "$t/w/wheels/$name" ] && ok ||
+		bad "pip download, as printed, fetches no $name: $(tail -n 3 "$t/pip.log")"
+	links= got=$(resolved "$t/offline_command.argv")   # the downloaded folder alone
+	[ "$got" = "flash_attn==2.8.3.post1+cu12torch2.8cxx11abiTRUE" ] && ok || bad "the offline install resolves to '$got': $(tail -n 3 "$t/pip.log")"
+else
+	skip=$((skip + 1)); echo "skipped: pip (python3 -m pip) for the resolver check of the asset commands"
+fi
+# the text: the command, no index
+"$WS_BIN" --no-progress --no-verify --gpu H100 "$whl" >"$t/out" 2>&1
+has "pip install $DL/v2.8.3.post1/$want" "the text's command"
+has 'for torch 2.8 (C++11 ABI TRUE)' "the summary names the torch and ABI"
+hasnt 'index-url' "no index in the text"
+
+# ---- 3. a malformed asset row ----------------------------------------------------------
+{ printf 'package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\n'
+  printf 'flash-attn\t2.8.3\tcu12torch2.8\tlinux_x86_64\t12.9\t80,90\t\ttorch==2.8.*\tasset:%s/v2.8.3/\tdeclared\tx\tlinux_x86_64\n' "$DL"
+} >"$t/b.tsv"
+"$WS_BIN" --builds "$t/b.tsv" --suggest flash-attn --gpu H100 >"$t/out" 2>&1; rc=$?
+has 'line 2: a release-asset row needs' "an asset row without a Python range is refused"
+[ $rc = 2 ] && ok || bad "a malformed --builds table: exit $rc, want 2"
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
