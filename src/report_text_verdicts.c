@@ -110,8 +110,8 @@ static void remedy_lines(struct ws_report *r, const struct ws_remedy *m)
 	/* the commands are rendered here, for the shell of the platform they are for */
 	if (!ws_cmd_empty(&m->install)) {
 		if (m->nshells && m->shells[0] != WS_SHELL_SH)
-			fprintf(r->out, "     for %s%s%s:\n", ws_shell_title(m->shells[0]), m->nshells > 1 ? " (--json: also " : "",
-				m->nshells > 1 ? ws_shell_title(m->shells[1]) : "");
+			fprintf(r->out, "     for %s%s%s%s:\n", ws_shell_title(m->shells[0]), m->nshells > 1 ? " (--json: also " : "",
+				m->nshells > 1 ? ws_shell_title(m->shells[1]) : "", m->nshells > 1 ? ")" : "");
 		ws_text_command_lines(r->out, "       ", "", &m->install, NULL, m->shells, m->nshells);
 	}
 	if (!ws_cmd_empty(&m->download)) {
@@ -218,6 +218,8 @@ void ws_text_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			else
 				fprintf(r->out, "nothing to run (%s)\n", a->nobjects && (j->reasons & WS_R_LINK_INPUTS_ONLY)
 					? "link inputs only" : "no kernels found");
+			if (j->remedy)                 /* a CPU-only build: its CUDA build (remedy.c) */
+				remedy_lines(r, j->remedy);
 			continue;
 		case WS_V_NATIVE:
 			fprintf(r->out, "%sruns%s: native SASS", col(r, GREEN), col(r, RESET));

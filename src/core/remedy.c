@@ -669,9 +669,12 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
 	if (!c.python_version)
 		c.python_version = ws_python_version_of_tag(a->wheel->python_tag, py, sizeof py);
 	c.artifact_local = a->wheel->local;
+	/* a CPU-only build of a package with CUDA builds (PyPI's torch for Windows): the CUDA
+	 * build that runs on each GPU is the cure, though nothing in this one fails */
+	bool cpu_only = ws_artifact_cpu_only(a) != NULL;
 	for (size_t k = 0; k < nt && k < a->njudged; k++) {
 		struct ws_judgement *j = &a->judged[k];
-		if (!ws_verdict_fails(a->verdicts[k]) && !(j->reasons & WS_R_DRIVER_GPU))
+		if (!ws_verdict_fails(a->verdicts[k]) && !(j->reasons & WS_R_DRIVER_GPU) && !cpu_only)
 			continue;
 		ws_remedy_free(j->remedy);
 		j->remedy = ws_remedy_choose(package, &t[k], &c);

@@ -128,5 +128,48 @@ hasnt 'index-url' "no index in the text"
 has 'line 2: a release-asset row needs' "an asset row without a Python range is refused"
 [ $rc = 2 ] && ok || bad "a malformed --builds table: exit $rc, want 2"
 
+# ---- 4. Windows: PyPI's CPU-only torch, the CUDA build from PyTorch's index ------------
+python3 - "$t" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1] + "/torch-2.8.0-cp312-cp312-win_amd64.whl", "w")
+di = "torch-2.8.0.dist-info/"
+z.writestr("torch/__init__.py", "x = 1\n")
+z.writestr(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-cp312-win_amd64\n")
+z.writestr(di + "METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.8.0\n")
+z.writestr(di + "RECORD", "")
+z.close()
+PY
+win="$t/torch-2.8.0-cp312-cp312-win_amd64.whl"
+# RTX 5090 (sm_120) on an R570 driver (CUDA 12.8): the cu128 build, the newest that driver runs
+"$WS_BIN" --no-progress --no-verify --gpu 'RTX 5090' --driver R570 "$win" >"$t/out" 2>&1
+has 'CPU-only build of torch' "the CPU-only build is said"
+has 'the cu128 build (CUDA 12.8' "RTX 5090 on R570: the cu128 build"
+has 'for cmd.exe (--json: also PowerShell):' "the Windows shells"
+has '--index-url https://download.pytorch.org/whl/cu128' "PyTorch's index for cu128"
+has '--platform win_amd64' "the offline download names Windows"
+# any driver: a build of CUDA 12.8 or newer (sm_120's first), on PyTorch's index, in JSON both shells
+"$WS_BIN" --no-progress --no-verify --gpu 'RTX 5090' --json "$win" >"$t/j.json" 2>"$t/err"
+python3 - "$t/j.json" <<'PY' && ok || bad "RTX 5090 + win_amd64: $(head -c 600 "$t/j.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))["artifacts"][0]["judgement"]["sm_120"]["remedy"]
+shells = [x["shell"] for x in r["renderings"]]
+cu = int(r["variant"][2:])
+ok = (r["kind"] == "install" and r["platform"] == "win_amd64" and cu >= 128 and shells == ["cmd", "powershell"]
+      and r["index"] == "https://download.pytorch.org/whl/" + r["variant"]
+      and r["argv"]["command"][:2] == ["pip", "install"] and "torch==%s+%s" % (r["packages"][0]["version"], r["variant"]) in r["argv"]["command"])
+sys.exit(0 if ok else 1)
+PY
+# a plain wheel that is no CPU-only build of a CUDA package gets no remedy
+python3 - "$t" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1] + "/plain-1.0-cp312-cp312-win_amd64.whl", "w")
+z.writestr("plain/__init__.py", "")
+z.writestr("plain-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: plain\nVersion: 1.0\n")
+z.writestr("plain-1.0.dist-info/RECORD", "")
+z.close()
+PY
+"$WS_BIN" --no-progress --no-verify --gpu 'RTX 5090' "$t/plain-1.0-cp312-cp312-win_amd64.whl" >"$t/out" 2>&1
+hasnt 'install:' "a plain Windows wheel: no remedy"
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -1,6 +1,8 @@
-/* test_assets.c - builds published as release assets (src/core/remedy_asset.c): the row's
- * checks, the file name against the one flash-attn's release workflow writes, which asset
- * fits a torch, Python and C++ ABI, and the remedy's commands or its honest "none". */
+/* test_assets.c - builds published off PyPI (doc/builds.md): release assets
+ * (src/core/remedy_asset.c: the row's checks, the file name against the one flash-attn's
+ * release workflow writes, which asset fits a torch, Python and C++ ABI, the remedy's commands
+ * or its honest "none"), and Windows' CUDA torch on PyTorch's index, under an embedded
+ * interpreter's own pip, as cmd.exe and PowerShell get it. */
 #include <stdlib.h>
 
 #include "tap.h"
@@ -195,10 +197,47 @@ static void test_remedy(void)
 	ws_builds_free(&b);
 }
 
+/* Windows: PyPI's torch is CPU-only there; the CUDA build for an RTX 5090 comes from
+ * PyTorch's index (cu128 or newer: sm_120 needs CUDA 12.8), with the embedded interpreter of a
+ * portable app (python_embeded\python.exe -m pip), rendered for cmd.exe and PowerShell. */
+static void test_windows(void)
+{
+	struct ws_builds b;
+	struct ws_err err = {0};
+	const char *body =
+		"torch\t2.8.0\tcpu\twin_amd64\t\t\t\t\tpypi\tscanned\tx\twin_amd64\n"
+		"torch\t2.8.0\tcu126\twin_amd64\t12.6\t50,60,61,70,75,80,86,90\t\t\thttps://download.pytorch.org/whl/cu126\tdeclared\tx\t\n"
+		"torch\t2.8.0\tcu128\twin_amd64\t12.8\t75,80,86,90,100,120\t\t\thttps://download.pytorch.org/whl/cu128\tdeclared\tx\t\n"
+		"torchvision\t0.23.0\tcu128\twin_amd64\t12.8\t75,80,86,90,100,120\t\ttorch==2.8.0\thttps://download.pytorch.org/whl/cu128\tdeclared\tx\t\n"
+		"torchaudio\t2.8.0\tcu128\twin_amd64\t12.8\t75,80,86,90,100,120\t\ttorch==2.8.0\thttps://download.pytorch.org/whl/cu128\tdeclared\tx\t\n";
+	CHECK(parse(body, &b, FRESH(err)) == 0, "%s", err.msg);
+	struct ws_target rtx = target("RTX 5090");
+	const char *exe = "C:\\ComfyUI_windows_portable\\python_embeded\\python.exe";
+	struct ws_remedy_ctx ctx = {.builds = &b, .platform = "win_amd64", .python_version = "3.12", .python_exe = exe,
+				    .windows_host = true};
+	struct ws_remedy *m = ws_remedy_choose("torch", &rtx, &ctx);
+	CHECK(m && m->kind == WS_REMEDY_INSTALL && m->nshells == 2 && m->shells[0] == WS_SHELL_CMD &&
+	      m->shells[1] == WS_SHELL_POWERSHELL, "no Windows remedy");
+	if (m && m->kind == WS_REMEDY_INSTALL) {
+		CHECK_EQ_STR(m->variant, "cu128");
+		char *cmd = ws_cmd_text(&m->install, WS_SHELL_CMD, NULL), *ps = ws_cmd_text(&m->install, WS_SHELL_POWERSHELL, NULL);
+		CHECK_EQ_STR(cmd, "C:\\ComfyUI_windows_portable\\python_embeded\\python.exe -m pip install torch==2.8.0+cu128 "
+			     "torchvision==0.23.0+cu128 torchaudio==2.8.0+cu128 --index-url https://download.pytorch.org/whl/cu128");
+		CHECK_EQ_STR(ps, "& 'C:\\ComfyUI_windows_portable\\python_embeded\\python.exe' -m pip install torch==2.8.0+cu128 "
+			     "torchvision==0.23.0+cu128 torchaudio==2.8.0+cu128 --index-url https://download.pytorch.org/whl/cu128");
+		free(cmd);
+		free(ps);
+		CHECK(strstr(sh(&m->download), "--platform win_amd64"), "%s", sh(&m->download));
+	}
+	ws_remedy_free(m);
+	ws_builds_free(&b);
+}
+
 int main(void)
 {
 	test_rows();
 	test_names();
 	test_remedy();
+	test_windows();
 	return ws_test_done();
 }
