@@ -664,6 +664,8 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
 	if (!package)
 		return 0;
 	c = *ctx;
+	if (!c.platform && c.windows_host)
+		c.platform = "win_amd64";     /* a Windows interpreter's packages are Windows builds */
 	if (!c.platform)
 		c.platform = ws_builds_platform_of_tag(a->wheel->platform_tag);
 	if (!c.python_version)

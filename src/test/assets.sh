@@ -171,5 +171,25 @@ PY
 "$WS_BIN" --no-progress --no-verify --gpu 'RTX 5090' "$t/plain-1.0-cp312-cp312-win_amd64.whl" >"$t/out" 2>&1
 hasnt 'install:' "a plain Windows wheel: no remedy"
 
+# ---- 5. an embedded Windows interpreter: python_embeded\python.exe ---------------------
+# A portable app's python.exe (here a script that answers wheelscan's sysconfig question, as
+# one run under Wine would) with PyPI's CPU-only torch installed: its packages are Windows
+# builds, so the cure is the CUDA build for win_amd64, run by that interpreter's own pip and
+# rendered for cmd.exe first.
+emb="$t/ComfyUI_windows_portable/python_embeded"
+mkdir -p "$emb" "$t/esite/torch" "$t/esite/torch-2.8.0.dist-info"
+printf '#!/bin/sh\necho "%s"\n' "$t/esite" >"$emb/python.exe"; chmod +x "$emb/python.exe"
+printf 'x = 1\n' >"$t/esite/torch/__init__.py"
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.8.0\n' >"$t/esite/torch-2.8.0.dist-info/METADATA"
+printf 'Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-cp312-win_amd64\n' >"$t/esite/torch-2.8.0.dist-info/WHEEL"
+printf 'torch/__init__.py,,\ntorch-2.8.0.dist-info/RECORD,,\n' >"$t/esite/torch-2.8.0.dist-info/RECORD"
+"$WS_BIN" --no-progress --python="$emb/python.exe" --gpu 'RTX 5090' --driver R570 >"$t/out" 2>&1
+has 'for cmd.exe (--json: also PowerShell):' "the embedded python.exe: Windows shells"
+has "\"$emb/python.exe\" -m pip install torch==" "its own pip"
+has '+cu128 ' "RTX 5090 on R570: cu128"
+has '--index-url https://download.pytorch.org/whl/cu128' "PyTorch's index"
+has '--platform win_amd64' "the offline download is for Windows"
+hasnt 'manylinux' "no Linux tag for a Windows interpreter"
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
