@@ -168,11 +168,20 @@ bool ws_asset_fits(const struct ws_build *b, const char *torch_version, int torc
 /* The URL of the asset of row b for that Python and ABI, as the release workflow names it;
  * NULL when b is no asset row or python_version is not "X.Y". Caller frees. */
 char *ws_asset_url(const struct ws_build *b, const char *python_version, bool cxx11abi);
-/* The remedy for an asset package on t: the asset that fits the torch the table advises for
- * t, the Python and the ABI; else WS_REMEDY_NONE saying there is no prebuilt wheel. */
-struct ws_remedy *ws_asset_remedy_choose(const char *package, const struct ws_target *t, const struct ws_remedy_ctx *ctx);
-struct ws_remedy *ws_asset_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
-					    const struct ws_remedy_ctx *ctx);
+/* The torch an asset must fit: the one the table advises for the GPU (remedy.c chooses it). */
+struct ws_asset_torch {
+	const char *version;           /* "2.8.0" */
+	int cuda;                      /* its CUDA, 12090 */
+	bool driver_first;             /* it runs only after a driver upgrade */
+};
+/* Fills r (zeroed) with the remedy for an asset package on t: the asset that fits the torch
+ * (the scanned wheel's own tag, else torch; NULL: none runs), the Python and the ABI; else
+ * WS_REMEDY_NONE saying there is no prebuilt wheel. ..._for_build: installing asset row b for
+ * PyPI's torch of its minor. Return 0, or -1 on allocation failure (the caller frees r). */
+int ws_asset_fill_choice(struct ws_remedy *r, const char *package, const struct ws_target *t,
+			 const struct ws_remedy_ctx *ctx, const struct ws_asset_torch *torch);
+int ws_asset_fill_for_build(struct ws_remedy *r, const struct ws_build *b, const struct ws_target *t,
+			    const struct ws_remedy_ctx *ctx);
 
 /* The table platform of a wheel platform tag ("manylinux_2_28_x86_64" -> "linux_x86_64"),
  * or NULL when it is none of the three. */

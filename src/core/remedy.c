@@ -540,13 +540,39 @@ struct ws_remedy *ws_remedy_companion(const char *companion, const char *torch_v
 	return c ? remedy_of_build(c, WS_REMEDY_INSTALL, t, ctx) : NULL;
 }
 
+/* A release asset (remedy_asset.c): row only, or the one that fits the torch this table
+ * advises for t, which is chosen here. */
+static struct ws_remedy *asset_remedy(const char *package, const struct ws_build *only, const struct ws_target *t,
+				      const struct ws_remedy_ctx *ctx)
+{
+	struct ws_remedy *r = ws_calloc(1, sizeof *r), *torch = NULL;
+	int rc;
+	if (!r)
+		return NULL;
+	if (only) {
+		rc = ws_asset_fill_for_build(r, only, t, ctx);
+	} else {
+		struct ws_asset_torch tv = {0};
+		torch = ws_remedy_choose("torch", t, ctx);
+		if (torch && torch->npkgs && (torch->kind == WS_REMEDY_INSTALL || torch->kind == WS_REMEDY_DRIVER_FIRST))
+			tv = (struct ws_asset_torch){torch->pkgs[0].version, torch->cuda, torch->kind == WS_REMEDY_DRIVER_FIRST};
+		rc = ws_asset_fill_choice(r, package, t, ctx, tv.version ? &tv : NULL);
+	}
+	ws_remedy_free(torch);
+	if (rc < 0) {
+		ws_remedy_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 struct ws_remedy *ws_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
 				      const struct ws_remedy_ctx *ctx)
 {
 	if (!b || !t || !ctx || !ctx->builds)
 		return NULL;
 	if (ws_build_is_asset(b))
-		return ws_asset_remedy_for_build(b, t, ctx);
+		return asset_remedy(b->package, b, t, ctx);
 	return remedy_of_build(b, WS_REMEDY_INSTALL, t, ctx);
 }
 
@@ -565,7 +591,7 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 	if (!(newest = newest_release(ctx->builds, package, platform)))
 		return NULL;                              /* the table does not know it */
 	if (ws_build_is_asset(newest))
-		return ws_asset_remedy_choose(package, t, ctx);
+		return asset_remedy(package, NULL, t, ctx);
 	/* a GPU whose family's driver support ended runs no newer CUDA than its last branch's
 	 * (§4b): with no driver given, advice stays within it */
 	int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);

@@ -16,91 +16,10 @@
 #include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_util.h"
+#include "asset_row.h"
 
-#define ASSET_PREFIX "asset:"
+#define ASSET_PREFIX "asset:"   /* asset_row.c */
 
-bool ws_build_is_asset(const struct ws_build *b)
-{
-	return b && !strncmp(b->index, ASSET_PREFIX, sizeof ASSET_PREFIX - 1);
-}
-
-/* "2.8.0" -> major 2, minor 8; false when it does not start with two numbers. */
-static bool major_minor(const char *v, unsigned *major, unsigned *minor)
-{
-	int n = 0;
-	return sscanf(v, "%3u.%3u%n", major, minor, &n) == 2 && (!v[n] || v[n] == '.' || v[n] == '+');
-}
-
-/* The parts of an asset row: the torch minor and Python range of requires, the CUDA major of
- * the variant. False when the row is malformed (the table's parser refuses it then). */
-struct asset_terms {
-	unsigned torch_major, torch_minor;
-	unsigned py_lo, py_hi;            /* 309 = 3.9, inclusive lower, exclusive upper; 0: none */
-	unsigned cuda_major;
-};
-
-static bool parse_py(const char *s, size_t len, unsigned *out)
-{
-	char buf[16];
-	unsigned major, minor;
-	if (len >= sizeof buf)
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	if (!major_minor(buf, &major, &minor) || strchr(strchr(buf, '.') + 1, '.'))
-		return false;
-	*out = major * 100 + minor;
-	return true;
-}
-
-static bool asset_terms(const struct ws_build *b, struct asset_terms *at)
-{
-	const char *s = b->requires, *v = b->variant;
-	bool torch = false;
-	unsigned tmaj, tmin;
-	int n = 0;
-	memset(at, 0, sizeof *at);
-	/* variant: cu<major>torch<major>.<minor>, the local tag before "cxx11abi" */
-	if (sscanf(v, "cu%3utorch%3u.%3u%n", &at->cuda_major, &tmaj, &tmin, &n) != 3 || v[n] || !at->cuda_major)
-		return false;
-	while (*s) {
-		const char *end = strchr(s, ',');
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-		if (len > 9 && !strncmp(s, "torch==", 7) && !strncmp(s + len - 2, ".*", 2)) {
-			char buf[16];
-			if (len - 9 >= sizeof buf)
-				return false;
-			memcpy(buf, s + 7, len - 9);
-			buf[len - 9] = 0;
-			if (!major_minor(buf, &at->torch_major, &at->torch_minor) || strchr(strchr(buf, '.') + 1, '.'))
-				return false;
-			torch = true;
-		} else if (len > 8 && !strncmp(s, "python>=", 8)) {
-			if (!parse_py(s + 8, len - 8, &at->py_lo))
-				return false;
-		} else if (len > 7 && !strncmp(s, "python<", 7) && s[7] != '=') {
-			if (!parse_py(s + 7, len - 7, &at->py_hi))
-				return false;
-		} else {
-			return false;
-		}
-		s += len;
-		if (*s == ',' && !*++s)
-			return false;
-	}
-	/* the variant's torch and the requirement's must be the same torch minor */
-	return torch && tmaj == at->torch_major && tmin == at->torch_minor && at->py_lo && at->py_hi &&
-	       at->py_lo < at->py_hi;
-}
-
-bool ws_asset_row_ok(const struct ws_build *b)
-{
-	struct asset_terms at;
-	size_t n = strlen(b->index);
-	return ws_build_is_asset(b) && n > sizeof ASSET_PREFIX + 8 && b->index[n - 1] == '/' &&
-	       !strncmp(b->index + sizeof ASSET_PREFIX - 1, "https://", 8) && b->wheel_platform[0] &&
-	       asset_terms(b, &at);
-}
 
 /* PyPI's torch is built with the C++11 ABI from 2.7 on (doc/builds.md "Release assets":
  * libc10.so's c10::Error constructor in PyPI's 2.5.1 takes the old std::string, in 2.15.0
@@ -111,20 +30,6 @@ bool ws_torch_cxx11abi(const char *torch_version)
 	return ws_version_cmp(torch_version, "2.7.0") >= 0;
 }
 
-bool ws_asset_fits(const struct ws_build *b, const char *torch_version, int torch_cuda, const char *python_version)
-{
-	struct asset_terms at;
-	unsigned major, minor, py;
-	if (!ws_build_is_asset(b) || !asset_terms(b, &at) || !torch_version ||
-	    !major_minor(torch_version, &major, &minor) || major != at.torch_major || minor != at.torch_minor ||
-	    torch_cuda / 1000 != (int)at.cuda_major)
-		return false;
-	if (!python_version)
-		return true;                   /* unknown: decided when the command is made */
-	if (!parse_py(python_version, strlen(python_version), &py))
-		return false;
-	return py >= at.py_lo && py < at.py_hi;
-}
 
 /* "flash-attn" -> "flash_attn": a wheel file name's distribution part (PEP 427 escaping). */
 static void dist_part(struct ws_buf *w, const char *package)
@@ -150,7 +55,7 @@ char *ws_asset_url(const struct ws_build *b, const char *python_version, bool cx
 {
 	struct ws_buf w = {0};
 	unsigned major, minor;
-	if (!ws_asset_row_ok(b) || !python_version || !major_minor(python_version, &major, &minor))
+	if (!ws_asset_row_ok(b) || !python_version || !ws_major_minor(python_version, &major, &minor))
 		return NULL;
 	ws_buf_puts(&w, b->index + sizeof ASSET_PREFIX - 1);
 	dist_part(&w, b->package);
@@ -190,7 +95,7 @@ static int asset_commands(struct ws_remedy *r, const struct ws_build *b, const c
 	unsigned major, minor;
 	char *local = local_version(b, abi);
 	struct ws_buf spec = {0};
-	if (!local || !major_minor(ctx->python_version, &major, &minor)) {
+	if (!local || !ws_major_minor(ctx->python_version, &major, &minor)) {
 		free(local);
 		return -1;
 	}
@@ -237,8 +142,8 @@ static int asset_commands(struct ws_remedy *r, const struct ws_build *b, const c
 /* " for Python 3.9 to 3.13" */
 static void put_pythons(struct ws_buf *s, const struct ws_build *b)
 {
-	struct asset_terms at;
-	if (asset_terms(b, &at)) {
+	struct ws_asset_terms at;
+	if (ws_asset_terms(b, &at)) {
 		unsigned hi = at.py_hi % 100 ? at.py_hi - 1 : at.py_hi;
 		ws_buf_printf(s, "Python %u.%u to %u.%u", at.py_lo / 100, at.py_lo % 100, hi / 100, hi % 100);
 	}
@@ -246,14 +151,13 @@ static void put_pythons(struct ws_buf *s, const struct ws_build *b)
 
 /* The remedy of installing asset row b, made for torch torch_version (the torch the user is
  * to have: the table's answer, or the row's own torch minor for --suggest). */
-static struct ws_remedy *asset_remedy_of(const struct ws_build *b, bool abi, const struct ws_target *t,
-					 const struct ws_remedy_ctx *ctx, const char *why_torch)
+static int asset_remedy_of(struct ws_remedy *r, const struct ws_build *b, bool abi, const struct ws_target *t,
+			   const struct ws_remedy_ctx *ctx, const char *why_torch)
 {
-	struct ws_remedy *r = ws_calloc(1, sizeof *r);
 	struct ws_buf s = {0}, note = {0};
-	struct asset_terms at;
+	struct ws_asset_terms at;
 	char *url = NULL, c1[16];
-	if (!r || !asset_terms(b, &at))
+	if (!ws_asset_terms(b, &at))
 		goto fail;
 	r->kind = WS_REMEDY_INSTALL;
 	r->verdict = ws_build_verdict(b, t, ctx->driver_cuda);
@@ -298,24 +202,23 @@ static struct ws_remedy *asset_remedy_of(const struct ws_build *b, bool abi, con
 	ws_buf_free(&s);
 	ws_buf_free(&note);
 	free(url);
-	return r;
+	return 0;
 fail:
 	ws_buf_free(&s);
 	ws_buf_free(&note);
 	free(url);
-	ws_remedy_free(r);
-	return NULL;
+	return -1;                         /* the caller frees r */
 }
 
-struct ws_remedy *ws_asset_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
-					    const struct ws_remedy_ctx *ctx)
+int ws_asset_fill_for_build(struct ws_remedy *r, const struct ws_build *b, const struct ws_target *t,
+			    const struct ws_remedy_ctx *ctx)
 {
-	struct asset_terms at;
+	struct ws_asset_terms at;
 	char torch[16];
-	if (!asset_terms(b, &at))
-		return NULL;
+	if (!ws_asset_terms(b, &at))
+		return -1;
 	snprintf(torch, sizeof torch, "%u.%u.0", at.torch_major, at.torch_minor);
-	return asset_remedy_of(b, ws_torch_cxx11abi(torch), t, ctx, "for PyPI's torch of that minor");
+	return asset_remedy_of(r, b, ws_torch_cxx11abi(torch), t, ctx, "for PyPI's torch of that minor");
 }
 
 /* The torch a scanned asset wheel was chosen for, from its local tag
@@ -358,15 +261,16 @@ static const struct ws_build *fitting_asset(const struct ws_builds *bs, const ch
 	return best;
 }
 
-struct ws_remedy *ws_asset_remedy_choose(const char *package, const struct ws_target *t, const struct ws_remedy_ctx *ctx)
+int ws_asset_fill_choice(struct ws_remedy *r, const char *package, const struct ws_target *t,
+			 const struct ws_remedy_ctx *ctx, const struct ws_asset_torch *torch)
 {
 	const char *platform = ctx->platform ? ctx->platform : "linux_x86_64";
-	struct ws_remedy *torch = ws_remedy_choose("torch", t, ctx), *r = NULL;
 	const uint32_t *rows;
 	size_t n = ws_builds_of_package(ctx->builds, package, &rows);
 	const struct ws_build *b = NULL;
 	struct ws_buf s = {0}, why = {0};
 	char c1[16];
+	int rc = -1;
 
 	if (n)
 		package = ctx->builds->rows[rows[0]].package;   /* the table's spelling, checked */
@@ -383,31 +287,29 @@ struct ws_remedy *ws_asset_remedy_choose(const char *package, const struct ws_ta
 		if (why.failed)
 			goto out;
 		if (b) {
-			r = asset_remedy_of(b, mine_abi, t, ctx, why.p);
+			rc = asset_remedy_of(r, b, mine_abi, t, ctx, why.p);
 			goto out;
 		}
-	} else if (torch && torch->npkgs && (torch->kind == WS_REMEDY_INSTALL || torch->kind == WS_REMEDY_DRIVER_FIRST)) {
-		b = fitting_asset(ctx->builds, package, platform, torch->pkgs[0].version, torch->cuda, ctx->python_version,
-				  t, torch->kind == WS_REMEDY_DRIVER_FIRST ? 0 : ctx->driver_cuda);
-		ws_buf_printf(&why, "for torch %s (CUDA %s), the torch this table advises for %s", torch->pkgs[0].version,
+	} else if (torch && torch->version) {
+		b = fitting_asset(ctx->builds, package, platform, torch->version, torch->cuda, ctx->python_version,
+				  t, torch->driver_first ? 0 : ctx->driver_cuda);
+		ws_buf_printf(&why, "for torch %s (CUDA %s), the torch this table advises for %s", torch->version,
 			      ws_cuda_str(torch->cuda, c1, sizeof c1), t->name);
 		ws_buf_add(&why, "", 1);
 		if (why.failed)
 			goto out;
-	}
-	if (b) {
-		r = asset_remedy_of(b, ws_torch_cxx11abi(torch->pkgs[0].version), t, ctx, why.p);
-		goto out;
+		if (b) {
+			rc = asset_remedy_of(r, b, ws_torch_cxx11abi(torch->version), t, ctx, why.p);
+			goto out;
+		}
 	}
 	/* none fits: say so, with what the user would need, never a URL that may not exist */
-	if (!(r = ws_calloc(1, sizeof *r)))
-		goto out;
 	r->kind = WS_REMEDY_NONE;
 	ws_buf_printf(&s, "no prebuilt %s wheel for this combination", package);
 	if (mine_cuda)
 		ws_buf_printf(&s, " (torch %.*s, CUDA %d", (int)(strlen(mine) - 2), mine, mine_cuda / 1000);
-	else if (torch && torch->npkgs)
-		ws_buf_printf(&s, " (torch %s, CUDA %s", torch->pkgs[0].version, ws_cuda_str(torch->cuda, c1, sizeof c1));
+	else if (torch && torch->version)
+		ws_buf_printf(&s, " (torch %s, CUDA %s", torch->version, ws_cuda_str(torch->cuda, c1, sizeof c1));
 	else
 		ws_buf_puts(&s, " (no torch build in the table runs there");
 	if (ctx->python_version)
@@ -417,34 +319,29 @@ struct ws_remedy *ws_asset_remedy_choose(const char *package, const struct ws_ta
 	const struct ws_build *any = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *x = &ctx->builds->rows[rows[i]];
-		struct asset_terms at, bt;
-		if (strcmp(x->platform, platform) || !asset_terms(x, &at) || !runs(ws_build_verdict(x, t, ctx->driver_cuda)))
+		struct ws_asset_terms at, bt;
+		if (strcmp(x->platform, platform) || !ws_asset_terms(x, &at) || !runs(ws_build_verdict(x, t, ctx->driver_cuda)))
 			continue;
 		if (!any || ws_version_cmp(x->version, any->version) > 0 ||
-		    (!ws_version_cmp(x->version, any->version) && asset_terms(any, &bt) &&
+		    (!ws_version_cmp(x->version, any->version) && ws_asset_terms(any, &bt) &&
 		     at.torch_major * 1000 + at.torch_minor > bt.torch_major * 1000 + bt.torch_minor))
 			any = x;
 	}
-	if (any) {
-		struct asset_terms at;
-		asset_terms(any, &at);
+	struct ws_asset_terms at;
+	if (any && ws_asset_terms(any, &at))
 		ws_buf_printf(&s, "; the newest that runs there, %s %s, is built for torch %u.%u with CUDA %u", any->package,
 			      any->version, at.torch_major, at.torch_minor, at.cuda_major);
-	}
 	/* flash-attn's README: "pip install flash-attn --no-build-isolation" builds it from source */
 	ws_buf_printf(&s, "; to build it from source: pip install %s --no-build-isolation (needs the CUDA toolkit)",
 		      package);
 	ws_buf_add(&s, "", 1);
-	if (s.failed || !(r->package = ws_strdup(package)) || !(r->platform = ws_strdup(platform)) ||
-	    !(r->summary = ws_strdup(s.p))) {
-		ws_remedy_free(r);
-		r = NULL;
-	}
+	if (!s.failed && (r->package = ws_strdup(package)) && (r->platform = ws_strdup(platform)) &&
+	    (r->summary = ws_strdup(s.p)))
+		rc = 0;
 out:
 	ws_buf_free(&s);
 	ws_buf_free(&why);
-	ws_remedy_free(torch);
-	return r;
+	return rc;                         /* on -1 the caller frees r */
 }
 
 bool ws_builds_package_is_asset(const struct ws_builds *bs, const char *package)
