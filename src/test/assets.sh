@@ -159,6 +159,46 @@ ok = (r["kind"] == "install" and r["platform"] == "win_amd64" and cu >= 128 and 
       and r["argv"]["command"][:2] == ["pip", "install"] and "torch==%s+%s" % (r["packages"][0]["version"], r["variant"]) in r["argv"]["command"])
 sys.exit(0 if ok else 1)
 PY
+# pip accepts the Windows download as printed: PyTorch's index replaced by a local PEP 503
+# index of stub wheels with the names and tags that index serves (name-X+cu128-cp312-cp312-
+# win_amd64.whl; a companion's Requires-Dist pins its torch), pip on this machine fetches
+# exactly the named set for win_amd64 / Python 3.12
+"$WS_BIN" --no-progress --no-verify --gpu 'RTX 5090' --driver R570 --json "$win" >"$t/j.json" 2>"$t/err"
+if python3 -m pip --version >/dev/null 2>&1 && python3 - "$t/j.json" "$t" <<'PY'
+import json, os, sys, zipfile
+r = json.load(open(sys.argv[1]))["artifacts"][0]["judgement"]["sm_120"]["remedy"]
+t = sys.argv[2]
+argv = r["argv"]["download_command"]
+specs = [w for w in argv if "==" in w]
+torch = [s.split("==")[1] for s in specs if s.startswith("torch==")][0]
+for s in specs:
+    name, ver = s.split("==")
+    d = "%s/simple/%s" % (t, name)
+    os.makedirs(d, exist_ok=True)
+    fn = "%s-%s-cp312-cp312-win_amd64.whl" % (name, ver)
+    z = zipfile.ZipFile("%s/%s" % (d, fn), "w")
+    di = "%s-%s.dist-info/" % (name, ver)
+    z.writestr(name + "/__init__.py", "")
+    z.writestr(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-cp312-win_amd64\n")
+    req = "" if name == "torch" else "Requires-Dist: torch==%s\n" % torch
+    z.writestr(di + "METADATA", "Metadata-Version: 2.1\nName: %s\nVersion: %s\n%s" % (name, ver, req))
+    z.writestr(di + "RECORD", "")
+    z.close()
+    open(d + "/index.html", "w").write('<html><body><a href="%s">%s</a></body></html>\n' % (fn.replace("+", "%2B"), fn))
+i = argv.index("--index-url")
+argv[i + 1] = "file://%s/simple/" % t
+open(t + "/win.argv", "w").write("\n".join(argv[1:]) + "\n")
+open(t + "/win.want", "w").write("\n".join(sorted("%s-%s-cp312-cp312-win_amd64.whl" % tuple(s.split("==")) for s in specs)) + "\n")
+PY
+then
+	set --
+	while IFS= read -r w; do set -- "$@" "$w"; done <"$t/win.argv"
+	(cd "$t" && mkdir -p wd && cd wd && python3 -m pip "$@" --quiet >"$t/pip.log" 2>&1)
+	ls "$t/wd/wheels" 2>/dev/null | sort >"$t/win.got"
+	cmp -s "$t/win.got" "$t/win.want" && ok || bad "the Windows download, as printed, fetched '$(tr '\n' ' ' <"$t/win.got")', want '$(tr '\n' ' ' <"$t/win.want")': $(tail -n 3 "$t/pip.log")"
+else
+	skip=$((skip + 1)); echo "skipped: pip (python3 -m pip) for the Windows download check"
+fi
 # a plain wheel that is no CPU-only build of a CUDA package gets no remedy
 python3 - "$t" <<'PY'
 import sys, zipfile
