@@ -119,6 +119,9 @@ struct ws_remedy_ctx {
 	char *const *pip_abis;         /* its ABI tags ("cp312", "abi3", "none") */
 	size_t npip_abis;
 	const char *pip_implementation;    /* "cp", "pp" */
+	/* The local tag of the wheel judged ("cu12torch2.8cxx11abiTRUE"), or NULL: a release
+	 * asset's tag names the torch minor, CUDA major and C++ ABI it was chosen for. */
+	const char *artifact_local;
 };
 
 /* The remedy for package (PyPI name) on target t, or NULL when the table knows no build of
@@ -149,6 +152,36 @@ size_t ws_builds_rank(const struct ws_builds *b, const char *package, const char
 size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, const char *platform,
 			      const struct ws_target *t, int driver_cuda, const struct ws_build **out, size_t max,
 			      uint64_t *lookups);
+
+/* ---- release assets (src/core/remedy_asset.c; doc/builds.md "Release assets") ---------- */
+
+/* Whether row b is a wheel published as a release asset (index "asset:URL/"), not on an
+ * index; ws_asset_row_ok: and well formed (the parser refuses a malformed one). */
+bool ws_build_is_asset(const struct ws_build *b);
+bool ws_asset_row_ok(const struct ws_build *b);
+bool ws_builds_package_is_asset(const struct ws_builds *bs, const char *package);
+/* Whether PyPI's torch of that release is built with the C++11 ABI (2.7 on). */
+bool ws_torch_cxx11abi(const char *torch_version);
+/* Whether asset row b serves torch torch_version built with CUDA torch_cuda (12080) and
+ * Python python_version ("3.11"; NULL: any). */
+bool ws_asset_fits(const struct ws_build *b, const char *torch_version, int torch_cuda, const char *python_version);
+/* The URL of the asset of row b for that Python and ABI, as the release workflow names it;
+ * NULL when b is no asset row or python_version is not "X.Y". Caller frees. */
+char *ws_asset_url(const struct ws_build *b, const char *python_version, bool cxx11abi);
+/* The torch an asset must fit: the one the table advises for the GPU (remedy.c chooses it). */
+struct ws_asset_torch {
+	const char *version;           /* "2.8.0" */
+	int cuda;                      /* its CUDA, 12090 */
+	bool driver_first;             /* it runs only after a driver upgrade */
+};
+/* Fills r (zeroed) with the remedy for an asset package on t: the asset that fits the torch
+ * (the scanned wheel's own tag, else torch; NULL: none runs), the Python and the ABI; else
+ * WS_REMEDY_NONE saying there is no prebuilt wheel. ..._for_build: installing asset row b for
+ * PyPI's torch of its minor. Return 0, or -1 on allocation failure (the caller frees r). */
+int ws_asset_fill_choice(struct ws_remedy *r, const char *package, const struct ws_target *t,
+			 const struct ws_remedy_ctx *ctx, const struct ws_asset_torch *torch);
+int ws_asset_fill_for_build(struct ws_remedy *r, const struct ws_build *b, const struct ws_target *t,
+			    const struct ws_remedy_ctx *ctx);
 
 /* The table platform of a wheel platform tag ("manylinux_2_28_x86_64" -> "linux_x86_64"),
  * or NULL when it is none of the three. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ws_builds.h"
 #include "ws_builds_load.h"
@@ -103,6 +104,10 @@ int ws_remedy_setup(struct ws_builds *b, struct ws_remedy_ctx *ctx, const struct
 #ifdef _WIN32
 	/* an interpreter run here is a Windows one: its commands are for cmd.exe and PowerShell */
 	ctx->windows_host = cfg->python != NULL;
+#else
+	/* so is a python.exe run here (under Wine): its commands are for Windows' shells */
+	size_t n = cfg->python ? strlen(cfg->python) : 0;
+	ctx->windows_host = n > 4 && !strcasecmp(cfg->python + n - 4, ".exe");
 #endif
 	return 0;
 }

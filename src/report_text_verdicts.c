@@ -202,6 +202,8 @@ void ws_text_verdicts(struct ws_report *r, const struct ws_artifact *a)
 			else
 				fprintf(r->out, "nothing to run (%s)\n", a->nobjects && (j->reasons & WS_R_LINK_INPUTS_ONLY)
 					? "link inputs only" : "no kernels found");
+			if (j->remedy)                 /* a CPU-only build: its CUDA build (remedy.c) */
+				remedy_lines(r, j->remedy);
 			continue;
 		case WS_V_NATIVE:
 			fprintf(r->out, "%sruns%s: native SASS", col(r, GREEN), col(r, RESET));

@@ -82,6 +82,8 @@ static void text_one(FILE *f, const char *pkg, const struct ws_target *t, const 
 		fprintf(f, "  %s\n", m ? ws_q_text(m->summary) : "the build table knows no build of this package");
 		if (m && !ws_cmd_empty(&m->install))
 			ws_text_command_lines(f, "     ", "", &m->install, NULL, m->shells, m->nshells);
+		if (m && m->note)
+			fprintf(f, "     note: %s\n", ws_q_text(m->note));
 		ws_remedy_free(m);
 		return;
 	}
@@ -168,6 +170,8 @@ int ws_suggest_command(struct ws_config *cfg)
 		for (size_t k = 0; k < nt; k++) {
 			const struct ws_build *rank[SUGGEST_MAX];
 			size_t n = ws_builds_rank(&builds, p, ctx.platform, &targets[k], driver, rank, SUGGEST_MAX);
+			if (ws_builds_package_is_asset(&builds, p))
+				n = 0;   /* one asset fits the torch advised here: the remedy picks it */
 			struct ws_remedy *probe = ws_remedy_choose(p, &targets[k], &ctx);
 			if (!probe) {
 				fprintf(stderr, "wheelscan: --suggest: the %s has no build of '%s' for %s\n",

@@ -72,6 +72,8 @@ static bool index_ok(const char *s)
 {
 	if (!strcmp(s, "pypi"))
 		return true;
+	if (!strncmp(s, "asset:", 6))
+		s += 6;                        /* release assets: the download folder's URL */
 	if (strncmp(s, "https://", 8) || !s[8])
 		return false;
 	for (s += 8; *s; s++)
@@ -112,7 +114,7 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_
 		return -1;
 	}
 	if (!index_ok(f[8])) {
-		ws_err_set(err, WS_E_FORMAT, "line %u: index must be 'pypi' or an https URL of letters, digits and "
+		ws_err_set(err, WS_E_FORMAT, "line %u: index must be 'pypi' or an (asset:)https URL of letters, digits and "
 			 "- . _ ~ / : %% @ + only", lineno);
 		return -1;
 	}
@@ -133,6 +135,12 @@ static int parse_row(char *line, uint32_t lineno, struct ws_build *r, struct ws_
 	if ((r->cuda = parse_cuda(f[4])) < 0 || parse_archs(f[5], r->sass, r->sass_suffix, &r->nsass) < 0 ||
 	    parse_archs(f[6], r->ptx, r->ptx_suffix, &r->nptx) < 0) {
 		ws_err_set(err, WS_E_FORMAT, "line %u: cuda, sass or ptx is malformed", lineno);
+		return -1;
+	}
+	if (ws_build_is_asset(r) && !ws_asset_row_ok(r)) {
+		ws_err_set(err, WS_E_FORMAT, "line %u: a release-asset row needs an 'asset:https://.../' folder, a "
+			 "variant cuNtorchX.Y, requires torch==X.Y.*,python>=A.B,python<C.D and a wheel_platform",
+			 lineno);
 		return -1;
 	}
 	return 0;

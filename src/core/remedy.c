@@ -535,11 +535,39 @@ struct ws_remedy *ws_remedy_companion(const char *companion, const char *torch_v
 	return c ? remedy_of_build(c, WS_REMEDY_INSTALL, t, ctx) : NULL;
 }
 
+/* A release asset (remedy_asset.c): row only, or the one that fits the torch this table
+ * advises for t, which is chosen here. */
+static struct ws_remedy *asset_remedy(const char *package, const struct ws_build *only, const struct ws_target *t,
+				      const struct ws_remedy_ctx *ctx)
+{
+	struct ws_remedy *r = ws_calloc(1, sizeof *r), *torch = NULL;
+	int rc;
+	if (!r)
+		return NULL;
+	if (only) {
+		rc = ws_asset_fill_for_build(r, only, t, ctx);
+	} else {
+		struct ws_asset_torch tv = {0};
+		torch = ws_remedy_choose("torch", t, ctx);
+		if (torch && torch->npkgs && (torch->kind == WS_REMEDY_INSTALL || torch->kind == WS_REMEDY_DRIVER_FIRST))
+			tv = (struct ws_asset_torch){torch->pkgs[0].version, torch->cuda, torch->kind == WS_REMEDY_DRIVER_FIRST};
+		rc = ws_asset_fill_choice(r, package, t, ctx, tv.version ? &tv : NULL);
+	}
+	ws_remedy_free(torch);
+	if (rc < 0) {
+		ws_remedy_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 struct ws_remedy *ws_remedy_for_build(const struct ws_build *b, const struct ws_target *t,
 				      const struct ws_remedy_ctx *ctx)
 {
 	if (!b || !t || !ctx || !ctx->builds)
 		return NULL;
+	if (ws_build_is_asset(b))
+		return asset_remedy(b->package, b, t, ctx);
 	return remedy_of_build(b, WS_REMEDY_INSTALL, t, ctx);
 }
 
@@ -557,6 +585,8 @@ struct ws_remedy *ws_remedy_choose(const char *package, const struct ws_target *
 	platform = ctx->platform ? ctx->platform : "linux_x86_64";
 	if (!(newest = newest_release(ctx->builds, package, platform)))
 		return NULL;                              /* the table does not know it */
+	if (ws_build_is_asset(newest))
+		return asset_remedy(package, NULL, t, ctx);
 	/* a GPU whose family's driver support ended runs no newer CUDA than its last branch's
 	 * (§4b): with no driver given, advice stays within it */
 	int last_branch = 0, last = ws_gpu_last_driver(t->cc, &last_branch);
@@ -655,13 +685,19 @@ int ws_remedy_attach(struct ws_artifact *a, const struct ws_target *t, size_t nt
 	if (!package)
 		return 0;
 	c = *ctx;
+	if (!c.platform && c.windows_host)
+		c.platform = "win_amd64";     /* a Windows interpreter's packages are Windows builds */
 	if (!c.platform)
 		c.platform = ws_builds_platform_of_tag(a->wheel->platform_tag);
 	if (!c.python_version)
 		c.python_version = ws_python_version_of_tag(a->wheel->python_tag, py, sizeof py);
+	c.artifact_local = a->wheel->local;
+	/* a CPU-only build of a package with CUDA builds (PyPI's torch for Windows): the CUDA
+	 * build that runs on each GPU is the cure, though nothing in this one fails */
+	bool cpu_only = ws_artifact_cpu_only(a) != NULL;
 	for (size_t k = 0; k < nt && k < a->njudged; k++) {
 		struct ws_judgement *j = &a->judged[k];
-		if (!ws_verdict_fails(a->verdicts[k]) && !(j->reasons & WS_R_DRIVER_GPU))
+		if (!ws_verdict_fails(a->verdicts[k]) && !(j->reasons & WS_R_DRIVER_GPU) && !cpu_only)
 			continue;
 		ws_remedy_free(j->remedy);
 		j->remedy = ws_remedy_choose(package, &t[k], &c);
