@@ -67,13 +67,16 @@ import base64, hashlib, sys, zipfile
 def rec(n, d):
     return "%s,sha256=%s,%d\n" % (n, base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode(), len(d))
 so = open("testdata/fixtures/old-only.so", "rb").read()
-for ver, tag in [("2.5.1", "cp311-cp311-manylinux_2_28_x86_64"), ("2.9.1", "cp311-cp311-manylinux_2_28_aarch64"),
-                 ("2.8.0", "cp311-cp311-win_amd64")]:
-    di = "torch-%s.dist-info" % ver
-    m = [("torch/lib/libtorch_cuda.so", so), (di + "/METADATA", ("Metadata-Version: 2.1\nName: torch\nVersion: %s\n" % ver).encode()),
+for name, ver, tag, req in [("torch", "2.5.1", "cp311-cp311-manylinux_2_28_x86_64", ""),
+                            ("torch", "2.9.1", "cp311-cp311-manylinux_2_28_aarch64", ""),
+                            ("torch", "2.8.0", "cp311-cp311-win_amd64", ""),
+                            ("torchvision", "0.23.0", "cp311-cp311-manylinux_2_28_x86_64", "Requires-Dist: torch==2.8.0\n")]:
+    di = "%s-%s.dist-info" % (name, ver)
+    m = [("%s/lib/lib%s_cuda.so" % (name, name), so),
+         (di + "/METADATA", ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n%s" % (name, ver, req)).encode()),
          (di + "/WHEEL", ("Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: %s\n" % tag).encode())]
     m.append((di + "/RECORD", ("".join(rec(n, d) for n, d in m) + di + "/RECORD,,\n").encode()))
-    with zipfile.ZipFile("%s/torch-%s-%s.whl" % (sys.argv[1], ver, tag), "w") as z:
+    with zipfile.ZipFile("%s/%s-%s-%s.whl" % (sys.argv[1], name, ver, tag), "w") as z:
         for n, d in m:
             z.writestr(n, d)
 PY
@@ -86,10 +89,10 @@ for g in 'RTX 5090' H100; do
 	done
 done
 
-# 3. --python=PATH: a venv's python with the stand-in torch installed; the command is
-# PATH -m pip install ...
+# 3. --python=PATH: a venv's python with the stand-in torch 2.5.1 and a torchvision made for
+# torch 2.8.0 installed: the remedy's command is PATH -m pip install ..., and the set's fix
 "$py" -m venv --without-pip "$t/venv" >/dev/null 2>&1 &&
-	"$py" -m pip --disable-pip-version-check --quiet install --no-deps --no-index --target "$t/venv/lib/python$pyver/site-packages" "$t"/torch-2.5.1-*x86_64.whl >/dev/null 2>&1 ||
+	"$py" -m pip --disable-pip-version-check --quiet install --no-deps --no-index --target "$t/venv/lib/python$pyver/site-packages" "$t"/torch-2.5.1-*x86_64.whl "$t"/torchvision-*.whl >/dev/null 2>&1 ||
 	{ echo "FAIL: could not make the --python venv"; fail=$((fail + 1)); }
 scenario "--python=venv, RTX 5090" "$host" "$pyver" --gpu 'RTX 5090' --python="$t/venv/bin/python"
 

@@ -216,9 +216,42 @@ def one(scen, target, adv):
             fail(scen, "offline", dl or off, [str(e)])
 
 
+def fix_one(scen, target, adv):
+    """A set's fix: an array of commands; each pip install of it resolves to what it names."""
+    for argv in adv["argv"]:
+        try:
+            words = pip_words(argv)
+        except ValueError:
+            continue          # not a pip command (pip uninstall is checked by no resolver)
+        if words[0] != "install":
+            continue
+        key = (json.dumps(argv), json.dumps(target, sort_keys=True))
+        if key in seen:
+            continue
+        seen.add(key)
+        stats["run"] += 1
+        stats["kinds"]["fix"] = stats["kinds"].get("fix", 0) + 1
+        tmp = tempfile.mkdtemp(dir=WORK)
+        rep = os.path.join(tmp, "fix.json")
+        try:
+            rc, err = run_pip(remap(words) + ["--dry-run", "--ignore-installed", "--report", rep] + target_opts(target), "fix")
+        except ValueError as e:
+            fail(scen, "fix", argv, [str(e)])
+            continue
+        if rc:
+            fail(scen, "fix", argv, ["pip refused it:"] + err)
+            continue
+        got = {canonicalize_name(x["metadata"]["name"]): x["metadata"]["version"] for x in json.load(open(rep))["install"]}
+        bad = check(got, named(argv), None, "fix")
+        if bad:
+            fail(scen, "fix", argv, bad)
+        else:
+            stats["passed"] += 1
+
+
 def advices(o):
     if isinstance(o, dict):
-        if isinstance(o.get("argv"), dict):
+        if isinstance(o.get("argv"), (dict, list)):
             yield o
         for v in o.values():
             yield from advices(v)
@@ -233,7 +266,10 @@ for f in SCEN:
     load_indexes(s["target"])
     n = 0
     for adv in advices(s["doc"]):
-        one(s["name"], s["target"], adv)
+        if isinstance(adv["argv"], list):
+            fix_one(s["name"], s["target"], adv)
+        else:
+            one(s["name"], s["target"], adv)
         n += 1
     if n == 0:
         stats["failed"] += 1
