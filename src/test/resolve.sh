@@ -20,10 +20,10 @@ py=$venv/bin/python3
 [ -f share/pip-index-meta.json ] || skip_all "share/pip-index-meta.json (scripts/gen-pip-index-meta)" yes
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail=0
-# the indexes for this machine, and for aarch64 and Windows targets (their markers decided
-# for that target, as pip does on it)
-for e in '' linux_aarch64 win_amd64; do
-	"$py" scripts/gen-pip-index ${e:+--env $e} "$t/ix${e:+-$e}" >"$t/gen.log" 2>&1 ||
+# the indexes for Linux x86-64, aarch64 and Windows targets (their OS and machine markers
+# decided for that target, as pip decides them on it)
+for e in linux_x86_64 linux_aarch64 win_amd64; do
+	"$py" scripts/gen-pip-index --env $e "$t/ix-$e" >"$t/gen.log" 2>&1 ||
 		{ cat "$t/gen.log"; echo "FAIL: gen-pip-index $e"; echo "0 passed, 1 failed"; exit 1; }
 done
 

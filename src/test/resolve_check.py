@@ -3,8 +3,10 @@
 local indexes of scripts/gen-pip-index (src/test/resolve.sh).
 
 Usage: resolve_check.py PIP_PYTHON IXBASE WORKDIR SCENARIO_JSON...
-IXBASE/indexes.tsv maps index URLs to the local indexes for this machine, IXBASE-PLATFORM/ for
-another target (scripts/gen-pip-index --env: markers decided for that target).
+IXBASE-PLATFORM/indexes.tsv maps index URLs to the local indexes for a target of that platform
+(scripts/gen-pip-index --env: OS and machine markers decided for that target).
+The check itself must not pass by checking little: every kind (install, offline pair, fix) and
+every target platform must have had commands, else it fails.
 A scenario file is {"name": ..., "target": {"platform": "linux_x86_64"|"linux_aarch64"|
 "win_amd64", "python": "3.11"}, "doc": <wheelscan's --json document>}. Every object of the
 document with "argv" ({"command", "download_command", "offline_command"}: argument vectors) is a
@@ -32,9 +34,9 @@ index_map = {}
 
 def load_indexes(target):
     global index_map
-    base = INDEXES if target["platform"] == HOST else INDEXES + "-" + target["platform"]
+    base = INDEXES + "-" + target["platform"]
     index_map = dict(l.rstrip("\n").split("\t") for l in open(os.path.join(base, "indexes.tsv")))
-stats = {"run": 0, "pip": 0, "passed": 0, "failed": 0, "scenarios": 0, "kinds": {}}
+stats = {"run": 0, "pip": 0, "passed": 0, "failed": 0, "scenarios": 0, "kinds": {}, "platforms": {}}
 seen = set()
 
 
@@ -265,6 +267,7 @@ for f in SCEN:
     stats["scenarios"] += 1
     load_indexes(s["target"])
     n = 0
+    before = stats["run"]
     for adv in advices(s["doc"]):
         if isinstance(adv["argv"], list):
             fix_one(s["name"], s["target"], adv)
@@ -274,8 +277,19 @@ for f in SCEN:
     if n == 0:
         stats["failed"] += 1
         print("FAIL [%s]: wheelscan printed no command" % s["name"])
-print("resolve: %d printed commands (%s) over %d scenarios, %d pip runs: %d resolved to exactly the named set, %d failed"
-      % (stats["run"], ", ".join("%s %d" % kv for kv in sorted(stats["kinds"].items())), stats["scenarios"], stats["pip"],
+    p = s["target"]["platform"]
+    stats["platforms"][p] = stats["platforms"].get(p, 0) + stats["run"] - before
+for kind in ("install", "offline", "fix"):
+    if not stats["kinds"].get(kind):
+        stats["failed"] += 1
+        print("FAIL: no %s command was checked (the scenarios no longer reach it)" % kind)
+for p, k in sorted(stats["platforms"].items()):
+    if not k:
+        stats["failed"] += 1
+        print("FAIL: no command for %s was checked" % p)
+print("resolve: %d printed commands (%s; %s) over %d scenarios, %d pip runs: %d resolved to exactly the named set, %d failed"
+      % (stats["run"], ", ".join("%s %d" % kv for kv in sorted(stats["kinds"].items())),
+         ", ".join("%s %d" % kv for kv in sorted(stats["platforms"].items())), stats["scenarios"], stats["pip"],
          stats["passed"], stats["failed"]))
 print("%d passed, %d failed" % (stats["passed"], stats["failed"]))
 sys.exit(1 if stats["failed"] else 0)
