@@ -80,14 +80,15 @@ for name, ver, tag, req in [("torch", "2.5.1", "cp311-cp311-manylinux_2_28_x86_6
         for n, d in m:
             z.writestr(n, d)
 PY
-for g in 'RTX 5090' H100; do
-	for d in '' R570; do
+for g in 'RTX 5090' H100 T4; do
+	for d in '' R535 R570; do
 		if [ -n "$d" ]; then set -- --driver "$d"; else set --; fi
 		scenario "wheel linux_x86_64, $g, driver ${d:-any}" linux_x86_64 3.11 --gpu "$g" "$@" "$t"/torch-2.5.1-*x86_64.whl
 		scenario "wheel linux_aarch64, $g, driver ${d:-any}" linux_aarch64 3.11 --gpu "$g" "$@" "$t"/torch-2.9.1-*aarch64.whl
 		scenario "wheel win_amd64, $g, driver ${d:-any}" win_amd64 3.11 --gpu "$g" "$@" "$t"/torch-2.8.0-*win_amd64.whl
 	done
 done
+scenario "wheel linux_aarch64, Jetson AGX Orin" linux_aarch64 3.11 --gpu 'Jetson AGX Orin' "$t"/torch-2.9.1-*aarch64.whl
 
 # 3. --python=PATH: a venv's python with the stand-in torch 2.5.1 and a torchvision made for
 # torch 2.8.0 installed: the remedy's command is PATH -m pip install ..., and the set's fix
