@@ -106,6 +106,19 @@ def run_pip(words, tag):
     return p.returncode, (p.stderr or p.stdout).strip().splitlines()[-6:]
 
 
+TABLE_NAMES = {canonicalize_name(l.split("\t", 1)[0]) for l in open("share/builds.tsv", encoding="utf-8")
+               if l[:1] != "#" and not l.startswith("package\t")}
+
+
+def unnamed(got, want, argv):
+    """A package of the table that pip brings though the command does not name it (a
+    torchvision alone brings the torch it asks for): said, counted, not failed."""
+    extra = sorted("%s %s" % (n, v) for n, v in got.items() if n in TABLE_NAMES and n not in want)
+    if extra:
+        stats["unnamed"] = stats.get("unnamed", 0) + 1
+        print("note: %s also brings %s" % (shlex.join(argv), ", ".join(extra)))
+
+
 def check(got, want, packages, what):
     bad = []
     for n, v in want.items():
@@ -154,6 +167,7 @@ def one(scen, target, adv):
             else:
                 got = {canonicalize_name(x["metadata"]["name"]): x["metadata"]["version"] for x in json.load(open(rep))["install"]}
                 bad = check(got, named(a["command"]), pk, "install")
+                unnamed(got, named(a["command"]), a["command"])
                 if bad:
                     fail(scen, "install", a["command"], bad)
                 else:
@@ -291,5 +305,7 @@ print("resolve: %d printed commands (%s; %s) over %d scenarios (%d with none), %
       % (stats["run"], ", ".join("%s %d" % kv for kv in sorted(stats["kinds"].items())),
          ", ".join("%s %d" % kv for kv in sorted(stats["platforms"].items())), stats["scenarios"], stats.get("none", 0), stats["pip"],
          stats["passed"], stats["failed"]))
+if stats.get("unnamed"):
+    print("resolve: %d install lines bring a package of the table they do not name (notes above)" % stats["unnamed"])
 print("%d passed, %d failed" % (stats["passed"], stats["failed"]))
 sys.exit(1 if stats["failed"] else 0)
