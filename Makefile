@@ -234,10 +234,12 @@ deps-wheel: deps
 # what `make test` needs beyond the build: clang (tsan), valgrind, patchelf (wheel),
 # python3-venv, -pip, unzip, man-db... (apt), and the venv of scripts/requirements-test.txt
 # (a jsonschema with referencing, which Debian 12's lacks), which make check and check-fast
-# put first on PATH when it is there, so that the tests' python3 is its
+# put first on PATH when it is there, so that the tests' python3 is its; and the pinned pip
+# that src/test/resolve.sh runs the printed commands through (scripts/requirements-resolve.txt)
 deps-test:
 	WS_WITH_TEST_TOOLS=1 scripts/install-deps
 	scripts/py-venv venv-test scripts/requirements-test.txt >/dev/null
+	scripts/py-venv venv-resolve scripts/requirements-resolve.txt >/dev/null
 
 # The venvs of scripts/py-venv (PyPI's packages, pinned by sha256), under the user's cache
 PY_VENVS   := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wheelscan-deps

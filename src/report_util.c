@@ -130,6 +130,8 @@ void ws_text_command_lines(FILE *f, const char *indent, const char *label, const
 	enum ws_shell used = WS_SHELL_SH;
 	const char *why = NULL;
 	bool escaped;
+	if (ws_cmd_empty(c) && (!l || !l->n))
+		return;         /* no command (a build with no index to name): its note says why */
 	const char *s = ws_text_command(c, l, shells, n, &used, &why, &escaped);
 	if (!s) {
 		fprintf(f, "%s%s(no command can be printed safely for %s: %s)\n", indent, label,

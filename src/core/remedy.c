@@ -220,6 +220,14 @@ static void pip_words(struct ws_cmd *c, const char *exe)
 	ws_cmd_add(c, "pip");
 }
 
+/* A release page (GitHub's .../releases/tag/V) lists a project's wheels as assets: it is no
+ * package index (PEP 503), so --index-url there finds nothing, and its assets' local tags
+ * (+cu12torch2.8cxx11abiTRUE) are not the table's variant. Such a build gets no command. */
+static bool release_page(const char *index)
+{
+	return !strncmp(index, "https://github.com/", 19) && strstr(index, "/releases/");
+}
+
 /* "torch==2.8.0+cu128": on an index of one variant the release carries its local tag, so
  * that pip replaces an installed build of the same release (==2.8.0 would match an
  * installed 2.8.0+cu126 and keep it). Every package of the command comes from one index. */
@@ -512,9 +520,15 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	}
 	else if (newest && ws_version_cmp(newest->version, b->version) > 0)
 		newest_release_note(&note, b, newest, t, ctx, kind);
+	bool page = release_page(b->index);
+	if (page)
+		put(&note, "%sno package index serves this build: its wheels are assets of %s, one per torch minor, Python, "
+		    "CUDA major and C++ ABI; pick the one for your torch there and pip install its URL",
+		    note.pos ? "; " : "", b->index);
 	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
 		goto nomem;
-	commands(r, set, nset, ctx);
+	if (!page)
+		commands(r, set, nset, ctx);
 	if (r->install.failed || r->download.failed || r->offline.failed)
 		goto nomem;
 	return r;
