@@ -67,12 +67,42 @@ static bool same_minor(const char *a, const char *b)
  * torch from X on (torchvision 0.29.2 asks torch>=2.14.0 and serves 2.15.0; torchaudio
  * 2.11.1 asks torch>=2.11), as pip resolves them. A torchaudio that pins nothing goes with
  * torch of its own minor series (its releases carry torch's version). */
+/* Whether a requires column on torch ("torch==X", "torch>=X", "torch<3,>=2.3": PEP 440
+ * clauses joined by ',') accepts torch version v. Anything it cannot read accepts nothing. */
+static bool torch_spec_accepts(const char *spec, const char *v)
+{
+	if (strncmp(spec, "torch", 5) || !strchr("=<>!", spec[5]) || !spec[5])
+		return false;
+	for (const char *p = spec + 5; *p;) {
+		static const char *const ops[] = {"==", ">=", "<=", "!=", "<", ">"};
+		size_t op = 0;
+		while (op < 6 && strncmp(p, ops[op], strlen(ops[op])))
+			op++;
+		if (op == 6)
+			return false;
+		p += strlen(ops[op]);
+		size_t n = strcspn(p, ",");
+		char *want = n ? ws_malloc(n + 1) : NULL;
+		if (!want)
+			return false;
+		memcpy(want, p, n);
+		want[n] = 0;
+		p += n + (p[n] == ',');
+		bool wild = n > 2 && !strcmp(want + n - 2, ".*");
+		int c = wild ? strncmp(v, want, n - 1) : ws_version_cmp(v, want);
+		free(want);
+		bool ok = op == 0 ? c == 0 : op == 1 ? c >= 0 : op == 2 ? c <= 0 : op == 3 ? c != 0 :
+			  op == 4 ? c < 0 : c > 0;
+		if (!ok || (wild && op != 0 && op != 3))
+			return false;
+	}
+	return true;
+}
+
 static bool fits_torch(const struct ws_build *r, const char *torch_version)
 {
-	if (!strncmp(r->requires, "torch==", 7))
-		return !strcmp(r->requires + 7, torch_version);
-	if (!strncmp(r->requires, "torch>=", 7))
-		return ws_version_cmp(r->requires + 7, torch_version) <= 0;
+	if (!strncmp(r->requires, "torch", 5))
+		return torch_spec_accepts(r->requires, torch_version);
 	if (!r->requires[0] && same_name(r->package, "torchaudio"))
 		return same_minor(r->version, torch_version);
 	return false;
@@ -164,6 +194,28 @@ size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, co
 	}
 	free(s.complete);
 	return n;
+}
+
+/* A package that accepts a range of torch (xformers' "torch>=2.10", bitsandbytes'
+ * "torch<3,>=2.3") brings, unnamed, the newest torch its index has, which may be built for
+ * a newer CUDA than the driver runs: the torch to name beside it is the newest one its
+ * requirement accepts that runs on t with driver, of its variant (its library follows
+ * torch's CUDA) and on its index (one command reaches one index). NULL when none does. */
+static const struct ws_build *torch_for(const struct ws_builds *bs, const struct ws_build *b, const struct ws_target *t,
+					int driver)
+{
+	const struct ws_build *best = NULL;
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(bs, "torch", &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &bs->rows[rows[i]];
+		if (strcmp(r->platform, b->platform) || strcmp(r->index, b->index) || strcmp(r->variant, b->variant) ||
+		    !torch_spec_accepts(b->requires, r->version) || !runs(ws_build_verdict(r, t, driver)))
+			continue;
+		if (!best || ws_version_cmp(r->version, best->version) > 0)
+			best = r;
+	}
+	return best;
 }
 
 /* The build of torch at version in variant for platform, if the table has it. */
@@ -439,6 +491,14 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	 * torchaudio pin it); any other package that pins one torch (xformers) brings it */
 	const char *torch_v = same_name(package, "torch") ? b->version :
 			      !strncmp(b->requires, "torch==", 7) ? b->requires + 7 : NULL;
+	if (!torch_v && !strncmp(b->requires, "torch", 5) && !release_page(b->index)) {
+		const struct ws_build *tb = torch_for(ctx->builds, b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
+		if (tb)
+			torch_v = tb->version;        /* named and pinned below, with its companions */
+		else
+			put(&note, "it accepts %s, and no torch of the table that does runs here: pip would "
+			    "bring the newest", b->requires);
+	}
 	if (torch_v && !same_name(package, "torch")) {
 		const struct ws_build *tb = find_build(ctx->builds, "torch", torch_v, b->variant, platform);
 		if (!tb)

@@ -574,6 +574,38 @@ static void test_choice(void)
 		ws_builds_free(&lb);
 	}
 
+	/* a package that accepts a range of torch names the torch that runs: pip would bring the
+	 * newest (2.15.0, CUDA 13.2), which a CUDA 12.8 driver cannot run */
+	{
+		static const char rows[] =
+			"torch\t2.10.0\tcu128\tlinux_x86_64\t12.8\t90\t\t\tpypi\tscanned\tx\t\n"
+			"torch\t2.15.0\tcu128\tlinux_x86_64\t13.2\t90\t\t\tpypi\tscanned\tx\t\n"
+			"torch\t3.0.0\tcu128\tlinux_x86_64\t13.0\t90\t\t\tpypi\tscanned\tx\t\n"
+			"xformers\t0.0.35\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch>=2.10\tpypi\tscanned\tx\t\n"
+			"bitsandbytes\t0.50.2\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch<3,>=2.3\tpypi\tscanned\tx\t\n"
+			"odd\t1.0\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch~=2.1\tpypi\tscanned\tx\t\n";
+		struct ws_builds lb;
+		CHECK(parse(rows, &lb, FRESH(err)) == 0, "%s", err.msg);
+		struct ws_remedy_ctx lc = {.builds = &lb, .platform = "linux_x86_64", .driver_cuda = 12080};
+		r = ws_remedy_choose("xformers", &s90, &lc);
+		CHECK(r && !strcmp(SH(r->install), "pip install xformers==0.0.35 torch==2.10.0"), "%s",
+		      r ? SH(r->install) : "");
+		ws_remedy_free(r);
+		r = ws_remedy_choose("bitsandbytes", &s90, &lc);
+		CHECK(r && !strcmp(SH(r->install), "pip install bitsandbytes==0.50.2 torch==2.10.0"), "%s",
+		      r ? SH(r->install) : "");
+		ws_remedy_free(r);
+		lc.driver_cuda = 0;         /* any driver: the newest torch below 3 */
+		r = ws_remedy_choose("bitsandbytes", &s90, &lc);
+		CHECK(r && !strcmp(SH(r->install), "pip install bitsandbytes==0.50.2 torch==2.15.0"), "%s",
+		      r ? SH(r->install) : "");
+		ws_remedy_free(r);
+		r = ws_remedy_choose("odd", &s90, &lc);      /* a clause it cannot read: says so */
+		CHECK(r && r->npkgs == 1 && r->note && strstr(r->note, "torch~=2.1"), "%s", r && r->note ? r->note : "");
+		ws_remedy_free(r);
+		ws_builds_free(&lb);
+	}
+
 	/* the ranking: one entry per install, best first */
 	const struct ws_build *rank[8];
 	size_t n = ws_builds_rank(&b, "p", "linux_x86_64", &s90, 0, rank, 8);
