@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_builds.h"
 #include "ws_compat.h"
-#include "ws_util.h"
 #include "piptags.h"
 #include "rank.h"
 
@@ -466,6 +464,48 @@ static void newest_release_note(struct text *note, const struct ws_build *b, con
 	}
 }
 
+/* What goes with build b into one install: the torch family together at one torch release
+ * (torchvision and torchaudio pin it), any other package that pins one torch (xformers)
+ * brings it, and one that accepts a range of torch gets the newest that runs here. */
+static void companions(const struct ws_build *b, enum ws_remedy_kind kind, const struct ws_target *t,
+		       const struct ws_remedy_ctx *ctx, const struct ws_build **set, size_t *nset, struct text *note)
+{
+	const char *package = b->package, *platform = b->platform;
+	int driver = ctx->driver_cuda;
+	const char *torch_v = same_name(package, "torch") ? b->version :
+			      !strncmp(b->requires, "torch==", 7) ? b->requires + 7 : NULL;
+	if (!torch_v && !strncmp(b->requires, "torch", 5) && !release_page(b->index)) {
+		const struct ws_build *tb = torch_for(ctx->builds, b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
+		if (tb)
+			torch_v = tb->version;        /* named and pinned below, with its companions */
+		else
+			put(note, "it accepts %s, and no torch of the table that does runs here: pip would "
+			    "bring the newest", b->requires);
+	}
+	if (torch_v && !same_name(package, "torch")) {
+		const struct ws_build *tb = find_build(ctx->builds, "torch", torch_v, b->variant, platform);
+		if (!tb)
+			tb = find_build(ctx->builds, "torch", torch_v, NULL, platform);
+		if (tb)
+			set[(*nset)++] = tb;
+		else
+			put(note, "it needs torch %s, which the table does not list", torch_v);
+	}
+	if (torch_v && ws_pypi_torch_family(package)) {
+		static const char *const comp[] = {"torchvision", "torchaudio"};
+		for (size_t i = 0; i < 2; i++) {
+			if (same_name(package, comp[i]))
+				continue;
+			const struct ws_build *c = pinned_companion(ctx->builds, comp[i], torch_v, b->variant, platform, b->index);
+			if (c)
+				set[(*nset)++] = c;
+			else
+				put(note, "%sthe table has no %s made for torch %s: uninstall it or find the matching "
+				    "release before you run this", note->pos ? "; " : "", comp[i], torch_v);
+		}
+	}
+}
+
 /* The remedy of installing build b (with its companions) for target t; kind as given. */
 static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remedy_kind kind, const struct ws_target *t,
 					 const struct ws_remedy_ctx *ctx)
@@ -487,40 +527,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	set[nset++] = b;
 	r->verdict = ws_build_verdict(b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
 
-	/* companions: the torch family goes together at one torch release (torchvision and
-	 * torchaudio pin it); any other package that pins one torch (xformers) brings it */
-	const char *torch_v = same_name(package, "torch") ? b->version :
-			      !strncmp(b->requires, "torch==", 7) ? b->requires + 7 : NULL;
-	if (!torch_v && !strncmp(b->requires, "torch", 5) && !release_page(b->index)) {
-		const struct ws_build *tb = torch_for(ctx->builds, b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
-		if (tb)
-			torch_v = tb->version;        /* named and pinned below, with its companions */
-		else
-			put(&note, "it accepts %s, and no torch of the table that does runs here: pip would "
-			    "bring the newest", b->requires);
-	}
-	if (torch_v && !same_name(package, "torch")) {
-		const struct ws_build *tb = find_build(ctx->builds, "torch", torch_v, b->variant, platform);
-		if (!tb)
-			tb = find_build(ctx->builds, "torch", torch_v, NULL, platform);
-		if (tb)
-			set[nset++] = tb;
-		else
-			put(&note, "it needs torch %s, which the table does not list", torch_v);
-	}
-	if (torch_v && ws_pypi_torch_family(package)) {
-		static const char *const comp[] = {"torchvision", "torchaudio"};
-		for (size_t i = 0; i < 2; i++) {
-			if (same_name(package, comp[i]))
-				continue;
-			const struct ws_build *c = pinned_companion(ctx->builds, comp[i], torch_v, b->variant, platform, b->index);
-			if (c)
-				set[nset++] = c;
-			else
-				put(&note, "%sthe table has no %s made for torch %s: uninstall it or find the matching "
-				    "release before you run this", note.pos ? "; " : "", comp[i], torch_v);
-		}
-	}
+	companions(b, kind, t, ctx, set, &nset, &note);
 	for (size_t i = 0; i < nset; i++)
 		if (add_pkg(r, set[i]) < 0)
 			goto nomem;
