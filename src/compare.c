@@ -12,15 +12,12 @@
 #include "ws_compare.h"
 #include "ws_compat.h"
 #include "ws_conclude.h"
-#include "ws_decode.h"
 #include "ws_decoders.h"
 #include "ws_decodeq.h"
 #include "ws_inputs.h"
 #include "ws_json.h"
 #include "ws_quote.h"
-#include "ws_report.h"
 #include "ws_run.h"
-#include "ws_util.h"
 
 /* What one object covers, reduced to names. */
 struct cover {

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws_checks.h"
 #include "ws_cli.h"
 
 enum what { ANY, FILES, DIRS, WORDS };

@@ -4,12 +4,9 @@
 #include <stdlib.h>
 
 #include "ws_compare.h"
-#include "ws_compat.h"
 #include "ws_json.h"
 #include "ws_live.h"
-#include "ws_report.h"
 #include "ws_sandbox.h"
-#include "ws_util.h"
 
 static const char *const env_vars[] = {
 	"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "CUDA_FORCE_PTX_JIT", "CUDA_DISABLE_PTX_JIT",

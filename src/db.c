@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ws_compat.h"
 #include "ws_db.h"
 #include "ws_inputs.h"
 #include "ws_util.h"

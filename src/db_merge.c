@@ -9,7 +9,6 @@
 
 #include "ws_db.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 /* src's run ids (ascending: read in id order) and what they became in dst. */
 #define MERGE_BATCH 1000

@@ -9,14 +9,9 @@
 
 #include "ws_builds.h"
 #include "ws_builds_load.h"
-#include "ws_compat.h"
 #include "ws_conclude.h"
 #include "ws_db.h"
-#include "ws_gate.h"
 #include "ws_quote.h"
-#include "ws_report.h"
-#include "ws_run.h"
-#include "ws_util.h"
 
 /* "2026-11-30", "2026-11-30T19:45" or "2026-11-30T19:45:12" (UTC), compared as text
  * with the stored ISO times. */

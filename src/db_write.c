@@ -7,9 +7,6 @@
 #include <string.h>
 
 #include "db_store.h"
-#include "ws_compat.h"
-#include "ws_db.h"
-#include "ws_inputs.h"
 #include "ws_util.h"
 
 static const char *dist_name(const struct ws_artifact *a)

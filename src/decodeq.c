@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ws_decode.h"
 #include "ws_decoders.h"
 #include "ws_decodeq.h"
 #include "ws_util.h"

@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "ws_decode.h"
 #include "ws_decoders.h"
 #include "ws_util.h"
 

@@ -15,7 +15,6 @@
 #include "ws_env.h"
 #include "ws_condameta.h"
 #include "ws_pkgcheck.h"
-#include "ws_source.h"
 #include "ws_os.h"
 #include "ws_util.h"
 #include "ws_wheelinfo.h"

@@ -8,11 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ws_checks.h"
 #include "ws_compat.h"
 #include "ws_gate.h"
-#include "ws_report.h"
-#include "ws_util.h"
 
 #define WS_MAX_FINDINGS 10000
 

@@ -11,13 +11,11 @@
 
 #include "guard.h"
 #include "ws_builds.h"
-#include "ws_command.h"
 #include "ws_conclude.h"
 #include "ws_env.h"
 #include "ws_inputs.h"
 #include "ws_quote.h"
 #include "ws_run.h"
-#include "ws_util.h"
 
 const char *guard_change_name(enum guard_change c)
 {

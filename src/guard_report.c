@@ -9,7 +9,6 @@
 #include "guard.h"
 #include "ws_json.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 static const char *reason_name(enum guard_reason_kind k)
 {

@@ -8,10 +8,6 @@
 #include <string.h>
 
 #include "image_check.h"
-#include "ws_image.h"
-#include "ws_imgcheck.h"
-#include "ws_source.h"
-#include "ws_util.h"
 
 /* "<layer>\n<path>" into key (false when it does not fit: such a path is never hidden) */
 static bool hide_key(char *key, size_t len, const char *layer, size_t ll, const char *path, size_t pl)

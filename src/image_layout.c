@@ -8,10 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ws_image.h"
 #include "ws_imgcheck.h"
 #include "ws_open.h"
-#include "ws_source.h"
 #include "ws_util.h"
 
 /* A directory that holds a regular file "oci-layout". */

@@ -12,12 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws_env.h"
 #include "ws_condameta.h"
 #include "ws_inputs.h"
 #include "ws_open.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 #include "ws_record.h"
 #include "ws_readfile.h"
 

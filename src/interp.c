@@ -10,7 +10,6 @@
 
 #include "ws_inputs.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 /* Whether site is ENV/Lib/site-packages; its length of ENV in *envlen. */
 static bool windows_layout(const char *site, size_t *envlen)

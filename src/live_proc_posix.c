@@ -24,7 +24,6 @@
 
 #include "live_proc.h"
 #include "live_wire.h"
-#include "ws_live.h"
 #include "ws_quote.h"
 
 #define SP_SPAWN 1u

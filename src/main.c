@@ -4,12 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ws_cli.h"
 #include "ws_compare.h"
 #include "ws_db.h"
 #include "ws_env.h"
 #include "ws_guard.h"
-#include "ws_live.h"
 #include "ws_quote.h"
 #include "ws_run.h"
 #include "ws_suggest.h"

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "ws_cli.h"
-#include "ws_util.h"
 
 /* stdio forgets the errno of a failed write by the time the stream is checked: standard
  * output goes through this hook, which keeps the first one for the message. */

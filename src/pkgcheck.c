@@ -11,11 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_env.h"
 #include "ws_condameta.h"
 #include "ws_pkgcheck.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 #include "ws_digest.h"
 
 #define MANIFEST_MAX ((size_t)64 << 20)     /* md5sums, paths.json: the largest seen are ~10 MB */

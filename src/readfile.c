@@ -11,7 +11,6 @@
 
 #include "ws_filemap.h"
 #include "ws_util.h"
-#include "wheelscan.h"
 #include "ws_digest.h"
 #include "ws_readfile.h"
 

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_env.h"
 #include "ws_condameta.h"
 #include "ws_pkgcheck.h"
 #include "ws_util.h"

@@ -3,10 +3,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
-#include "ws_util.h"
 #include <string.h>
 
 void ws_report_begin(struct ws_report *r)

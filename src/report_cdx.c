@@ -9,12 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_vocab.h"
 #include "ws_json.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_sbom.h"
-#include "ws_util.h"
 #include "ws_readfile.h"
 
 #define ARCHS_MAX 256          /* distinct architecture names listed per artifact */

@@ -4,7 +4,6 @@
  * of text, and a ',' or ':' in a path cannot end the file= property. */
 #include <stdio.h>
 
-#include "ws_checks.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws_vocab.h"
 #include "ws_report.h"
 
 void ws_gpus_print(FILE *f)

@@ -11,10 +11,8 @@
 #include <string.h>
 
 #include "ws_builds.h"
-#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
-#include "ws_util.h"
 
 #define H(s) ws_q_html(s)
 #define OBJECTS_SHOWN 64       /* objects listed per artifact; the rest are counted */

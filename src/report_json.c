@@ -4,14 +4,11 @@
 #include <stdlib.h>
 
 #include "ws_builds.h"
-#include "ws_checks.h"
-#include "ws_vocab.h"
 #include "ws_decode.h"
 #include "ws_live.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 #include "ws_json.h"
-#include "ws_util.h"
 
 /* Without a GPU named or found: "coverage" over every compute capability of the GPU
  * table, and what a GPU newer than all of them gets. */

@@ -3,7 +3,6 @@
  * program reading the report takes the argv and never parses a line (doc/commands.md). */
 #include <stdbool.h>
 
-#include "ws_command.h"
 #include "ws_json.h"
 #include "ws_report.h"
 

@@ -3,8 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ws_checks.h"
-#include "ws_vocab.h"
 #include "ws_quote.h"
 #include "ws_report.h"
 

@@ -5,11 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ws_checks.h"
 #include "ws_json.h"
 #include "ws_quote.h"
 #include "ws_report.h"
-#include "ws_util.h"
 
 #define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 

@@ -3,15 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ws_builds.h"
-#include "ws_checks.h"
-#include "ws_vocab.h"
 #include "ws_decode.h"
 #include "ws_gate.h"
 #include "ws_live.h"
-#include "ws_quote.h"
-#include "ws_report.h"
-#include "ws_util.h"
 
 #include "report_text.h"
 

@@ -8,13 +8,6 @@
 
 #include "report_text.h"
 #include "ws_builds.h"
-#include "ws_checks.h"
-#include "ws_gate.h"
-#include "ws_live.h"
-#include "ws_quote.h"
-#include "ws_report.h"
-#include "ws_util.h"
-#include "ws_vocab.h"
 
 /* A coverage map in lines: which compute capabilities of the GPU table run, need JIT, or
  * will not run, and what a GPU newer than all of them gets. */

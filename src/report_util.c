@@ -7,7 +7,6 @@
 
 #include "ws_report.h"
 #include "ws_quote.h"
-#include "ws_vocab.h"
 
 int ws_coverage_class(enum ws_verdict v)
 {

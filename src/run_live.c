@@ -8,11 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "ws_compat.h"
-#include "ws_gate.h"
-#include "ws_live.h"
-#include "ws_util.h"
-#include "ws_digest.h"
 #include "ws_zipstream.h"
 #include "run_state.h"
 

@@ -10,8 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws_db.h"
-#include "ws_inputs.h"
 #include "ws_quote.h"
 #include "ws_readfile.h"
 #include "run_state.h"

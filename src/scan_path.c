@@ -16,26 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ws_builds.h"
-#include "ws_builds_load.h"
-#include "ws_cli.h"
-#include "ws_compat.h"
-#include "ws_db.h"
-#include "ws_decode.h"
-#include "ws_decodeq.h"
-#include "ws_env.h"
 #include "ws_filemap.h"
-#include "ws_gate.h"
-#include "ws_inputs.h"
-#include "ws_live.h"
 #include "ws_open.h"
-#include "ws_quote.h"
-#include "ws_report.h"
 #include "ws_run.h"
-#include "ws_sandbox.h"
-#include "ws_source.h"
 #include "ws_util.h"
-#include "ws_digest.h"
 #include "ws_zipstream.h"
 /* Hashes a private file mapping, giving each hashed chunk's pages back at once so
  * that hashing a 2 GB file does not make it all resident. */

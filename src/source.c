@@ -15,8 +15,6 @@
 #include "ws_open.h"
 #include "ws_quote.h"
 #include "ws_source.h"
-#include "ws_util.h"
-#include "ws_digest.h"
 #include "ws_zipstream.h"
 
 #define MAX_LEVEL 2                  /* the artifact's own members, and one nested archive */

@@ -23,7 +23,6 @@
 
 #include "ws_quote.h"
 #include "ws_source.h"
-#include "ws_util.h"
 #include "ws_digest.h"
 
 #define READ_BUF ((size_t)256 << 10)

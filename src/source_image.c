@@ -17,11 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_image.h"
-#include "ws_imgcheck.h"
 #include "ws_quote.h"
-#include "ws_source.h"
-#include "ws_util.h"
 #include "ws_digest.h"
 
 #include "image_check.h"

@@ -10,13 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws_image.h"
 #include "ws_imgcheck.h"
 #include "ws_open.h"
 #include "ws_pkgcheck.h"
-#include "ws_pool.h"
-#include "ws_quote.h"
-#include "ws_source.h"
 #include "ws_util.h"
 #include "ws_readfile.h"
 #include "ws_zipstream.h"

@@ -11,10 +11,7 @@
 
 #include "drive.h"
 #include "ws_quote.h"
-#include "ws_source.h"
-#include "ws_util.h"
 #include "ws_dynlib.h"
-#include "ws_digest.h"
 #include "ws_zipstream.h"
 
 #define RUNNERS_MAX 64

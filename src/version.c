@@ -22,7 +22,6 @@
 /* WS_COMMIT, written by the Makefile from git; a build of its own (src/fuzz/run-fuzz) has none */
 #if defined(__has_include)
 #if __has_include("commit.h")
-#include "commit.h"
 #endif
 #endif
 #ifndef WS_COMMIT

@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "ws_open.h"
-#include "ws_source.h"
-#include "ws_util.h"
 #include "ws_zip.h"
 
 int ws_walk(struct ws_artifact *a, const struct ws_archive_format *f, const struct ws_open_in *in, const struct ws_open_opts *o)

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "ws_quote.h"
-#include "ws_util.h"
 #include "ws_zipstream.h"
 
 #define EOCD_LEN 22

@@ -21,16 +21,12 @@
 
 #include <zip.h>
 
-#include "ws_inflate.h"
 #include "ws_open.h"
 #include "ws_pkgcheck.h"
 #include "ws_quote.h"
-#include "ws_source.h"
-#include "ws_util.h"
 #include "ws_zip.h"
 #include "ws_wheelinfo.h"
 #include "ws_record.h"
-#include "ws_digest.h"
 #include "ws_readfile.h"
 #include "ws_zipstream.h"
 

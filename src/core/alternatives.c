@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "judge_steps.h"
-#include "ws_builds.h"
-#include "ws_compat.h"
 #include "ws_util.h"
 
 /* Finds a CUDA version token in a file name: "cuda118", "cu124", "cu12" standing alone

@@ -12,7 +12,6 @@
 
 #include "ws_builds.h"
 #include "ws_compat.h"
-#include "ws_util.h"
 
 #define NCOLS 12
 static const char *const columns[NCOLS] = {"package", "version", "variant", "platform", "cuda", "sass", "ptx",

@@ -11,7 +11,6 @@
 
 #include "ws_compat.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 /* ---- tables ------------------------------------------------------------------------- */
 

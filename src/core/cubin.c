@@ -20,7 +20,6 @@
 #include "ws_decode.h"
 #include "ws_elf.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 #define EM_CUDA_ 190
 #define STO_CUDA_ENTRY 0x10

@@ -11,7 +11,6 @@
 
 #include "ws_elf.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 #define SHT_NOBITS_ 8
 #define SHN_XINDEX_ 0xffff

@@ -19,7 +19,6 @@
 #include "ws_builds.h"
 #include "ws_compat.h"
 #include "ws_envset.h"
-#include "ws_util.h"
 
 static enum ws_verdict *copy_verdicts(const enum ws_verdict *v, size_t nt)
 {

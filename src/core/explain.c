@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "ws_compat.h"
-#include "ws_util.h"
 
 /* ---- explanations and advice --------------------------------------------------------- */
 

@@ -18,7 +18,6 @@
 
 #include "ws_decode.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 int ws_fatbin_header(const uint8_t *p, size_t n, uint64_t *fat_size, struct ws_err *err)
 {

@@ -7,7 +7,6 @@
 
 #include "ws_compat.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 /* GPU name -> compute capability.
  * Source: NVIDIA's "CUDA GPUs" page (doc/compat-rules.md §7). Rows marked

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "ws_decode.h"
-#include "ws_util.h"
 
 int ws_entry_inspect_whole(struct ws_decoder *dc, const uint8_t *p, size_t n, struct ws_entry *e, struct ws_strpool *pool,
 			   const struct ws_limits *lim, struct ws_err *err)

@@ -10,10 +10,7 @@
  */
 #include <string.h>
 
-#include "wheelscan.h"
 #include "ws_compat.h"
-#include "ws_decode.h"
-#include "ws_util.h"
 
 static const char *const PTXAS_DIRS[] = {
 	"triton/backends/nvidia/bin/",

@@ -11,7 +11,6 @@
 
 #include "ws_jsonread.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 #define DEPTH_MAX 64
 

@@ -68,8 +68,6 @@
 #include <string.h>
 
 #include "ws_builds.h"
-#include "ws_compat.h"
-#include "ws_util.h"
 #include "judge_steps.h"
 
 /* Target-independent facts about one container, computed once per object. */

@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "judge_steps.h"
-#include "ws_builds.h"
-#include "ws_compat.h"
 #include "ws_util.h"
 
 /* The arch list of a container, "sm_50+sm_60+compute_50", in entry order as the decoder

@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "judge_steps.h"
-#include "ws_builds.h"
-#include "ws_compat.h"
 #include "ws_util.h"
 
 /* The entry the driver loads from f for t (doc/compat-rules.md §2: the best SASS, else the

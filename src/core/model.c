@@ -3,10 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "wheelscan.h"
 #include "ws_builds.h"
 #include "ws_dynlib.h"
-#include "ws_util.h"
 
 void ws_limits_default(struct ws_limits *lim)
 {

@@ -16,7 +16,6 @@
 
 #include "ws_pe.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 #define SECTION_HEADER 40
 

@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_builds.h"
-#include "ws_command.h"
-#include "ws_util.h"
 #include "piptags.h"
 
 /* ---- the platforms an offline download names ------------------------------------------

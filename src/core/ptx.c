@@ -10,7 +10,6 @@
 
 #include "ws_decode.h"
 #include "ws_quote.h"
-#include "ws_util.h"
 
 static const char *skip_ws(const char *s, const char *end)
 {

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_builds.h"
-#include "ws_util.h"
 #include "rank.h"
 
 static bool same_name(const char *a, const char *b)

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "ws_quote.h"
-#include "ws_util.h"
 #include "ws_record.h"
 #include "ws_digest.h"
 

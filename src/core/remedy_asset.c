@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ws_builds.h"
-#include "ws_compat.h"
-#include "ws_util.h"
 #include "asset_row.h"
 
 #define ASSET_PREFIX "asset:"   /* asset_row.c */

@@ -14,13 +14,10 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "ws_decode.h"
 #include "ws_compat.h"
 #include "ws_elf.h"
 #include "ws_pe.h"
 #include "ws_quote.h"
-#include "ws_util.h"
-#include "ws_window.h"
 #include "scan_state.h"
 
 #define EM_CUDA_ 190

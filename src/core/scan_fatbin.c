@@ -9,10 +9,7 @@
 
 #include "scan_state.h"
 #include "ws_compat.h"
-#include "ws_decode.h"
-#include "ws_quote.h"
 #include "ws_util.h"
-#include "ws_window.h"
 
 #define SEARCH_CHUNK ((size_t)1 << 20)
 

@@ -6,7 +6,6 @@
 
 #include "ws_quote.h"
 #include "ws_toml.h"
-#include "ws_util.h"
 
 #define MAX_SEGS 16                    /* dotted key segments compared; more never match */
 #define SEG_LEN 64                     /* longer segments never match a name we look for */
