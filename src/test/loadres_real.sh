@@ -85,6 +85,7 @@ fi
 agree=0 total=0 envs=0 explained=0 iagree=0 itotal=0 iexplained=0 left=0
 env_of() {  # env_of NAME WHEEL...: one environment, judged and checked by dlopen
 	name=$1; shift
+	case " ${WS_LOAD_ENVS:-$name} " in *" $name "*) ;; *) return 0 ;; esac   # WS_LOAD_ENVS: only these
 	for w in "$@"; do [ -f "$w" ] || { left=$((left + 1)); return 0; }; done
 	e=$t/env/$name
 	mkdir -p "$e"
@@ -162,6 +163,21 @@ d = json.load(open(sys.argv[1]))["loads"]
 want = "pip install nvidia-cublas-cu12 nvidia-curand-cu12 nvidia-cufft-cu12 'nvidia-cudnn-cu12==9.*' nvidia-cuda-nvrtc-cu12"
 cpu = any(i["id"] == "WS401" and "onnxruntime falls back to the CPU" in i["what"] for i in d["issues"])
 sys.exit(0 if d["fix"] == want and cpu else 1)
+PY
+fi
+# torch on CUDA 13 (with its runtime wheels) beside onnxruntime-gpu 1.20.2 (CUDA 12): the
+# environment's one block names the CPU fallback, the CUDA major split, and the one command
+# that brings the CUDA 12 libraries onnxruntime's provider lacks (the CUDA 13 set stays)
+if [ -f "$t/t15_cu13_ort12.json" ]; then
+	python3 - "$t/t15_cu13_ort12.json" <<'PY' && ok || bad "torch on CUDA 13 beside onnxruntime-gpu for CUDA 12: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["loads"]; print(d["fix"], [(i["id"], i["what"][:160]) for i in d["issues"]])' "$t/t15_cu13_ort12.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))["loads"]
+want = "pip install nvidia-cublas-cu12 nvidia-cufft-cu12 nvidia-cuda-runtime-cu12 nvidia-cuda-nvrtc-cu12"
+cpu = [i for i in d["issues"] if i["id"] == "WS401" and "libonnxruntime_providers_cuda.so needs libcublasLt.so.12" in i["what"]
+       and "provides only libcublasLt.so.13" in i["what"] and "onnxruntime falls back to the CPU" in i["what"]]
+split = [i for i in d["issues"] if i["id"] == "WS405" and "CUDA 12 libraries for onnxruntime-gpu" in i["what"]]
+torch_ok = [o["loads"] for o in d["objects"] if o["object"] == "torch/lib/libtorch_python.so"] == ["alone"]
+sys.exit(0 if d["fix"] == want and cpu and split and torch_ok else 1)
 PY
 fi
 [ $envs -gt 0 ] || skip_all "no corpus wheel to assemble" yes
