@@ -229,6 +229,53 @@ static uint32_t closure(struct index *ix, struct ent *e, uint32_t *out)
 	return n;
 }
 
+/* Whether x binds every reference it makes within the load scope cl (RTLD_NOW binding);
+ * the first it cannot bind is written to why. *open: a C++ reference was left unchecked, its
+ * namespace exported by no library of the scope (a wider scope may check it). */
+static bool binds_all(struct index *ix, const struct ent *x, const uint32_t *cl, uint32_t ncl, char *why, size_t len,
+		      bool *open)
+{
+	const struct ws_dynlib *l = x->lib;
+	uint32_t self = (uint32_t)(x - ix->e);
+	if (!l->symbols_read || !l->nundefs)
+		return true;
+	for (uint32_t u = 0; u < l->nundefs; u++) {
+		const struct ws_dyn_undef *s = &l->undefs[u];
+		if (s->weak)
+			continue;
+		const char *ver = s->vneed ? l->vneeds[s->vneed - 1].version : NULL;
+		const char *file = s->vneed ? l->vneeds[s->vneed - 1].file : NULL;
+		bool checked = false, found = false;
+		if (ver) {
+			/* versioned: the named file, when it is the environment's and defines versions */
+			for (uint32_t k = 0; k < l->nneeded && !checked; k++) {
+				if (strcmp(l->needed[k], file) || !x->prov || !x->prov[k])
+					continue;
+				const struct ent *p = &ix->e[x->prov[k] - 1];
+				if (p->lib->symbols_read && p->lib->nverdefs) {
+					checked = true;
+					found = closure_defines(ix, cl, ncl, ws_dyn_hash(s->name, ver));
+				}
+			}
+		} else {
+			/* a C++ symbol of a namespace another library of the scope exports */
+			uint64_t ns = ws_dyn_namespace(s->name);
+			for (uint32_t i = 0; ns && i < ncl && !checked; i++)
+				checked = cl[i] != self && ix->e[cl[i]].lib->symbols_read &&
+					  ws_dyn_owns_namespace(ix->e[cl[i]].lib, ns);
+			if (checked)
+				found = closure_defines(ix, cl, ncl, ws_dyn_hash(s->name, NULL));
+			else if (ns)
+				*open = true;
+		}
+		if (checked && !found) {
+			snprintf(why, len, "undefined symbol: %s%s%s", s->name, ver ? ", version " : "", ver ? ver : "");
+			return false;
+		}
+	}
+	return true;
+}
+
 /* The version and symbol checks of e against what resolves its references. */
 static void check_symbols(struct index *ix, struct ent *e)
 {
@@ -255,43 +302,29 @@ static void check_symbols(struct index *ix, struct ent *e)
 			break;
 		}
 	}
-	if (e->fails || !l->symbols_read || !l->nundefs)
+	if (e->fails)
 		return;
 	uint32_t *cl = ws_calloc(MAX_CLOSURE, sizeof *cl);
 	if (!cl) {
 		ix->failed = true;
 		return;
 	}
+	/* the load scope of a dlopen of e is e's whole closure: e's references, and those of the
+	 * libraries that did not bind or check theirs in their own scope (libtorch_nvshmem.so
+	 * needs a c10::cuda symbol of libc10_cuda.so, which only libtorch_cuda.so, its dependant,
+	 * needs) */
 	uint32_t ncl = closure(ix, e, cl);
-	for (uint32_t u = 0; u < l->nundefs && !e->fails; u++) {
-		const struct ws_dyn_undef *s = &l->undefs[u];
-		if (s->weak)
-			continue;
-		const char *ver = s->vneed ? l->vneeds[s->vneed - 1].version : NULL;
-		const char *file = s->vneed ? l->vneeds[s->vneed - 1].file : NULL;
-		bool checked = false, found = false;
-		if (ver) {
-			/* versioned: the named file, when it is the environment's and defines versions */
-			for (uint32_t k = 0; k < l->nneeded && !checked; k++) {
-				if (strcmp(l->needed[k], file) || !e->prov || !e->prov[k])
-					continue;
-				const struct ent *p = &ix->e[e->prov[k] - 1];
-				if (p->lib->symbols_read && p->lib->nverdefs) {
-					checked = true;
-					found = closure_defines(ix, cl, ncl, ws_dyn_hash(s->name, ver));
-				}
-			}
-		} else {
-			uint64_t ns = ws_dyn_namespace(s->name);
-			for (uint32_t i = 1; ns && i < ncl && !checked; i++)
-				checked = ix->e[cl[i]].lib->symbols_read && ws_dyn_owns_namespace(ix->e[cl[i]].lib, ns);
-			if (checked)
-				found = closure_defines(ix, cl, ncl, ws_dyn_hash(s->name, NULL));
-		}
-		if (checked && !found) {
-			e->fails = true;
-			e->alone = false;
-			set_why(e, "undefined symbol: %s%s%s", s->name, ver ? ", version " : "", ver ? ver : "");
+	char why[1024];
+	bool open = false;
+	if (!binds_all(ix, e, cl, ncl, why, sizeof why, &e->symopen)) {
+		e->fails = e->symfail = e->symfail_self = true;
+		set_why(e, "%s", why);
+	}
+	for (uint32_t i = 1; i < ncl && !e->fails; i++) {
+		const struct ent *x = &ix->e[cl[i]];
+		if ((x->symfail_self || x->symopen) && !binds_all(ix, x, cl, ncl, why, sizeof why, &open)) {
+			e->fails = e->symfail = true;
+			set_why(e, "%s (%s) does not load: %s", x->key, SHOWN(x), why);
 		}
 	}
 	free(cl);
@@ -338,7 +371,7 @@ static void resolve(struct index *ix, struct ent *e, int depth)
 		struct ent *p = &ix->e[prov - 1];
 		if (depth < MAX_DEPTH)
 			resolve(ix, p, depth + 1);
-		if (p->state == 2 && p->fails) {
+		if (p->state == 2 && p->fails && !p->symfail) {   /* a symbol: rechecked in e's scope */
 			e->fails = true;
 			set_why(e, "%s (%s) does not load: %s", n, SHOWN(p), p->why ? p->why : "?");
 		}
@@ -355,6 +388,20 @@ static void resolve(struct index *ix, struct ent *e, int depth)
 		e->alone = false;
 	check_symbols(ix, e);
 	e->state = 2;
+}
+
+/* Whether a library of the environment that loads e (needs it) loads, e's references bound
+ * in its scope: then e fails only when loaded alone, which nothing does. */
+static bool bound_by_dependant(const struct index *ix, const struct ent *e)
+{
+	uint32_t id = (uint32_t)(e - ix->e) + 1;
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct ent *d = &ix->e[i];
+		for (uint32_t k = 0; d->prov && !d->fails && k < d->lib->nneeded; k++)
+			if (d->prov[k] == id)
+				return true;
+	}
+	return false;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -415,6 +462,8 @@ int ws_loadres_judge(const struct ws_load_dist *dists, size_t n, struct ws_loadr
 			}
 			continue;
 		}
+		if (e->symfail_self && bound_by_dependant(&ix, e))
+			continue;                 /* fails only alone: whatever loads it binds it */
 		if (ws_load_say_failure(&ix, e) < 0)
 			rc = -1;
 	}

@@ -24,6 +24,10 @@ struct ent {
 	/* resolution, once */
 	uint8_t state;                 /* 0 not yet, 1 in progress, 2 done */
 	bool alone, fails, elsewhere;
+	/* fails only for a reference it does not bind: its own (symfail_self, in its own load
+	 * scope), or a library's of its closure; a dependant rechecks those in its own scope */
+	bool symfail, symfail_self;
+	bool symopen;                  /* a C++ reference its own scope could not check */
 	char *why;
 	uint32_t *pre;                 /* 1 + entries to load first, deps first */
 	uint32_t npre;

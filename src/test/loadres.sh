@@ -7,6 +7,8 @@
 #  - an extension built against another torch's c10 (WS404), a needed symbol version the
 #    provider lacks (WS403), two different libcudnn.so.9 (WS402), a wheel given alone
 #    (WS406), a Windows .pyd whose DLL no one provides (WS401, the module's folder searched);
+#  - a symbol bound in the load scope of the library that loads its user (libtorch_nvshmem.so
+#    and libc10_cuda.so under libtorch_cuda.so), and its twin whose provider lacks it (WS404);
 #  - the oracle: for every object of every environment, wheelscan's prediction (loads alone,
 #    after its preloads, or fails) against what dlopen does here (src/test/load_oracle.py);
 #  - every format carries the IDs; a damaged library is read without a crash.
@@ -36,7 +38,7 @@ oracle() {   # oracle SITE JSON: every object's prediction against dlopen
 
 # each environment: the IDs it must show (empty: its twin, which loads), then the oracle
 for spec in "ort12_torch13:WS401 WS405" "ort12_ok:" "ext_otherc10:WS404" "ext_samec10:" "needver:WS403" \
-	    "needver_ok:" "order:WS402" "order_same:" "vendored:" "win_missing:WS401" "win_ok:"; do
+	    "needver_ok:" "order:WS402" "order_same:" "scope:" "scope_lacking:WS404 WS404" "vendored:" "win_missing:WS401" "win_ok:"; do
 	env=${spec%%:*} want=${spec#*:}
 	run --json -r "$t/e/$env"
 	cp "$t/out" "$t/$env.json"
