@@ -1,4 +1,4 @@
-# wheelscan - plain Makefile. Targets: all deps deps-test deps-wheel fetch-corpus test check check-fast tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean.
+# wheelscan - plain Makefile. Targets: all deps deps-test deps-wheel fetch-corpus test check check-fast test-loads tsan run install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
@@ -171,6 +171,12 @@ test-wheel: wheel
 verify-table: $(O)/wheelscan
 	WHEELSCAN=$(O)/wheelscan scripts/build-table --verify --table share/builds.tsv --bytes corpus
 
+# The load oracle on all 41 real environments (src/test/loadres_real.sh with every pinned
+# wheel of scripts/fetch-load-wheels: about 4.9 GB more than the corpus, 20 minutes of two
+# cores); make test runs the environments of the corpus and onnxruntime-gpu 1.20.2 only.
+test-loads: deps-test fetch-corpus wheelscan
+	WS_LOAD_ALL=1 WS_BUILD=$(O) WS_BIN=$(CURDIR)/$(O)/wheelscan sh src/test/loadres_real.sh
+
 # The task pool and every kind of task under ThreadSanitizer (needs clang: the test tools
 # of scripts/install-deps; without it this says so and fails, it does not pass quietly).
 tsan:
@@ -301,4 +307,4 @@ bench-costs: wheelscan
 clean:
 	rm -rf build build-san build-tsan build-fuzz wheelscan dist
 
-.PHONY: deps-windows deps-wheel test-wheel verify-table all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean
+.PHONY: test-loads deps-windows deps-wheel test-wheel verify-table all deps deps-test fetch-corpus run example test check check-fast tests-built print-core tsan mutate install wheel windows test-windows wheel-windows fuzz fixtures bench bench-costs clean
