@@ -165,6 +165,25 @@ has 'note: wscan-example 0.2.0 is the newest release with a build that runs on s
 has '--python-version 3.11' "offline: the wheel's Python"
 has 'then: pip install --no-index --find-links wheels wscan-example==0.2.0+cu128 torch==2.8.0+cu128' "offline install"
 [ "$(cat "$t/rc")" = 1 ] && ok || bad "the example still fails on sm_90: exit $(cat "$t/rc"), want 1"
+# --python: the offline download names what that interpreter accepts, as pip decides it (a
+# stand-in interpreter answers the question, as a Python 3.12 on glibc 2.31 would), its
+# Python version and ABIs; one that cannot answer is said, and the table's tags are used
+mkdir -p "$t/site"
+cat >"$t/py312" <<SH
+#!/bin/sh
+case "\$3" in
+*sysconfig*) echo "$t/site"; echo "$t/site" ;;
+*compatibility_tags*) printf '3.12\ncp312-cp312-manylinux_2_31_x86_64\ncp312-cp312-manylinux_2_17_x86_64\ncp312-abi3-manylinux_2_31_x86_64\ncp312-none-linux_x86_64\npy3-none-any\nbad tag\n' ;;
+*) exit 1 ;;
+esac
+SH
+chmod +x "$t/py312"
+run --gpu sm_90 --python="$t/py312" "$ex"
+has "offline: $t/py312 -m pip download wscan-example==0.2.0+cu128 torch==2.8.0+cu128 --index-url https://example.invalid/cu128 --only-binary=:all: --python-version 3.12 --implementation cp --abi cp312 --abi abi3 --abi none --platform manylinux_2_31_x86_64 --platform manylinux_2_17_x86_64 --platform linux_x86_64 -d wheels" "offline under --python: the interpreter's own tags"
+printf '#!/bin/sh\ncase "$3" in *sysconfig*) echo "%s";; *) exit 1;; esac\n' "$t/site" >"$t/py-mute"; chmod +x "$t/py-mute"
+run --gpu sm_90 --python="$t/py-mute" "$ex"
+grep -q 'could not say which wheels it accepts' "$t/err" && ok || bad "an interpreter that cannot say its tags is said: $(head -c 300 "$t/err")"
+has '--python-version 3.11' "offline without the interpreter's tags: the wheel's Python"
 # sm_120 with a CUDA 12.8 driver: 0.3.0 (cu130) needs R580 -> 0.2.0 cu128; with 13.0 -> 0.3.0 on PyPI
 run --gpu sm_120 --driver 12.8 "$ex"
 has 'install: wscan-example 0.2.0 and torch 2.8.0: the cu128 build' "sm_120 on a 12.8 driver: cu128"

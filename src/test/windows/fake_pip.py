@@ -5,7 +5,8 @@ each NUL-terminated; what a Python would print goes to OUT and ERR, and the exit
 DONE, last (Wine cannot wait for a Unix process: python.exe waits for DONE). It answers the three
 things the pip guard asks (src/guard.c):
 - `-I -c CODE` (where the packages are): python.exe's folder + Lib\\site-packages, twice
-  (purelib and platlib), as an embedded Python says;
+  (purelib and platlib), as an embedded Python says; (which wheels it accepts):
+  cpXY-cpXY-win_amd64 and the like, as pip lists them on 64-bit Windows;
 - `-m pip --version`, `-m pip install --dry-run ...` and `-m pip download ...`: the real pip
   of this python3, for a Python on Windows (--platform win_amd64 --only-binary=:all:
   --python-version of this python3 --implementation cp), each Windows path of the words
@@ -87,6 +88,12 @@ def main():
     site = unix(site_win)
     if args[:2] == ["-I", "-c"] and "sysconfig" in args[2]:
         out.write("%s\n%s\n" % (site_win, site_win))
+        return 0
+    if args[:2] == ["-I", "-c"] and "compatibility_tags" in args[2]:
+        # which wheels it accepts, as pip's get_supported() lists them on 64-bit Windows
+        v = "%d%d" % sys.version_info[:2]
+        out.write("%d.%d\ncp%s-cp%s-win_amd64\ncp%s-abi3-win_amd64\ncp%s-none-win_amd64\npy3-none-any\n" %
+                  (sys.version_info[:2] + (v, v, v, v)))
         return 0
     if args[:2] != ["-m", "pip"] or len(args) < 3:
         err.write("fake python.exe: not one of the pip guard's questions: %r\n" % args)
