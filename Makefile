@@ -277,7 +277,7 @@ tests-built: wheelscan $(TEST_BIN) $(O)/libws-core.a
 print-core:
 	@echo $(CORE)
 
-# make mutate: every mutation in scripts/mutations.txt against `make check` (slow; not in make test)
+# make mutate: every mutation in src/test/mutation/mutations.txt against `make check` (slow; not in make test)
 mutate:
 	scripts/mutate
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mutate_map.sh - scripts/mutate-map.txt (which tests run each source file; scripts/mutate
+# mutate_map.sh - src/test/mutation/mutate-map.txt (which tests run each source file; scripts/mutate
 # runs only those first) cannot fall out of date: it must list every source file of src/
 # and src/core/ once and no file that is gone, name only tests that exist, and name every
 # test of make check somewhere (a new test, or a new file, means: rerun scripts/mutate-map).
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 . src/test/skip.inc
 # A mutation changes a line, never which files or tests exist: this check cannot catch one
 [ -n "${WS_MUTATING:-}" ] && skip_all "a mutation run (the lists of files and tests are not mutated)" no
-map=scripts/mutate-map.txt
+map=src/test/mutation/mutate-map.txt
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

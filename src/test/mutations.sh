@@ -1,5 +1,5 @@
 #!/bin/sh
-# mutations.sh - every seeded bug in scripts/mutations.txt still applies: its exact text
+# mutations.sh - every seeded bug in src/test/mutation/mutations.txt still applies: its exact text
 # occurs once in its file (scripts/mutate --check). A refactor that moves the code a
 # mutation names makes it stale, and a stale mutation tests nothing: it fails here, in
 # make check, rather than being found at the next slow `make mutate`.
