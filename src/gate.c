@@ -7,9 +7,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ws_compat.h"
 #include "ws_gate.h"
+#include "ws_util.h"
 
 #define WS_MAX_FINDINGS 10000
 
