@@ -62,7 +62,9 @@ if [ "$(id -u)" = 0 ]; then
 	if command -v setpriv >/dev/null; then
 		mkdir "$t/rootown"; printf '%s\n' "$hostile" >"$t/rootown/pyproject.toml"
 		mkdir -p "$t/rootown/sub"; cp "$LIB" "$t/rootown/sub/lib.so"; chmod -R a+rX "$t/rootown"
-		cp "$WS_BIN" "$t/ws"; chmod 755 "$t/ws"
+		# the binary itself (WS_BIN may be json-tap, which runs it where nobody may not look:
+		# a clone under /root)
+		cp "${WS_BIN_REAL:-$WS_BIN}" "$t/ws"; chmod 755 "$t/ws"; chmod a+x "$t"
 		(cd "$t/rootown/sub" && setpriv --reuid=65534 --regid=65534 --clear-groups -- "$t/ws" --no-progress --require sm_120 lib.so >/dev/null 2>"$t/e"); rc=$?
 		[ $rc = 0 ] && grep -q 'gates from' "$t/e" && ok || bad "root's configuration run as nobody: exit $rc, $(cat "$t/e")"
 	else skipped "setpriv is missing: root's file run as nobody"; fi
