@@ -88,4 +88,8 @@ bool ws_platform_windows(const char *platform);
  * PowerShell, any other POSIX sh. Returns how many (1 or 2) were written to out. */
 size_t ws_shells_for(const char *platform, bool windows_host, enum ws_shell out[WS_SHELLS]);
 
+/* The program words of a pip command: "pip", or the interpreter exe (--python, as given)
+ * with "-m pip"; the renderer quotes them for the shell the command is for. */
+void ws_cmd_pip(struct ws_cmd *c, const char *exe);
+
 #endif

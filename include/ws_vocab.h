@@ -48,6 +48,8 @@ char *ws_cuda_str(int cuda, char *buf, size_t len);
 const char *ws_verdict_name(enum ws_verdict v);
 /* True for the verdicts that fail a --gpu gate (no-image, ptx-too-new). */
 int ws_verdict_fails(enum ws_verdict v);
+/* True for the verdicts under which the code runs (native, compatible, jit). */
+int ws_verdict_runs(enum ws_verdict v);
 /* Severity for roll-ups: NONE = OTHER_GPU < NATIVE < COMPATIBLE < JIT < PTX_TOO_NEW < NO_IMAGE. */
 int ws_verdict_rank(enum ws_verdict v);
 /* The entry's a/f marker ('a', 'f' or 0): the decoder's, else the PTX ".target" suffix. */

@@ -593,3 +593,12 @@ size_t ws_shells_for(const char *platform, bool windows_host, enum ws_shell out[
 	out[0] = WS_SHELL_SH;
 	return 1;
 }
+
+void ws_cmd_pip(struct ws_cmd *c, const char *exe)
+{
+	if (exe) {
+		ws_cmd_add(c, exe);
+		ws_cmd_add(c, "-m");
+	}
+	ws_cmd_add(c, "pip");
+}

@@ -281,6 +281,11 @@ int ws_verdict_fails(enum ws_verdict v)
 	return v == WS_V_NO_IMAGE || v == WS_V_PTX_TOO_NEW;
 }
 
+int ws_verdict_runs(enum ws_verdict v)
+{
+	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT;
+}
+
 /* The entry's a/f marker, settled once by ws_entry_finish. */
 char ws_entry_suffix(const struct ws_entry *e)
 {

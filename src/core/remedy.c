@@ -22,11 +22,6 @@ static bool same_name(const char *a, const char *b)
 	return ws_pypi_name_eq(a, strlen(a), b, strlen(b));
 }
 
-static bool runs(enum ws_verdict v)
-{
-	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT;
-}
-
 static bool on_pypi(const struct ws_build *b)
 {
 	return !strcmp(b->index, "pypi");
@@ -164,7 +159,7 @@ size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, co
 	for (size_t i = 0; i < s.n; i++) {
 		const struct ws_build *r = &b->rows[s.rows[i]];
 		enum ws_verdict v;
-		if ((platform && strcmp(r->platform, platform)) || !runs(v = ws_build_verdict(r, t, driver_cuda)))
+		if ((platform && strcmp(r->platform, platform)) || !ws_verdict_runs(v = ws_build_verdict(r, t, driver_cuda)))
 			continue;
 		/* one entry per install: a release's variant on PyPI and on its own index is one
 		 * build, and so are the variants one wheel carries (bitsandbytes' libraries) */
@@ -208,7 +203,7 @@ static const struct ws_build *torch_for(const struct ws_builds *bs, const struct
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *r = &bs->rows[rows[i]];
 		if (strcmp(r->platform, b->platform) || strcmp(r->index, b->index) || strcmp(r->variant, b->variant) ||
-		    !torch_spec_accepts(b->requires, r->version) || !runs(ws_build_verdict(r, t, driver)))
+		    !torch_spec_accepts(b->requires, r->version) || !ws_verdict_runs(ws_build_verdict(r, t, driver)))
 			continue;
 		if (!best || ws_version_cmp(r->version, best->version) > 0)
 			best = r;
@@ -257,19 +252,6 @@ static void put(struct text *t, const char *fmt, ...)
 	}
 }
 
-/* The program words of a command: "pip", or the --python interpreter as it was given
- * with "-m pip" (the renderer quotes it for the shell the command is for). */
-static void pip_words(struct ws_cmd *c, const char *exe)
-{
-	if (!exe) {
-		ws_cmd_add(c, "pip");
-		return;
-	}
-	ws_cmd_add(c, exe);
-	ws_cmd_add(c, "-m");
-	ws_cmd_add(c, "pip");
-}
-
 /* A release page (GitHub's .../releases/tag/V) lists a project's wheels as assets: it is no
  * package index (PEP 503), so --index-url there finds nothing, and its assets' local tags
  * (+cu12torch2.8cxx11abiTRUE) are not the table's variant. Such a build gets no command. */
@@ -309,7 +291,7 @@ static void commands(struct ws_remedy *r, const struct ws_build *const *set, siz
 	const char *index = set[0]->index;
 
 	r->nshells = ws_shells_for(r->platform, ctx->windows_host, r->shells);
-	pip_words(&r->install, ctx->python_exe);
+	ws_cmd_pip(&r->install, ctx->python_exe);
 	ws_cmd_add(&r->install, "install");
 	specs_of(&r->install, set, n);
 	if (strcmp(index, "pypi")) {
@@ -317,7 +299,7 @@ static void commands(struct ws_remedy *r, const struct ws_build *const *set, siz
 		ws_cmd_add(&r->install, index);
 	}
 
-	pip_words(&r->download, ctx->python_exe);
+	ws_cmd_pip(&r->download, ctx->python_exe);
 	ws_cmd_add(&r->download, "download");
 	specs_of(&r->download, set, n);
 	if (strcmp(index, "pypi")) {
@@ -330,7 +312,7 @@ static void commands(struct ws_remedy *r, const struct ws_build *const *set, siz
 	ws_cmd_add(&r->download, "-d");
 	ws_cmd_add(&r->download, "wheels");
 
-	pip_words(&r->offline, ctx->python_exe);
+	ws_cmd_pip(&r->offline, ctx->python_exe);
 	ws_cmd_add(&r->offline, "install");
 	ws_cmd_add(&r->offline, "--no-index");
 	ws_cmd_add(&r->offline, "--find-links");
@@ -570,7 +552,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	for (size_t i = 0; i < ctx->builds->n; i++) {
 		const struct ws_build *x = &ctx->builds->rows[i];
 		if (same_name(x->package, package) && !strcmp(x->platform, platform) &&
-		    runs(ws_build_verdict(x, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver)) &&
+		    ws_verdict_runs(ws_build_verdict(x, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver)) &&
 		    (!top_alone || ws_version_cmp(x->version, top_alone->version) > 0))
 			top_alone = x;
 	}
@@ -724,7 +706,7 @@ static struct ws_remedy *rebuild_remedy(bool torch_extension, const struct ws_ta
 		put(&s, "rebuild the extension for %s in its source tree, against the torch installed here", t->name);
 		snprintf(list, sizeof list, "%u.%u+PTX", cc / 10, cc % 10);
 		ws_cmd_setenv(&r->install, "TORCH_CUDA_ARCH_LIST", list);
-		pip_words(&r->install, ctx->python_exe);
+		ws_cmd_pip(&r->install, ctx->python_exe);
 		ws_cmd_add(&r->install, "install");
 		ws_cmd_add(&r->install, "--no-build-isolation");
 		ws_cmd_add(&r->install, "--force-reinstall");

@@ -66,22 +66,6 @@ char *ws_asset_url(const struct ws_build *b, const char *python_version, bool cx
 	return w.p;
 }
 
-static bool runs(enum ws_verdict v)
-{
-	return v == WS_V_NATIVE || v == WS_V_COMPATIBLE || v == WS_V_JIT;
-}
-
-static void pip_words(struct ws_cmd *c, const char *exe)
-{
-	if (!exe) {
-		ws_cmd_add(c, "pip");
-		return;
-	}
-	ws_cmd_add(c, exe);
-	ws_cmd_add(c, "-m");
-	ws_cmd_add(c, "pip");
-}
-
 /* The commands for asset row b: the wheel's URL online; offline, that one file fetched for
  * the target's Python and platform (pip checks a direct URL's tags too), then installed from
  * the folder. --no-deps: torch is the user's own, chosen first, and must stay. */
@@ -105,11 +89,11 @@ static int asset_commands(struct ws_remedy *r, const struct ws_build *b, const c
 		ws_buf_free(&spec);
 		return -1;
 	}
-	pip_words(&r->install, ctx->python_exe);
+	ws_cmd_pip(&r->install, ctx->python_exe);
 	ws_cmd_add(&r->install, "install");
 	ws_cmd_add(&r->install, url);
 
-	pip_words(&r->download, ctx->python_exe);
+	ws_cmd_pip(&r->download, ctx->python_exe);
 	ws_cmd_add(&r->download, "download");
 	ws_cmd_add(&r->download, "--no-deps");
 	ws_cmd_add(&r->download, "--only-binary=:all:");
@@ -125,7 +109,7 @@ static int asset_commands(struct ws_remedy *r, const struct ws_build *b, const c
 	ws_cmd_add(&r->download, "wheels");
 	ws_cmd_add(&r->download, url);
 
-	pip_words(&r->offline, ctx->python_exe);
+	ws_cmd_pip(&r->offline, ctx->python_exe);
 	ws_cmd_add(&r->offline, "install");
 	ws_cmd_add(&r->offline, "--no-index");
 	ws_cmd_add(&r->offline, "--find-links");
@@ -250,7 +234,7 @@ static const struct ws_build *fitting_asset(const struct ws_builds *bs, const ch
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *r = &bs->rows[rows[i]];
 		if (strcmp(r->platform, platform) || !ws_asset_fits(r, torch_version, torch_cuda, python_version) ||
-		    !runs(ws_build_verdict(r, t, driver)))
+		    !ws_verdict_runs(ws_build_verdict(r, t, driver)))
 			continue;
 		if (!best || ws_version_cmp(r->version, best->version) > 0)
 			best = r;
@@ -317,7 +301,7 @@ int ws_asset_fill_choice(struct ws_remedy *r, const char *package, const struct 
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *x = &ctx->builds->rows[rows[i]];
 		struct ws_asset_terms at, bt;
-		if (strcmp(x->platform, platform) || !ws_asset_terms(x, &at) || !runs(ws_build_verdict(x, t, ctx->driver_cuda)))
+		if (strcmp(x->platform, platform) || !ws_asset_terms(x, &at) || !ws_verdict_runs(ws_build_verdict(x, t, ctx->driver_cuda)))
 			continue;
 		if (!any || ws_version_cmp(x->version, any->version) > 0 ||
 		    (!ws_version_cmp(x->version, any->version) && ws_asset_terms(any, &bt) &&
