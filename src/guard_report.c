@@ -107,12 +107,7 @@ void guard_report_json(const struct guard *g, FILE *f)
 	ws_buf_puts(&b, "{");
 	ws_json_kv_str(&b, "python", g->nsites ? g->python : NULL);
 	ws_json_key(&b, "site_dirs");
-	ws_buf_puts(&b, "[");
-	for (size_t i = 0; i < g->nsites; i++) {
-		ws_json_str(&b, g->sites[i]);
-		ws_buf_puts(&b, ",");
-	}
-	ws_json_close(&b, ']');
+	ws_json_strv(&b, (const char *const *)g->sites, g->nsites);
 	ws_json_key(&b, "targets");
 	ws_buf_puts(&b, "[");
 	for (size_t t = 0; t < g->nt; t++) {

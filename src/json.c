@@ -36,6 +36,16 @@ void ws_json_kv_bool(struct ws_buf *b, const char *k, bool v)
 	ws_buf_puts(b, v ? "true," : "false,");
 }
 
+void ws_json_strv(struct ws_buf *b, const char *const *v, size_t n)
+{
+	ws_buf_add(b, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		ws_json_str(b, v[i]);
+		ws_buf_add(b, ",", 1);
+	}
+	ws_json_close(b, ']');
+}
+
 void ws_json_close(struct ws_buf *b, char c)
 {
 	if (b->len && b->p[b->len - 1] == ',')

@@ -155,15 +155,9 @@ static void judgement_json(struct ws_buf *b, const struct ws_report *r, const st
 			ws_json_kv_u64(b, "minority_containers", j[t].minority);
 			ws_json_kv_str(b, "minority", j[t].minority_where);
 			if (j[t].compatible_hi[0]) {
+				const char *sass[] = {j[t].compatible_lo, j[t].compatible_hi};
 				ws_json_key(b, "compatible_sass");
-				ws_buf_puts(b, "[");
-				ws_json_str(b, j[t].compatible_lo);
-				ws_buf_puts(b, ",");
-				if (strcmp(j[t].compatible_lo, j[t].compatible_hi)) {
-					ws_json_str(b, j[t].compatible_hi);
-					ws_buf_puts(b, ",");
-				}
-				ws_json_close(b, ']');
+				ws_json_strv(b, sass, strcmp(sass[0], sass[1]) ? 2 : 1);
 			}
 		}
 		ws_json_kv_u64(b, "containers_with_kernels", j[t].with_kernels);
@@ -238,12 +232,7 @@ static void live_results(struct ws_buf *b, const struct ws_report *r, const char
 static void str_list(struct ws_buf *b, const char *k, char *const *v, size_t n)
 {
 	ws_json_key(b, k);
-	ws_buf_add(b, "[", 1);
-	for (size_t i = 0; i < n; i++) {
-		ws_json_str(b, v[i]);
-		ws_buf_add(b, ",", 1);
-	}
-	ws_json_close(b, ']');
+	ws_json_strv(b, (const char *const *)v, n);
 }
 
 static void entry_json(struct ws_buf *b, const struct ws_object *o, const struct ws_entry *e)

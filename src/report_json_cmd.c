@@ -6,16 +6,6 @@
 #include "ws_json.h"
 #include "ws_report.h"
 
-static void argv_json(struct ws_buf *b, char *const *v, size_t n)
-{
-	ws_buf_add(b, "[", 1);
-	for (size_t i = 0; i < n; i++) {
-		ws_json_str(b, v[i]);
-		ws_buf_add(b, ",", 1);
-	}
-	ws_json_close(b, ']');
-}
-
 /* One command rendered for one shell as a JSON value: the string, or null. */
 static void rendered_json(struct ws_buf *b, const struct ws_cmd *c, const struct ws_cmds *l, enum ws_shell sh,
 			  const char **why)
@@ -91,7 +81,7 @@ void ws_json_command_members(struct ws_buf *b, const struct ws_cmd *install, con
 	if (list) {
 		ws_buf_add(b, "[", 1);
 		for (size_t i = 0; i < list->n; i++)
-			argv_json(b, list->v[i].argv, list->v[i].argc);
+			ws_json_strv(b, (const char *const *)list->v[i].argv, list->v[i].argc);
 		ws_json_close(b, ']');
 	} else {
 		ws_buf_add(b, "{", 1);
@@ -100,10 +90,10 @@ void ws_json_command_members(struct ws_buf *b, const struct ws_cmd *install, con
 			if (ws_cmd_empty(c[i]))
 				ws_buf_puts(b, "null,");
 			else
-				argv_json(b, c[i]->argv, c[i]->argc);
+				ws_json_strv(b, (const char *const *)c[i]->argv, c[i]->argc);
 		}
 		ws_json_close(b, '}');
 		ws_json_key(b, "env");
-		argv_json(b, install->env, install->nenv);
+		ws_json_strv(b, (const char *const *)install->env, install->nenv);
 	}
 }

@@ -21,13 +21,7 @@ void ws_json_loads(struct ws_buf *b, const struct ws_report *r)
 	ws_json_kv_u64(b, "libraries", l->nlibs);
 	ws_json_kv_u64(b, "lookups", l->lookups);
 	ws_json_key(b, "assumed");
-	ws_buf_add(b, "[", 1);
-	for (size_t i = 0; i < l->nassumed; i++) {
-		if (i)
-			ws_buf_add(b, ",", 1);
-		ws_json_str(b, l->assumed[i]);
-	}
-	ws_json_close(b, ']');
+	ws_json_strv(b, (const char *const *)l->assumed, l->nassumed);
 	ws_json_key(b, "issues");
 	ws_buf_add(b, "[", 1);
 	for (size_t i = 0; i < l->nissues; i++) {
@@ -50,13 +44,7 @@ void ws_json_loads(struct ws_buf *b, const struct ws_report *r)
 		ws_json_kv_str(b, "object", o->member);
 		ws_json_kv_str(b, "loads", o->fails ? "fails" : o->alone ? "alone" : "after-preload");
 		ws_json_key(b, "preload");
-		ws_buf_add(b, "[", 1);
-		for (size_t k = 0; k < o->npreload; k++) {
-			if (k)
-				ws_buf_add(b, ",", 1);
-			ws_json_str(b, o->preload[k]);
-		}
-		ws_json_close(b, ']');
+		ws_json_strv(b, (const char *const *)o->preload, o->npreload);
 		ws_json_kv_str(b, "why", o->why);
 		ws_json_close(b, '}');
 	}
