@@ -6,27 +6,9 @@
 #include <stdlib.h>
 
 #include "tap.h"
-#include "ws_builds.h"
-#include "ws_compat.h"
+#include "builds_fixture.h"
 
-#define HEAD "package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\n"
 #define DL "https://github.com/Dao-AILab/flash-attention/releases/download/v2.8.3/"
-
-static int parse(const char *body, struct ws_builds *b, struct ws_err *err)
-{
-	char text[8192];
-	snprintf(text, sizeof text, "%s%s", HEAD, body);
-	return ws_builds_parse(text, strlen(text), "test table", b, err);
-}
-
-static struct ws_target target(const char *s)
-{
-	struct ws_target t;
-	struct ws_err err = {0};
-	memset(&t, 0, sizeof t);
-	CHECK(ws_target_parse(s, &t, FRESH(err)) == 0, "%s: %s", s, err.msg);
-	return t;
-}
 
 /* One asset row of v2.8.3 for torch minor tm, Python below hi. */
 static void row(char *out, size_t len, const char *tm, const char *hi)

@@ -5,26 +5,8 @@
 #include <stdlib.h>
 
 #include "tap.h"
-#include "ws_builds.h"
-#include "ws_compat.h"
+#include "builds_fixture.h"
 
-#define HEAD "package\tversion\tvariant\tplatform\tcuda\tsass\tptx\trequires\tindex\tprovenance\tsource\twheel_platform\n"
-
-static struct ws_target target(const char *s)
-{
-	struct ws_target t;
-	struct ws_err err = {0};
-	memset(&t, 0, sizeof t);
-	CHECK(ws_target_parse(s, &t, FRESH(err)) == 0, "%s: %s", s, err.msg);
-	return t;
-}
-
-static int parse(const char *body, struct ws_builds *b, struct ws_err *err)
-{
-	char text[4096];
-	snprintf(text, sizeof text, "%s%s", HEAD, body);
-	return ws_builds_parse(text, strlen(text), "test table", b, err);
-}
 
 /* A command as POSIX sh (or another shell) shows it; a static buffer per call site turn. */
 static const char *shell_text(const struct ws_cmd *c, enum ws_shell sh)
