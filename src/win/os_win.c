@@ -47,23 +47,35 @@ static bool quote_arg(struct ws_buf *b, const char *a)
 	return !b->failed;
 }
 
-int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *why, size_t whylen)
+/* The program and its arguments as one command line the C runtime splits back into argv
+ * (quote_arg: python.exe's UCRT and pip's own parse it so); NULL when out of memory. */
+static wchar_t *command_line(const char *const *argv)
 {
 	struct ws_buf cmd = {0};
-	size_t got = 0;
-	out[0] = 0;
 	for (size_t i = 0; argv[i]; i++) {
 		if (i)
 			ws_buf_add(&cmd, " ", 1);
-		if (!quote_arg(&cmd, argv[i])) {
-			ws_fmt(why, whylen, "cannot run '%s': out of memory", argv[0]);
-			ws_buf_free(&cmd);
-			return -1;
-		}
+		quote_arg(&cmd, argv[i]);
 	}
 	ws_buf_add(&cmd, "", 1);
-	wchar_t *wcmd = cmd.failed ? NULL : ws_win_utf16(cmd.p);
+	wchar_t *w = cmd.failed ? NULL : ws_win_utf16(cmd.p);
 	ws_buf_free(&cmd);
+	return w;
+}
+
+/* Why CreateProcess failed, in the words the POSIX side uses. */
+static void spawn_failed(char *why, size_t whylen, const char *prog, DWORD err)
+{
+	ws_fmt(why, whylen, "cannot run '%s': %s", prog,
+	       err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ? "No such file or directory"
+									: "CreateProcess failed");
+}
+
+int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *why, size_t whylen)
+{
+	size_t got = 0;
+	out[0] = 0;
+	wchar_t *wcmd = command_line(argv);
 	SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
 	HANDLE rd = NULL, wr = NULL;
 	if (!wcmd || !CreatePipe(&rd, &wr, &sa, 0)) {
@@ -85,9 +97,7 @@ int ws_spawn_capture(const char *const *argv, char *out, size_t outlen, char *wh
 	CloseHandle(wr);
 	if (!ok) {
 		CloseHandle(rd);
-		ws_fmt(why, whylen, "cannot run '%s': %s", argv[0],
-		       err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ? "No such file or directory"
-										: "CreateProcess failed");
+		spawn_failed(why, whylen, argv[0], err);
 		return -1;
 	}
 	for (;;) {
@@ -125,22 +135,6 @@ static bool utf8_of(const wchar_t *w, char *buf, size_t len)
 	return n > 0;
 }
 
-/* The program and its arguments as one command line the C runtime splits back into argv
- * (quote_arg: python.exe's UCRT and pip's own parse it so); NULL when out of memory. */
-static wchar_t *command_line(const char *const *argv)
-{
-	struct ws_buf cmd = {0};
-	for (size_t i = 0; argv[i]; i++) {
-		if (i)
-			ws_buf_add(&cmd, " ", 1);
-		quote_arg(&cmd, argv[i]);
-	}
-	ws_buf_add(&cmd, "", 1);
-	wchar_t *w = cmd.failed ? NULL : ws_win_utf16(cmd.p);
-	ws_buf_free(&cmd);
-	return w;
-}
-
 /* A job object ends the program and everything it started (pip's build backends) at the
  * time limit, as the process group does on Linux; standard input is the NUL device. */
 int ws_spawn_wait(const char *const *argv, unsigned timeout_s, bool stdout_to_stderr, char *why, size_t whylen)
@@ -175,9 +169,7 @@ int ws_spawn_wait(const char *const *argv, unsigned timeout_s, bool stdout_to_st
 	if (!ok) {
 		if (job)
 			CloseHandle(job);
-		ws_fmt(why, whylen, "cannot run '%s': %s", argv[0],
-		       err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ? "No such file or directory"
-										: "CreateProcess failed");
+		spawn_failed(why, whylen, argv[0], err);
 		return -1;
 	}
 	if (job)
