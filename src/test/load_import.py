@@ -22,6 +22,8 @@ import os
 import subprocess
 import sys
 
+from load_oracle import system_libraries   # the sonames ld.so.cache names, as the oracle reads them
+
 TORCH = "import torch; print('torch', torch.__version__)"
 
 # A one-node ONNX model (Identity on float[1]), encoded by hand: onnx is not needed to run it.
@@ -58,14 +60,6 @@ def run(python, site, code):
     env["PYTHONPATH"] = site
     r = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, timeout=300, cwd="/")
     return r.returncode, r.stdout + r.stderr
-
-
-def system_libraries():
-    try:
-        out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    except OSError:
-        return set()
-    return {line.split()[0] for line in out.splitlines()[1:] if line.strip()}
 
 
 def needed(path):
