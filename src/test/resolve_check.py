@@ -110,6 +110,12 @@ TABLE_NAMES = {canonicalize_name(l.split("\t", 1)[0]) for l in open("share/build
                if l[:1] != "#" and not l.startswith("package\t")}
 
 
+def resolved(report):
+    """What pip's installation report says it would install: {PEP 503 name: version}."""
+    with open(report) as f:
+        return {canonicalize_name(x["metadata"]["name"]): x["metadata"]["version"] for x in json.load(f)["install"]}
+
+
 def unnamed(got, want, argv):
     """A package of the table that pip brings though the command does not name it (an
     xformers that accepts torch>=2.10 brings the newest torch, perhaps one the driver cannot
@@ -167,7 +173,7 @@ def one(scen, target, adv):
             if rc:
                 fail(scen, "install", a["command"], ["pip refused it:"] + err)
             else:
-                got = {canonicalize_name(x["metadata"]["name"]): x["metadata"]["version"] for x in json.load(open(rep))["install"]}
+                got = resolved(rep)
                 bad = check(got, named(a["command"]), pk, "install") + unnamed(got, named(a["command"]), a["command"])
                 if bad:
                     fail(scen, "install", a["command"], bad)
@@ -223,7 +229,7 @@ def one(scen, target, adv):
             if rc:
                 fail(scen, "offline install", off, ["pip refused it (after the download):"] + err)
                 return
-            got = {canonicalize_name(x["metadata"]["name"]): x["metadata"]["version"] for x in json.load(open(rep))["install"]}
+            got = resolved(rep)
             bad = check(got, named(off), pk, "offline")
             if bad:
                 fail(scen, "offline install", off, bad)
@@ -258,7 +264,7 @@ def fix_one(scen, target, adv):
         if rc:
             fail(scen, "fix", argv, ["pip refused it:"] + err)
             continue
-        got = {canonicalize_name(x["metadata"]["name"]): x["metadata"]["version"] for x in json.load(open(rep))["install"]}
+        got = resolved(rep)
         bad = check(got, named(argv), None, "fix")
         if bad:
             fail(scen, "fix", argv, bad)
