@@ -40,7 +40,7 @@ export FAKE_PY_LOG="$(winpath "$tmp")\\pylog" WHEELSCAN_CACHE_DIR="$(winpath "$t
 widx=$(winpath "$idx")
 wpy="$(winpath "$py")\\python.exe"
 tree() { (cd "$site" && find . -print0 | sort -z | xargs -0 sh -c 'for f; do printf "%s %s\n" "$f" "$(stat -c %a "$f")"; [ -f "$f" ] && sha256sum <"$f"; done' x); }
-guard() { "$WINE" "$py/Scripts/wheelscan.exe" --no-progress --gpu sm_120 "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"; }
+guard() { wine_run "$tmp/out" "$tmp/err" "$py/Scripts/wheelscan.exe" --no-progress --gpu sm_120 "$@"; echo $? >"$tmp/rc"; }
 # every member of the judged wheels (the cache's, named in the JSON) as installed; RECORD gains INSTALLER
 same_as_judged() {
 	python3 - "$site" "$1" "$tmp/cache" <<'PY'

@@ -49,7 +49,7 @@ for root, _, files in os.walk(site):
         rows.append("%s,sha256=%s,%d\n" % (rel, h, len(data)))
 open(os.path.join(di, "RECORD"), "w").write("".join(rows) + "ldtest-1.0.dist-info/RECORD,,\n")
 PY
-"$WINE" "$exe" --no-progress --json --gpu sm_120 -r "$(winpath "$tmp/app")" >"$tmp/out.json" 2>"$tmp/err"
+wine_run "$tmp/out.json" "$tmp/err" "$exe" --no-progress --json --gpu sm_120 -r "$(winpath "$tmp/app")"
 probe() { "$WINE" "$tmp/probe.exe" "$@" 2>/dev/null | tr -d '\r'; }
 if ! python3 - "$tmp/out.json" "$site" >"$tmp/plan" 2>"$tmp/perr" <<'PY'; then bad "wheelscan.exe's loads: $(tail -n 2 "$tmp/perr") $(head -c 300 "$tmp/err")"; else ok; fi
 import json, sys
