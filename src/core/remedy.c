@@ -16,6 +16,7 @@
 #include "ws_compat.h"
 #include "piptags.h"
 #include "rank.h"
+#include "remedy_cmd.h"
 
 static bool same_name(const char *a, const char *b)
 {
@@ -189,21 +190,19 @@ size_t ws_builds_rank_counted(const struct ws_builds *b, const char *package, co
 	return n;
 }
 
-/* A package that accepts a range of torch (xformers' "torch>=2.10", bitsandbytes'
- * "torch<3,>=2.3") brings, unnamed, the newest torch its index has, which may be built for
- * a newer CUDA than the driver runs: the torch to name beside it is the newest one its
- * requirement accepts that runs on t with driver, of its variant (its library follows
- * torch's CUDA) and on its index (one command reaches one index). NULL when none does. */
-static const struct ws_build *torch_for(const struct ws_builds *bs, const struct ws_build *b, const struct ws_target *t,
-					int driver)
+/* The newest torch on b's platform that b's requirement on torch accepts and that runs on t
+ * with driver, on index and of variant (NULL: any). */
+static const struct ws_build *torch_on(const struct ws_builds *bs, const struct ws_build *b, const struct ws_target *t,
+				       int driver, const char *index, const char *variant)
 {
 	const struct ws_build *best = NULL;
 	const uint32_t *rows;
 	size_t n = ws_builds_of_package(bs, "torch", &rows);
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *r = &bs->rows[rows[i]];
-		if (strcmp(r->platform, b->platform) || strcmp(r->index, b->index) || strcmp(r->variant, b->variant) ||
-		    !torch_spec_accepts(b->requires, r->version) || !ws_verdict_runs(ws_build_verdict(r, t, driver)))
+		if (strcmp(r->platform, b->platform) || (index && strcmp(r->index, index)) ||
+		    (variant && strcmp(r->variant, variant)) || !torch_spec_accepts(b->requires, r->version) ||
+		    !ws_verdict_runs(ws_build_verdict(r, t, driver)))
 			continue;
 		if (!best || ws_version_cmp(r->version, best->version) > 0)
 			best = r;
@@ -211,19 +210,77 @@ static const struct ws_build *torch_for(const struct ws_builds *bs, const struct
 	return best;
 }
 
-/* The build of torch at version in variant for platform, if the table has it. */
-static const struct ws_build *find_build(const struct ws_builds *b, const char *package, const char *version,
-					 const char *variant, const char *platform)
+/* The row of b's release (same package, version, platform and index) in variant: the
+ * libraries one bitsandbytes wheel carries, one per CUDA release, are rows of one release. */
+static const struct ws_build *release_in_variant(const struct ws_builds *bs, const struct ws_build *b, const char *variant)
 {
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(bs, b->package, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &bs->rows[rows[i]];
+		if (!strcmp(r->version, b->version) && !strcmp(r->platform, b->platform) && !strcmp(r->index, b->index) &&
+		    !strcmp(r->variant, variant))
+			return r;
+	}
+	return NULL;
+}
+
+/* A package that accepts a range of torch (xformers' "torch>=2.10", bitsandbytes'
+ * "torch<3,>=2.3") brings, unnamed, the newest torch its index has, which may be built for
+ * a newer CUDA than the driver runs, or for no CUDA (PyPI's torch for Windows): the torch to
+ * name beside it is the newest its requirement accepts that runs on t with driver: of its
+ * variant on its own index where there is one (its library follows torch's CUDA); else,
+ * for a build on PyPI, from a variant index, in a variant its release also has a build of
+ * that runs here, and *b becomes that build. NULL when none does. */
+static const struct ws_build *torch_for(const struct ws_builds *bs, const struct ws_build **b, const struct ws_target *t,
+					int driver)
+{
+	const struct ws_build *own = torch_on(bs, *b, t, driver, (*b)->index, (*b)->variant), *best = NULL, *best_b = NULL;
+	if (own || strcmp((*b)->index, "pypi"))
+		return own;
+	const uint32_t *rows;
+	size_t n = ws_builds_of_package(bs, "torch", &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_build *r = &bs->rows[rows[i]], *rb;
+		if (!strcmp(r->index, "pypi") || strcmp(r->platform, (*b)->platform) ||
+		    !torch_spec_accepts((*b)->requires, r->version) || !ws_verdict_runs(ws_build_verdict(r, t, driver)) ||
+		    !(rb = release_in_variant(bs, *b, r->variant)) || !ws_verdict_runs(ws_build_verdict(rb, t, driver)))
+			continue;
+		/* the newest torch; at one release the chosen build's own variant, then the newer CUDA */
+		bool take = !best;
+		if (best) {
+			int c = ws_version_cmp(r->version, best->version);
+			take = c ? c > 0 : (rb == *b) != (best_b == *b) ? rb == *b : r->cuda > best->cuda;
+		}
+		if (take) {
+			best = r;
+			best_b = rb;
+		}
+	}
+	if (best)
+		*b = best_b;
+	return best;
+}
+
+/* The build of package at version in variant (NULL: any) for platform, the one on index
+ * first, if the table has it. */
+static const struct ws_build *find_build(const struct ws_builds *b, const char *package, const char *version,
+					 const char *variant, const char *platform, const char *index)
+{
+	const struct ws_build *first = NULL;
 	const uint32_t *rows;
 	size_t n = ws_builds_of_package(b, package, &rows);
 	for (size_t i = 0; i < n; i++) {
 		const struct ws_build *r = &b->rows[rows[i]];
 		if (!strcmp(r->version, version) && !strcmp(r->platform, platform) &&
-		    (!variant || !strcmp(r->variant, variant)))
-			return r;
+		    (!variant || !strcmp(r->variant, variant))) {
+			if (!strcmp(r->index, index))
+				return r;
+			if (!first)
+				first = r;
+		}
 	}
-	return NULL;
+	return first;
 }
 
 struct text {
@@ -250,74 +307,6 @@ static void put(struct text *t, const char *fmt, ...)
 	} else {
 		t->pos += (size_t)n;
 	}
-}
-
-/* A release page (GitHub's .../releases/tag/V) lists a project's wheels as assets: it is no
- * package index (PEP 503), so --index-url there finds nothing, and its assets' local tags
- * (+cu12torch2.8cxx11abiTRUE) are not the table's variant. Such a build gets no command. */
-static bool release_page(const char *index)
-{
-	return !strncmp(index, "https://github.com/", 19) && strstr(index, "/releases/");
-}
-
-/* "torch==2.8.0+cu128": on an index of one variant the release carries its local tag, so
- * that pip replaces an installed build of the same release (==2.8.0 would match an
- * installed 2.8.0+cu126 and keep it). Every package of the command comes from one index. */
-static void spec_of(struct ws_cmd *c, const struct ws_build *b, const struct ws_build *main)
-{
-	struct ws_buf w = {0};
-	if (on_pypi(main) || strchr(b->version, '+'))
-		ws_buf_printf(&w, "%s==%s", b->package, b->version);
-	else
-		ws_buf_printf(&w, "%s==%s+%s", b->package, b->version, main->variant);
-	ws_buf_add(&w, "", 1);
-	if (w.failed)
-		c->failed = true;
-	else
-		ws_cmd_add(c, w.p);
-	ws_buf_free(&w);
-}
-
-static void specs_of(struct ws_cmd *c, const struct ws_build *const *set, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		spec_of(c, set[i], set[0]);
-}
-
-
-static void commands(struct ws_remedy *r, const struct ws_build *const *set, size_t n,
-		     const struct ws_remedy_ctx *ctx)
-{
-	const char *index = set[0]->index;
-
-	r->nshells = ws_shells_for(r->platform, ctx->windows_host, r->shells);
-	ws_cmd_pip(&r->install, ctx->python_exe);
-	ws_cmd_add(&r->install, "install");
-	specs_of(&r->install, set, n);
-	if (strcmp(index, "pypi")) {
-		ws_cmd_add(&r->install, "--index-url");
-		ws_cmd_add(&r->install, index);
-	}
-
-	ws_cmd_pip(&r->download, ctx->python_exe);
-	ws_cmd_add(&r->download, "download");
-	specs_of(&r->download, set, n);
-	if (strcmp(index, "pypi")) {
-		ws_cmd_add(&r->download, "--index-url");
-		ws_cmd_add(&r->download, index);
-	}
-	ws_cmd_add(&r->download, "--only-binary=:all:");
-	ws_pip_python_words(&r->download, ctx);
-	ws_pip_platform_words(&r->download, set, n, r->platform, ctx);
-	ws_cmd_add(&r->download, "-d");
-	ws_cmd_add(&r->download, "wheels");
-
-	ws_cmd_pip(&r->offline, ctx->python_exe);
-	ws_cmd_add(&r->offline, "install");
-	ws_cmd_add(&r->offline, "--no-index");
-	ws_cmd_add(&r->offline, "--find-links");
-	ws_cmd_add(&r->offline, "wheels");
-	specs_of(&r->offline, set, n);
 }
 
 /* "SASS sm_70/75/80/86/90/100/120, PTX compute_120" */
@@ -446,28 +435,32 @@ static void newest_release_note(struct text *note, const struct ws_build *b, con
 	}
 }
 
+/* Whether b accepts a range of torch (not one release): torch_for names the one beside it. */
+static bool ranged_torch(const struct ws_build *b)
+{
+	return !same_name(b->package, "torch") && !strncmp(b->requires, "torch", 5) && strncmp(b->requires, "torch==", 7) &&
+	       !ws_remedy_release_page(b->index);
+}
+
 /* What goes with build b into one install: the torch family together at one torch release
  * (torchvision and torchaudio pin it), any other package that pins one torch (xformers)
- * brings it, and one that accepts a range of torch gets the newest that runs here. */
-static void companions(const struct ws_build *b, enum ws_remedy_kind kind, const struct ws_target *t,
-		       const struct ws_remedy_ctx *ctx, const struct ws_build **set, size_t *nset, struct text *note)
+ * brings it, and one that accepts a range of torch gets torch_pick (torch_for), the newest
+ * that runs here, or a note that none does. */
+static void companions(const struct ws_build *b, const struct ws_build *torch_pick, const struct ws_remedy_ctx *ctx,
+		       const struct ws_build **set, size_t *nset, struct text *note)
 {
 	const char *package = b->package, *platform = b->platform;
-	int driver = ctx->driver_cuda;
 	const char *torch_v = same_name(package, "torch") ? b->version :
-			      !strncmp(b->requires, "torch==", 7) ? b->requires + 7 : NULL;
-	if (!torch_v && !strncmp(b->requires, "torch", 5) && !release_page(b->index)) {
-		const struct ws_build *tb = torch_for(ctx->builds, b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
-		if (tb)
-			torch_v = tb->version;        /* named and pinned below, with its companions */
-		else
-			put(note, "it accepts %s, and no torch of the table that does runs here: pip would "
-			    "bring the newest", b->requires);
-	}
+			      !strncmp(b->requires, "torch==", 7) ? b->requires + 7 : torch_pick ? torch_pick->version : NULL;
+	if (!torch_v && ranged_torch(b))
+		put(note, "it accepts %s, and no torch of the table that does runs here: pip would "
+		    "bring the newest", b->requires);
 	if (torch_v && !same_name(package, "torch")) {
-		const struct ws_build *tb = find_build(ctx->builds, "torch", torch_v, b->variant, platform);
+		const struct ws_build *tb = torch_pick;
 		if (!tb)
-			tb = find_build(ctx->builds, "torch", torch_v, NULL, platform);
+			tb = find_build(ctx->builds, "torch", torch_v, b->variant, platform, b->index);
+		if (!tb)
+			tb = find_build(ctx->builds, "torch", torch_v, NULL, platform, b->index);
 		if (tb)
 			set[(*nset)++] = tb;
 		else
@@ -506,10 +499,13 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	if (!(r->package = ws_strdup(package)) || !(r->platform = ws_strdup(platform)))
 		goto nomem;
 	newest = newest_release(ctx->builds, package, platform);
+	/* before anything is said of b: the torch it needs may choose its variant */
+	const struct ws_build *torch_pick = ranged_torch(b) ?
+		torch_for(ctx->builds, &b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver) : NULL;
 	set[nset++] = b;
 	r->verdict = ws_build_verdict(b, t, kind == WS_REMEDY_DRIVER_FIRST ? 0 : driver);
 
-	companions(b, kind, t, ctx, set, &nset, &note);
+	companions(b, torch_pick, ctx, set, &nset, &note);
 	for (size_t i = 0; i < nset; i++)
 		if (add_pkg(r, set[i]) < 0)
 			goto nomem;
@@ -545,6 +541,10 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	}
 	if (strcmp(b->provenance, "scanned"))
 		put(&s, " [declared by the vendor's build scripts, not read from a wheel]");
+	if (torch_pick && strcmp(torch_pick->index, b->index))
+		put(&note, "%sno torch on %s that %s accepts runs here: torch %s comes from %s (--extra-index-url)",
+		    note.pos ? "; " : "", on_pypi(b) ? "PyPI" : b->index, b->package, torch_pick->version,
+		    torch_pick->index);
 	if (same_name(package, "bitsandbytes"))
 		put(&note, "%sbitsandbytes loads the library of torch's CUDA version (libbitsandbytes_cuda%s with a %s torch): "
 		    "the torch in use must be a %s build", note.pos ? "; " : "", b->variant + 2, b->variant, b->variant);
@@ -569,7 +569,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	}
 	else if (newest && ws_version_cmp(newest->version, b->version) > 0)
 		newest_release_note(&note, b, newest, t, ctx, kind);
-	bool page = release_page(b->index);
+	bool page = ws_remedy_release_page(b->index);
 	if (page)
 		put(&note, "%sno package index serves this build: its wheels are assets of %s, one per torch minor, Python, "
 		    "CUDA major and C++ ABI; pick the one for your torch there and pip install its URL",
@@ -577,7 +577,7 @@ static struct ws_remedy *remedy_of_build(const struct ws_build *b, enum ws_remed
 	if (!(r->summary = ws_strdup(s.buf)) || (note.pos && !(r->note = ws_strdup(note.buf))))
 		goto nomem;
 	if (!page)
-		commands(r, set, nset, ctx);
+		ws_remedy_commands(r, set, nset, ctx);
 	if (r->install.failed || r->download.failed || r->offline.failed)
 		goto nomem;
 	return r;

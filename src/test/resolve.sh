@@ -6,7 +6,8 @@
 # command pip refuses fails, naming it (src/test/resolve_check.py; doc/commands.md "Checked by
 # pip"). Scenarios: --suggest over GPUs (sm_75, sm_86, sm_90, sm_100, sm_120, Jetson Orin 8.7)
 # x drivers, the other packages of the table, the remedy of a scanned wheel for Linux x86-64,
-# Linux aarch64 and Windows, and --python=PATH (a venv's python). Each advice's online line,
+# Linux aarch64 and Windows, a bitsandbytes wheel for Windows (whose torch comes from a
+# variant index, --extra-index-url) and --python=PATH (a venv's python). Each advice's online line,
 # and its offline pair (pip download, then pip install --no-index --find-links).
 # The indexes of download.pytorch.org are a model made from the table (it cannot be reached
 # here): this checks the shape of such a command, not the real index's contents.
@@ -70,6 +71,7 @@ so = open("testdata/fixtures/old-only.so", "rb").read()
 for name, ver, tag, req in [("torch", "2.5.1", "cp311-cp311-manylinux_2_28_x86_64", ""),
                             ("torch", "2.9.1", "cp311-cp311-manylinux_2_28_aarch64", ""),
                             ("torch", "2.8.0", "cp311-cp311-win_amd64", ""),
+                            ("bitsandbytes", "0.45.0", "py3-none-win_amd64", "Requires-Dist: torch<3,>=2.3\n"),
                             ("torchvision", "0.23.0", "cp311-cp311-manylinux_2_28_x86_64", "Requires-Dist: torch==2.8.0\n")]:
     di = "%s-%s.dist-info" % (name, ver)
     m = [("%s/lib/lib%s_cuda.so" % (name, name), so),
@@ -89,6 +91,12 @@ for g in 'RTX 5090' H100 T4; do
 	done
 done
 scenario "wheel linux_aarch64, Jetson AGX Orin" linux_aarch64 3.11 --gpu 'Jetson AGX Orin' "$t"/torch-2.9.1-*aarch64.whl
+# bitsandbytes for Windows: PyPI's torch there is CPU-only, so the torch named beside it
+# comes from a variant index (--extra-index-url), PyPI still serving bitsandbytes
+for d in '' R570; do
+	if [ -n "$d" ]; then set -- --driver "$d"; else set --; fi
+	scenario "bitsandbytes win_amd64, RTX 5090, driver ${d:-any}" win_amd64 3.11 --gpu 'RTX 5090' "$@" "$t"/bitsandbytes-*win_amd64.whl
+done
 
 # 3. --python=PATH: a venv's python with the stand-in torch 2.5.1 and a torchvision made for
 # torch 2.8.0 installed: the remedy's command is PATH -m pip install ..., and the set's fix

@@ -77,7 +77,8 @@ def pip_words(argv):
 
 
 def remap(words):
-    """--index-url/--extra-index-url URL -> the local model; PyPI's when the command names none."""
+    """--index-url/--extra-index-url URL -> the local model; PyPI's when the command names no
+    --index-url (pip's default index stays beside an --extra-index-url)."""
     out, i, named_index = [], 0, False
     while i < len(words):
         w = words[i]
@@ -88,7 +89,7 @@ def remap(words):
                 if url not in index_map:
                     raise ValueError("%s %s is no index the test models (no PEP 503 index there)" % (opt, url))
                 out += [opt, "file://" + index_map[url]]
-                named_index = True
+                named_index = named_index or opt != "--extra-index-url"
                 i += 2 if w == opt else 1
                 break
         else:

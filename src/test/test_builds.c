@@ -588,6 +588,61 @@ static void test_choice(void)
 		ws_builds_free(&lb);
 	}
 
+	/* bitsandbytes for Windows: PyPI's torch there is CPU-only, so the torch named beside it
+	 * comes from a variant index, with its local tag and --extra-index-url (PyPI still serves
+	 * bitsandbytes), and bitsandbytes' build is its library for that torch's CUDA: of the
+	 * torch builds that run with the driver, the newest release, then the newer CUDA */
+	{
+		static const char rows[] =
+			"torch\t2.8.0\tcpu\twin_amd64\t\t\t\t\tpypi\tscanned\tx\t\n"
+			"torch\t2.8.0\tcu126\twin_amd64\t12.6\t90\t\t\thttps://download.pytorch.org/whl/cu126\tdeclared\tx\t\n"
+			"torch\t2.8.0\tcu128\twin_amd64\t12.8\t90\t\t\thttps://download.pytorch.org/whl/cu128\tdeclared\tx\t\n"
+			"torch\t2.9.0\tcu130\twin_amd64\t13.0\t90\t\t\thttps://download.pytorch.org/whl/cu130\tdeclared\tx\t\n"
+			"torch\t2.9.0\tcu129\twin_amd64\t12.9\t90\t\t\thttps://download.pytorch.org/whl/cu129\tdeclared\tx\t\n"
+			"bitsandbytes\t0.49.0\tcu126\twin_amd64\t12.6\t90\t\ttorch<3,>=2.3\tpypi\tdeclared\tx\t\n"
+			"bitsandbytes\t0.49.0\tcu128\twin_amd64\t12.8\t90\t\ttorch<3,>=2.3\tpypi\tdeclared\tx\t\n"
+			"bitsandbytes\t0.49.0\tcu130\twin_amd64\t13.0\t90\t\ttorch<3,>=2.3\tpypi\tdeclared\tx\t\n";
+		struct ws_builds lb;
+		CHECK(parse(rows, &lb, FRESH(err)) == 0, "%s", err.msg);
+		struct ws_remedy_ctx lc = {.builds = &lb, .platform = "win_amd64", .driver_cuda = 12080};
+		r = ws_remedy_choose("bitsandbytes", &s90, &lc);
+		CHECK(r && !strcmp(SH(r->install), "pip install bitsandbytes==0.49.0 torch==2.8.0+cu128 --extra-index-url "
+				    "https://download.pytorch.org/whl/cu128") && !strcmp(r->variant, "cu128") &&
+		      r->npkgs == 2 && r->note && strstr(r->note, "comes from https://download.pytorch.org/whl/cu128"),
+		      "%s | %s", r ? SH(r->install) : "", r && r->note ? r->note : "");
+		CHECK(r && !strcmp(SH(r->offline), "pip install --no-index --find-links wheels bitsandbytes==0.49.0 "
+				    "torch==2.8.0+cu128"), "%s", r ? SH(r->offline) : "");
+		CHECK(r && strstr(SH(r->download), "torch==2.8.0+cu128 --extra-index-url https://download.pytorch.org/whl/cu128 "),
+		      "%s", r ? SH(r->download) : "");
+		ws_remedy_free(r);
+		lc.driver_cuda = 0;         /* any driver: torch 2.9.0, whose cu130 bitsandbytes has */
+		r = ws_remedy_choose("bitsandbytes", &s90, &lc);
+		CHECK(r && !strcmp(SH(r->install), "pip install bitsandbytes==0.49.0 torch==2.9.0+cu130 --extra-index-url "
+				    "https://download.pytorch.org/whl/cu130") && !strcmp(r->variant, "cu130"),
+		      "%s", r ? SH(r->install) : "");
+		ws_remedy_free(r);
+		ws_builds_free(&lb);
+	}
+	/* the newest torch decides bitsandbytes' library: its own best (cu130) yields to the
+	 * cu128 of torch 2.9.0, the newest torch it has a library for */
+	{
+		static const char rows[] =
+			"torch\t2.8.0\tcu130\twin_amd64\t13.0\t90\t\t\thttps://download.pytorch.org/whl/cu130\tdeclared\tx\t\n"
+			"torch\t2.9.0\tcu128\twin_amd64\t12.8\t90\t\t\thttps://download.pytorch.org/whl/cu128\tdeclared\tx\t\n"
+			"bitsandbytes\t0.49.0\tcu128\twin_amd64\t12.8\t90\t\ttorch<3,>=2.3\tpypi\tdeclared\tx\t\n"
+			"bitsandbytes\t0.49.0\tcu130\twin_amd64\t13.0\t90\t\ttorch<3,>=2.3\tpypi\tdeclared\tx\t\n";
+		struct ws_builds lb;
+		CHECK(parse(rows, &lb, FRESH(err)) == 0, "%s", err.msg);
+		struct ws_remedy_ctx lc = {.builds = &lb, .platform = "win_amd64"};
+		r = ws_remedy_choose("bitsandbytes", &s90, &lc);
+		CHECK(r && !strcmp(SH(r->install), "pip install bitsandbytes==0.49.0 torch==2.9.0+cu128 --extra-index-url "
+				    "https://download.pytorch.org/whl/cu128") && !strcmp(r->variant, "cu128") &&
+		      r->note && strstr(r->note, "libbitsandbytes_cuda128 with a cu128 torch"),
+		      "%s | %s | %s", r ? SH(r->install) : "", r ? r->variant : "", r && r->note ? r->note : "");
+		ws_remedy_free(r);
+		ws_builds_free(&lb);
+	}
+
 	/* the ranking: one entry per install, best first */
 	const struct ws_build *rank[8];
 	size_t n = ws_builds_rank(&b, "p", "linux_x86_64", &s90, 0, rank, 8);
