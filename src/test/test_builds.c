@@ -643,6 +643,23 @@ static void test_choice(void)
 		ws_builds_free(&lb);
 	}
 
+	/* a table (--builds) whose row names a GitHub release page as its index: no package index
+	 * is there, so the remedy prints no command, and says where the wheels are */
+	{
+		static const char rows[] =
+			"flash-attn\t2.8.3\tcu128\tlinux_x86_64\t12.8\t90\t\ttorch==2.8.0\t"
+			"https://github.com/Dao-AILab/flash-attention/releases/tag/v2.8.3\tdeclared\tx\t\n";
+		struct ws_builds lb;
+		CHECK(parse(rows, &lb, FRESH(err)) == 0, "%s", err.msg);
+		struct ws_remedy_ctx lc = {.builds = &lb, .platform = "linux_x86_64"};
+		r = ws_remedy_choose("flash-attn", &s90, &lc);
+		CHECK(r && r->kind == WS_REMEDY_INSTALL && r->install.argc == 0 && r->download.argc == 0 &&
+		      r->offline.argc == 0 && r->note && strstr(r->note, "no package index serves this build"),
+		      "%s | %s", r ? SH(r->install) : "", r && r->note ? r->note : "");
+		ws_remedy_free(r);
+		ws_builds_free(&lb);
+	}
+
 	/* the ranking: one entry per install, best first */
 	const struct ws_build *rank[8];
 	size_t n = ws_builds_rank(&b, "p", "linux_x86_64", &s90, 0, rank, 8);
